@@ -1,0 +1,67 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "WebviewHost",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "WebviewHost", targets: ["WebviewHost"]),
+        .library(name: "WebviewHostTestKit", targets: ["WebviewHostTestKit"]),
+        .library(name: "GLibSupport", targets: ["GLibSupport"]),
+        .library(name: "EmbeddedWebviewProvider", targets: ["EmbeddedWebviewProvider"]),
+        .library(name: "SystemBrowserProvider", targets: ["SystemBrowserProvider"]),
+        .library(name: "BuiltInWebviewProviders", targets: ["BuiltInWebviewProviders"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        // MARK: Host (Foundation only)
+        .target(
+            name: "WebviewHost",
+            dependencies: [.product(name: "Logging", package: "swift-log")]
+        ),
+        .target(name: "WebviewHostTestKit", dependencies: ["WebviewHost"]),
+
+        // MARK: GTK / WebKit / libsoup
+        .systemLibrary(
+            name: "CWebKitGTK",
+            pkgConfig: "webkit2gtk-4.1",
+            providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev", "libsoup-3.0-dev"])]
+        ),
+        .target(name: "GLibSupport", dependencies: ["CWebKitGTK"]),
+
+        // MARK: Built-in providers
+        .target(name: "EmbeddedWebviewProvider", dependencies: ["WebviewHost", "GLibSupport", "CWebKitGTK"]),
+        .target(name: "SystemBrowserProvider", dependencies: ["WebviewHost", "GLibSupport", "CWebKitGTK"]),
+        .target(
+            name: "BuiltInWebviewProviders",
+            dependencies: ["WebviewHost", "EmbeddedWebviewProvider", "SystemBrowserProvider"]
+        ),
+
+        // MARK: Tests
+        .testTarget(name: "WebviewHostTests", dependencies: ["WebviewHost", "WebviewHostTestKit"]),
+        // GTK scenarios run in a real `gtk_main()` in their own process; the test target launches them.
+        .target(
+            name: "ScenarioSupport",
+            dependencies: ["WebviewHost", "GLibSupport", "CWebKitGTK"],
+            path: "Tests/ScenarioSupport"
+        ),
+        .executableTarget(
+            name: "GLibScenarios",
+            dependencies: ["ScenarioSupport", "GLibSupport", "CWebKitGTK", "WebviewHost"],
+            path: "Tests/GLibScenarios"
+        ),
+        .testTarget(name: "GLibSupportTests", dependencies: ["ScenarioSupport"]),
+    ]
+)
+
+// Strict settings for every target of ours, in one place.
+for target in package.targets where target.type != .system {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}

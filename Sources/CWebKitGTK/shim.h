@@ -1,0 +1,44 @@
+// Swift cannot import C macros that cast or call. Each helper below stands for one macro
+// (named in its comment), so Swift code never casts GObject pointers by hand.
+#ifndef WEBVIEWHOST_CWEBKITGTK_SHIM_H
+#define WEBVIEWHOST_CWEBKITGTK_SHIM_H
+
+#include <gtk/gtk.h>
+#include <gdk/gdkkeysyms.h>
+#include <webkit2/webkit2.h>
+#include <libsoup/soup.h>
+#include <gio/gio.h>
+#include <gio/gdesktopappinfo.h>
+#include <glib-unix.h>
+#include <sys/eventfd.h>
+
+// MARK: Casts (G_OBJECT, GTK_WIDGET, GTK_WINDOW, GTK_CONTAINER, WEBKIT_WEB_VIEW ...)
+static inline GObject *wvh_object(gpointer p) { return G_OBJECT(p); }
+static inline GtkWidget *wvh_widget(gpointer p) { return GTK_WIDGET(p); }
+static inline GtkWindow *wvh_window(gpointer p) { return GTK_WINDOW(p); }
+static inline GtkContainer *wvh_container(gpointer p) { return GTK_CONTAINER(p); }
+static inline GtkBox *wvh_box(gpointer p) { return GTK_BOX(p); }
+static inline GtkOverlay *wvh_overlay(gpointer p) { return GTK_OVERLAY(p); }
+static inline GtkSpinner *wvh_spinner(gpointer p) { return GTK_SPINNER(p); }
+static inline GtkLabel *wvh_label(gpointer p) { return GTK_LABEL(p); }
+static inline WebKitWebView *wvh_web_view(gpointer p) { return WEBKIT_WEB_VIEW(p); }
+static inline WebKitNavigationPolicyDecision *wvh_navigation_policy_decision(gpointer p) {
+    return WEBKIT_NAVIGATION_POLICY_DECISION(p);
+}
+static inline WebKitPolicyDecision *wvh_policy_decision(gpointer p) { return WEBKIT_POLICY_DECISION(p); }
+static inline GAppLaunchContext *wvh_app_launch_context(gpointer p) { return G_APP_LAUNCH_CONTEXT(p); }
+
+// MARK: Type checks (GTK_IS_WINDOW, WEBKIT_IS_WEB_VIEW, G_IS_OBJECT)
+static inline gboolean wvh_is_object(gpointer p) { return p != NULL && G_IS_OBJECT(p); }
+static inline gboolean wvh_is_window(gpointer p) { return p != NULL && GTK_IS_WINDOW(p); }
+static inline gboolean wvh_is_web_view(gpointer p) { return p != NULL && WEBKIT_IS_WEB_VIEW(p); }
+
+// MARK: GType of an instance (G_OBJECT_TYPE, G_TYPE_FROM_INSTANCE)
+static inline GType wvh_object_type(gpointer p) { return G_OBJECT_TYPE(p); }
+
+// MARK: Dispatch main queue, as CoreFoundation drives it (private libdispatch entry points).
+// The handle is an eventfd on Linux; the callback drains the main queue.
+extern int _dispatch_get_main_queue_handle_4CF(void);
+extern void _dispatch_main_queue_callback_4CF(void *msg);
+
+#endif

@@ -1,0 +1,90 @@
+public import CWebKitGTK
+
+/// The signal handlers one owner (a sign-in session, say) attached, so that it can remove every
+/// one of them at the end and leave nothing behind.
+///
+/// Each connected instance is kept alive (`g_object_ref`) until its handlers are disconnected,
+/// so disconnecting never touches a finalized object. Main thread only.
+@MainActor
+public final class SignalConnections {
+    private var connections: [(instance: UnsafeMutablePointer<GObject>, id: gulong)] = []
+
+    public init() {}
+
+    isolated deinit {
+        disconnectAll()
+    }
+
+    /// Connects `handler` to `signal` (`"decide-policy"`, `"notify::title"`...) of `instance`.
+    /// - Returns: the handler id (`g_signal_connect_data`), or 0 if the signal does not exist.
+    @discardableResult
+    public func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: SignalHandler) -> gulong {
+        let object = wvh_object(instance)!
+        let id = SignalHandler.connect(handler, to: signal, on: instance)
+        if id != 0 {
+            g_object_ref(object)
+            connections.append((object, id))
+        }
+        return id
+    }
+
+    /// How many handlers are connected now.
+    public var count: Int { connections.count }
+
+    /// Disconnects every handler connected through this object (`g_signal_handler_disconnect`),
+    /// most recent first. Calling it again does nothing.
+    public func disconnectAll() {
+        while let (instance, id) = connections.popLast() {
+            if g_signal_handler_is_connected(instance, id) != 0 {
+                g_signal_handler_disconnect(instance, id)
+            }
+            g_object_unref(instance)
+        }
+    }
+}
+
+/// Inspection of GObject signal handlers, for tests and diagnostics.
+public enum SignalInspection {
+    /// The number of (unblocked) handlers connected to any signal of `instance`: its class,
+    /// every ancestor and every interface.
+    @MainActor
+    public static func handlerCount(on instance: UnsafeMutableRawPointer) -> Int {
+        var total = 0
+        var types: [GType] = []
+        var type = wvh_object_type(instance)
+        while type != 0 {
+            types.append(type)
+            var interfaceCount: guint = 0
+            if let interfaces = g_type_interfaces(type, &interfaceCount) {
+                types.append(contentsOf: (0..<Int(interfaceCount)).map { interfaces[$0] })
+                g_free(interfaces)
+            }
+            type = g_type_parent(type)
+        }
+        for type in Set(types) {
+            var idCount: guint = 0
+            guard let ids = g_signal_list_ids(type, &idCount) else { continue }
+            for index in 0..<Int(idCount) {
+                total += unblockedHandlers(on: instance, signal: ids[index])
+            }
+            g_free(ids)
+        }
+        return total
+    }
+
+    /// Counts by finding an unblocked handler, blocking it so the next search finds the next
+    /// one, then unblocking them all (GLib's `*_matched` functions cannot match by signal alone).
+    @MainActor
+    private static func unblockedHandlers(on instance: UnsafeMutableRawPointer, signal: guint) -> Int {
+        var found: [gulong] = []
+        let mask = GSignalMatchType(G_SIGNAL_MATCH_ID.rawValue | G_SIGNAL_MATCH_UNBLOCKED.rawValue)
+        while true {
+            let id = g_signal_handler_find(instance, mask, signal, 0, nil, nil, nil)
+            if id == 0 { break }
+            found.append(id)
+            g_signal_handler_block(instance, id)
+        }
+        for id in found { g_signal_handler_unblock(instance, id) }
+        return found.count
+    }
+}

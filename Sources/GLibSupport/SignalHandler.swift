@@ -1,0 +1,117 @@
+import CWebKitGTK
+
+/// A Swift closure for a GObject signal, in the C shape of that signal.
+///
+/// The shape must match the signal's C signature exactly (GLib calls the handler through a
+/// plain function pointer): `decide-policy`, `load-failed` and friends return `gboolean`,
+/// `create` returns a `GtkWidget *`. Handlers run on the main thread.
+public enum SignalHandler {
+    /// `void (*)(GObject *, gpointer)`: `destroy`, `close`, `show`.
+    case plain(@MainActor () -> Void)
+    /// `void (*)(GObject *, enum, gpointer)`: `load-changed`, `web-process-terminated`.
+    case enumValue(@MainActor (UInt32) -> Void)
+    /// `void (*)(GObject *, gpointer, gpointer)`: `notify::<property>` (the `GParamSpec *`).
+    case pointer(@MainActor (UnsafeMutableRawPointer?) -> Void)
+    /// `gboolean (*)(GObject *, gpointer, gpointer)`: `key-press-event`, `delete-event`, `authenticate`.
+    case pointerReturningBool(@MainActor (UnsafeMutableRawPointer?) -> Bool)
+    /// `gboolean (*)(GObject *, gpointer decision, enum type, gpointer)`: `decide-policy`.
+    case decidePolicy(@MainActor (_ decision: UnsafeMutableRawPointer?, _ type: UInt32) -> Bool)
+    /// `gboolean (*)(GObject *, enum event, const gchar *uri, GError *, gpointer)`: `load-failed`.
+    case loadFailed(@MainActor (_ event: UInt32, _ uri: String, _ error: GLibError?) -> Bool)
+    /// `gboolean (*)(GObject *, const gchar *uri, GTlsCertificate *, GTlsCertificateFlags, gpointer)`:
+    /// `load-failed-with-tls-errors`.
+    case loadFailedWithTLSErrors(
+        @MainActor (_ uri: String, _ certificate: UnsafeMutableRawPointer?, _ errors: UInt32) -> Bool)
+    /// `GtkWidget *(*)(GObject *, gpointer action, gpointer)`: `create`.
+    case create(@MainActor (_ action: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?)
+
+    /// The C function GLib calls; it finds this handler again through the user data.
+    fileprivate var thunk: GCallback {
+        switch self {
+        case .plain:
+            let f: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
+                guard case .plain(let body) = SignalBox.handler(data) else { return }
+                MainActor.assumeIsolated { body() }
+            }
+            return unsafeBitCast(f, to: GCallback.self)
+        case .enumValue:
+            let f: @convention(c) (gpointer?, UInt32, gpointer?) -> Void = { _, value, data in
+                guard case .enumValue(let body) = SignalBox.handler(data) else { return }
+                MainActor.assumeIsolated { body(value) }
+            }
+            return unsafeBitCast(f, to: GCallback.self)
+        case .pointer:
+            let f: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, argument, data in
+                guard case .pointer(let body) = SignalBox.handler(data) else { return }
+                MainActor.assumeIsolated { [argument = UnsafePointerBits(argument)] in body(argument.pointer) }
+            }
+            return unsafeBitCast(f, to: GCallback.self)
+        case .pointerReturningBool:
+            let f: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, argument, data in
+                guard case .pointerReturningBool(let body) = SignalBox.handler(data) else { return 0 }
+                return MainActor.assumeIsolated { [argument = UnsafePointerBits(argument)] in body(argument.pointer) } ? 1 : 0
+            }
+            return unsafeBitCast(f, to: GCallback.self)
+        case .decidePolicy:
+            let f: @convention(c) (gpointer?, gpointer?, UInt32, gpointer?) -> gboolean = { _, decision, type, data in
+                guard case .decidePolicy(let body) = SignalBox.handler(data) else { return 0 }
+                return MainActor.assumeIsolated { [decision = UnsafePointerBits(decision)] in body(decision.pointer, type) } ? 1 : 0
+            }
+            return unsafeBitCast(f, to: GCallback.self)
+        case .loadFailed:
+            let f: @convention(c) (gpointer?, UInt32, UnsafePointer<gchar>?, UnsafeMutablePointer<GError>?, gpointer?) -> gboolean = {
+                _, event, uri, error, data in
+                guard case .loadFailed(let body) = SignalBox.handler(data) else { return 0 }
+                let uri = uri.map { String(cString: $0) } ?? ""
+                let error = error.map { GLibError(UnsafePointer($0)) }
+                return MainActor.assumeIsolated { body(event, uri, error) } ? 1 : 0
+            }
+            return unsafeBitCast(f, to: GCallback.self)
+        case .loadFailedWithTLSErrors:
+            let f: @convention(c) (gpointer?, UnsafePointer<gchar>?, gpointer?, UInt32, gpointer?) -> gboolean = {
+                _, uri, certificate, errors, data in
+                guard case .loadFailedWithTLSErrors(let body) = SignalBox.handler(data) else { return 0 }
+                let uri = uri.map { String(cString: $0) } ?? ""
+                return MainActor.assumeIsolated { [certificate = UnsafePointerBits(certificate)] in body(uri, certificate.pointer, errors) } ? 1 : 0
+            }
+            return unsafeBitCast(f, to: GCallback.self)
+        case .create:
+            let f: @convention(c) (gpointer?, gpointer?, gpointer?) -> gpointer? = { _, action, data in
+                guard case .create(let body) = SignalBox.handler(data) else { return nil }
+                let widget = MainActor.assumeIsolated { [action = UnsafePointerBits(action)] in UInt(bitPattern: body(action.pointer)) }
+                return UnsafeMutableRawPointer(bitPattern: widget)
+            }
+            return unsafeBitCast(f, to: GCallback.self)
+        }
+    }
+
+    /// Connects `handler` to `signal` on `instance`. The closure lives in a box that GLib holds
+    /// retained and releases in its destroy notifier (`g_signal_connect_data`); returns the handler id.
+    @MainActor
+    static func connect(_ handler: SignalHandler, to signal: String, on instance: UnsafeMutableRawPointer) -> gulong {
+        let box = Unmanaged.passRetained(SignalBox(handler)).toOpaque()
+        return g_signal_connect_data(
+            instance, signal, handler.thunk, box,
+            { data, _ in
+                if let data { Unmanaged<SignalBox>.fromOpaque(data).release() }
+            },
+            GConnectFlags(rawValue: 0))
+    }
+}
+
+/// Holds a handler's closure for as long as GLib holds the connection.
+private final class SignalBox {
+    let handler: SignalHandler
+    init(_ handler: SignalHandler) { self.handler = handler }
+
+    static func handler(_ data: gpointer?) -> SignalHandler? {
+        guard let data else { return nil }
+        return Unmanaged<SignalBox>.fromOpaque(data).takeUnretainedValue().handler
+    }
+}
+
+/// A pointer handed from a GLib callback to main-actor code on the same (main) thread.
+private struct UnsafePointerBits: @unchecked Sendable {
+    let pointer: UnsafeMutableRawPointer?
+    init(_ pointer: UnsafeMutableRawPointer?) { self.pointer = pointer }
+}

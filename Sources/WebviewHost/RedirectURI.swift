@@ -1,0 +1,64 @@
+public import Foundation
+
+/// A redirect URI and the contract's matching rule: scheme and host compared case-insensitively,
+/// user info, port and path exactly (a scheme's default port equals no port), query and fragment
+/// ignored. Never a prefix match: a login page whose query carries `redirect_uri=` does not match.
+public struct RedirectURI: Hashable, Sendable, CustomStringConvertible {
+    public let url: URL
+    private let key: MatchKey
+
+    /// Fails with `invalidParameters` for a URL that cannot be a redirect URI
+    /// (relative, no scheme, or carrying a fragment, which RFC 6749 forbids).
+    public init(_ url: URL) throws(WebAuthError) {
+        guard let key = MatchKey(url) else {
+            throw WebAuthError(
+                .invalidParameters,
+                "The redirect URI \"\(url.absoluteString)\" is not an absolute URI with a scheme.",
+                url: url)
+        }
+        if url.fragment != nil {
+            throw WebAuthError(
+                .invalidParameters,
+                "The redirect URI \"\(url.absoluteString)\" has a fragment; redirect URIs must not (RFC 6749 3.1.2).",
+                url: url)
+        }
+        self.url = url
+        self.key = key
+    }
+
+    /// Whether `candidate` is a navigation to this redirect URI.
+    public func matches(_ candidate: URL) -> Bool {
+        MatchKey(candidate) == key
+    }
+
+    /// Whether this is an `http` URI on a loopback address (RFC 8252 section 7.3).
+    public var isLoopback: Bool {
+        key.scheme == "http" && ["127.0.0.1", "[::1]", "::1", "localhost"].contains(key.host ?? "")
+    }
+
+    public var description: String { url.absoluteString }
+
+    /// The parts of a URI that the redirect match compares.
+    private struct MatchKey: Hashable, Sendable {
+        var scheme: String
+        var user: String?
+        var password: String?
+        var host: String?
+        var port: Int?
+        var path: String
+
+        init?(_ url: URL) {
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
+                let scheme = components.scheme?.lowercased(), !scheme.isEmpty
+            else { return nil }
+            self.scheme = scheme
+            user = components.percentEncodedUser
+            password = components.percentEncodedPassword
+            host = components.percentEncodedHost?.lowercased()
+            let defaultPort = ["http": 80, "https": 443][scheme]
+            port = components.port == defaultPort ? nil : components.port
+            path = components.percentEncodedPath
+            if path.isEmpty, host != nil, scheme == "http" || scheme == "https" { path = "/" }
+        }
+    }
+}

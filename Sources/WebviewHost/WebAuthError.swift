@@ -1,0 +1,132 @@
+public import Foundation
+
+/// The one error a web authentication session ends with.
+///
+/// `code` says what happened; `message` says what a person can do about it. New codes may be
+/// added, so switch over `code` with a `default` case.
+public struct WebAuthError: Error, Sendable, CustomStringConvertible, LocalizedError {
+    /// What went wrong. A struct, not an enum, so new codes do not break callers.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// The person closed the window or pressed Escape.
+        public static let userCanceled = Code("userCanceled")
+        /// The app cancelled the session.
+        public static let canceled = Code("canceled")
+        /// Another interactive session is running in this process.
+        public static let sessionAlreadyInProgress = Code("sessionAlreadyInProgress")
+        /// No provider can run the session here (wrong type, not registered, or not available).
+        public static let providerUnavailable = Code("providerUnavailable")
+        /// The caller's parameters cannot work together, or the redirect URI is malformed.
+        public static let invalidParameters = Code("invalidParameters")
+        /// A page could not be loaded.
+        public static let network = Code("network")
+        /// A page's TLS certificate was not trusted; the load was refused (never bypassed).
+        public static let tls = Code("tls")
+        /// The web content process ended unexpectedly.
+        public static let webProcessTerminated = Code("webProcessTerminated")
+        /// The person's browser could not be started.
+        public static let browserLaunchFailed = Code("browserLaunchFailed")
+        /// The session ran longer than its timeout.
+        public static let timedOut = Code("timedOut")
+        /// The loopback listener for the redirect could not be opened.
+        public static let redirectListenerFailed = Code("redirectListenerFailed")
+        /// The authorization server answered with an OAuth error (see ``WebAuthError/serverError``).
+        public static let server = Code("server")
+        /// The callback's `state` differs from the one sent: the response is not ours.
+        public static let stateMismatch = Code("stateMismatch")
+        /// The callback or a server response could not be understood.
+        public static let invalidResponse = Code("invalidResponse")
+        /// Silent token acquisition needs the person: no usable refresh token.
+        public static let interactionRequired = Code("interactionRequired")
+    }
+
+    /// The OAuth error a server returned (RFC 6749 section 4.1.2.1).
+    public struct ServerError: Hashable, Sendable {
+        public var error: String
+        public var errorDescription: String?
+        public var errorURI: String?
+        public init(error: String, errorDescription: String? = nil, errorURI: String? = nil) {
+            self.error = error
+            self.errorDescription = errorDescription
+            self.errorURI = errorURI
+        }
+    }
+
+    public let code: Code
+    /// A sentence a person can act on.
+    public let message: String
+    /// The OAuth error, for `.server`.
+    public let serverError: ServerError?
+    /// The page or callback URL involved, when there is one.
+    public let url: URL?
+    /// The error that caused this one (a GLib error, a decoding error...), kept as it was.
+    public let underlyingError: (any Error & Sendable)?
+
+    public init(
+        _ code: Code, _ message: String, url: URL? = nil, serverError: ServerError? = nil,
+        underlyingError: (any Error & Sendable)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.url = url
+        self.serverError = serverError
+        self.underlyingError = underlyingError
+    }
+
+    public var description: String {
+        var text = "WebAuthError.\(code): \(message)"
+        if let underlyingError { text += " (underlying: \(underlyingError))" }
+        return text
+    }
+
+    public var errorDescription: String? { message }
+
+    /// Whether the session ended because someone cancelled it (the person or the app).
+    public var isCancellation: Bool { code == .userCanceled || code == .canceled }
+}
+
+extension WebAuthError {
+    public static func userCanceled() -> WebAuthError {
+        WebAuthError(.userCanceled, "The sign-in window was closed before sign-in finished.")
+    }
+    public static func canceled() -> WebAuthError {
+        WebAuthError(.canceled, "The app cancelled the sign-in.")
+    }
+    public static func sessionAlreadyInProgress() -> WebAuthError {
+        WebAuthError(
+            .sessionAlreadyInProgress,
+            "Another sign-in is already in progress in this app; finish or cancel it first.")
+    }
+    public static func timedOut(after timeout: Duration) -> WebAuthError {
+        WebAuthError(
+            .timedOut,
+            "Sign-in did not finish within \(timeout.formattedSeconds); start it again when ready.")
+    }
+    public static func server(_ serverError: ServerError, url: URL? = nil) -> WebAuthError {
+        var message = "The sign-in server refused the request: \(serverError.error)"
+        if let description = serverError.errorDescription, !description.isEmpty {
+            message += " (\(description))"
+        }
+        return WebAuthError(.server, message + ".", url: url, serverError: serverError)
+    }
+}
+
+extension Duration {
+    var formattedSeconds: String {
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        if seconds >= 60, seconds.truncatingRemainder(dividingBy: 60) == 0 {
+            let minutes = Int(seconds / 60)
+            return minutes == 1 ? "1 minute" : "\(minutes) minutes"
+        }
+        return seconds == 1 ? "1 second" : "\(seconds.formatted()) seconds"
+    }
+}
+
+extension Double {
+    fileprivate func formatted() -> String {
+        self == rounded() ? String(Int(self)) : String(self)
+    }
+}

@@ -1,0 +1,61 @@
+public import Foundation
+
+/// Where a provider session reports what happens (AppAuth's `OIDExternalUserAgentSession`).
+///
+/// Safe from any thread. Every method "has no effect if called" after the session's outcome:
+/// late and duplicate reports are ignored, never crashed on.
+public final class WebAuthSessionReporter: Sendable {
+    private weak let session: WebAuthSession?
+
+    init(session: WebAuthSession) {
+        self.session = session
+    }
+
+    /// The redirect URI the session ends at, once ``WebviewProviderSession/prepare()`` returned.
+    public var redirectURI: RedirectURI? { session?.preparedRedirectURI }
+
+    /// Whether the session already has its outcome; a provider can stop early.
+    public var isFinished: Bool { session?.isFinished ?? true }
+
+    /// Whether `url` is the redirect URI (the contract's matching rule).
+    public func isRedirect(_ url: URL) -> Bool {
+        redirectURI?.matches(url) ?? false
+    }
+
+    /// Offers a URL the user agent is about to navigate to, or was sent to.
+    ///
+    /// Returns `true` when `url` is the redirect URI: the provider must then not load it. The
+    /// first such call ends the session (with the response, or the OAuth error it carries);
+    /// later ones are ignored.
+    @discardableResult
+    public func handleRedirect(_ url: URL) -> Bool {
+        guard isRedirect(url) else { return false }
+        session?.redirectReached(url)
+        return true
+    }
+
+    /// Ends the session with `error` (the first outcome wins).
+    public func fail(_ error: WebAuthError) {
+        session?.finish(.failure(error))
+    }
+
+    /// A page started loading: posts `webAuthDidStartLoad`.
+    public func didStartLoad(_ url: URL) {
+        session?.post(.didStartLoad(url))
+    }
+
+    /// A page finished loading, or a navigation was handed elsewhere: posts `webAuthDidFinishLoad`.
+    public func didFinishLoad(_ url: URL) {
+        session?.post(.didFinishLoad(url))
+    }
+
+    /// A broker app is about to take over: posts `webAuthWillSwitchToBrokerApp`.
+    public func willSwitchToBrokerApp(_ url: URL) {
+        session?.post(.willSwitchToBrokerApp(url))
+    }
+
+    /// The view showing the sign-in; it is put in every notification's userInfo under `webview`.
+    public func setWebview(_ webview: WebviewHandle?) {
+        session?.setWebview(webview)
+    }
+}

@@ -1,0 +1,63 @@
+public import Foundation
+
+/// How the sign-in is presented: MSAL's `MSALWebviewParameters` for GTK.
+public struct WebviewParameters: Sendable {
+    /// Which user agent to use. `.default` lets the ``WebviewSelectionPolicy`` decide.
+    public var webviewType: WebviewType
+    /// The app window a library-owned sign-in window is modal over, and whose display launches the browser.
+    public var parentWindow: WindowHandle?
+    /// The caller's own `WebKitWebView`; when set, the sign-in page loads there instead of in a new window.
+    public var customWebview: WebviewHandle?
+    /// Use a web context that shares no cookies with earlier sessions (no single sign-on).
+    public var prefersEphemeralWebBrowserSession: Bool
+    /// How long the session may run before it ends with `timedOut`; `nil` uses the provider's
+    /// default (10 minutes for the system browser, none for a window the person can close).
+    public var timeout: Duration?
+    /// The title of a window the library owns.
+    public var windowTitle: String
+    /// The size of a window the library owns, in logical pixels.
+    public var windowSize: WindowSize
+    /// What the person's browser shows once the redirect reached the app (system browser only).
+    public var browserCompletion: BrowserCompletion
+
+    public init(
+        webviewType: WebviewType = .default,
+        parentWindow: WindowHandle? = nil,
+        customWebview: WebviewHandle? = nil,
+        prefersEphemeralWebBrowserSession: Bool = false,
+        timeout: Duration? = nil,
+        windowTitle: String = "Sign in",
+        windowSize: WindowSize = .init(width: 520, height: 680),
+        browserCompletion: BrowserCompletion = .defaultPage
+    ) {
+        self.webviewType = webviewType
+        self.parentWindow = parentWindow
+        self.customWebview = customWebview
+        self.prefersEphemeralWebBrowserSession = prefersEphemeralWebBrowserSession
+        self.timeout = timeout
+        self.windowTitle = windowTitle
+        self.windowSize = windowSize
+        self.browserCompletion = browserCompletion
+    }
+}
+
+/// A window size in logical pixels.
+public struct WindowSize: Hashable, Sendable {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// What the person's browser shows after the redirect reached the app's loopback listener.
+public enum BrowserCompletion: Hashable, Sendable {
+    /// A small built-in page saying sign-in finished (or failed, with the server's description)
+    /// and that the tab can be closed.
+    case defaultPage
+    /// The app's own HTML pages.
+    case html(success: String, failure: String)
+    /// Redirect the browser to the app's own pages.
+    case redirect(success: URL, failure: URL)
+}

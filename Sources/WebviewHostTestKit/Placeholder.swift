@@ -1,0 +1,1 @@
+// The test kit lands in the next commit.

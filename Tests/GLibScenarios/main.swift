@@ -1,0 +1,116 @@
+// GTK scenarios for GLibSupport, run in a real gtk_main() by GLibSupportTests.
+import CWebKitGTK
+import Foundation
+import GLibSupport
+import ScenarioSupport
+
+@MainActor
+func mainActorValue(after delay: Duration) async -> Int {
+    try? await Task.sleep(for: delay)
+    return 42
+}
+
+/// CPU time (user + system) this process has used, in seconds.
+func processCPUSeconds() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+ScenarioHost.main([
+    // A main-actor Task, a DispatchQueue.main block and an await on a main-actor API all run
+    // while gtk_main() runs, and GLib's own sources keep running beside them.
+    "bridge-resumes": { _ in
+        let insideGTKMain = gtk_main_level() > 0
+        var order: [String] = []
+        let taskDone = await withCheckedContinuation { continuation in
+            Task { @MainActor in
+                order.append("task")
+                continuation.resume(returning: Thread.isMainThread)
+            }
+        }
+        let dispatchDone = await withCheckedContinuation { continuation in
+            DispatchQueue.main.async {
+                order.append("dispatch")
+                continuation.resume(returning: Thread.isMainThread)
+            }
+        }
+        let value = await mainActorValue(after: .milliseconds(50))
+        var timeoutFired = false
+        let glibTimeout = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let box = Unmanaged.passRetained(ContinuationBox(continuation)).toOpaque()
+            g_timeout_add_full(G_PRIORITY_DEFAULT, 20, { data in
+                Unmanaged<ContinuationBox>.fromOpaque(data!).takeRetainedValue().continuation.resume(returning: true)
+                return 0
+            }, box, nil)
+        }
+        timeoutFired = glibTimeout
+        return ScenarioReport([
+            "insideGTKMain": .bool(insideGTKMain),
+            "taskOnMainThread": .bool(taskDone),
+            "dispatchOnMainThread": .bool(dispatchDone),
+            "awaitedValue": .int(value),
+            "order": .strings(order),
+            "glibTimeoutFired": .bool(timeoutFired),
+        ])
+    },
+    // An idle gtk_main() with the bridge installed: CPU time used over one second.
+    "bridge-idle-cpu": { _ in
+        await ScenarioHost.idle(.milliseconds(200))
+        let before = processCPUSeconds()
+        let start = ContinuousClock.now
+        await ScenarioHost.idle(.seconds(1))
+        let elapsed = ContinuousClock.now - start
+        return ScenarioReport([
+            "cpuSeconds": .double(processCPUSeconds() - before),
+            "wallSeconds": .double(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18),
+        ])
+    },
+    // Handlers connected through SignalConnections run, are counted by GLib, and are all gone
+    // (closures released) after disconnectAll().
+    "signals": { _ in
+        let label = gtk_label_new("before")!
+        g_object_ref_sink(label)
+        defer { g_object_unref(label) }
+        let baseline = SignalInspection.handlerCount(on: label)
+        let connections = SignalConnections()
+        var notified: [String] = []
+        weak var released: Tracker?
+        do {
+            let tracker = Tracker()
+            released = tracker
+            connections.connect(label, "notify::label", .pointer { _ in
+                tracker.hits += 1
+                notified.append(String(cString: gtk_label_get_text(wvh_label(label))))
+            })
+            connections.connect(label, "destroy", .plain {})
+        }
+        let connected = SignalInspection.handlerCount(on: label)
+        gtk_label_set_text(wvh_label(label), "after")
+        let trackerAliveWhileConnected = released != nil
+        connections.disconnectAll()
+        let afterDisconnect = SignalInspection.handlerCount(on: label)
+        gtk_label_set_text(wvh_label(label), "ignored")
+        connections.disconnectAll()
+        return ScenarioReport([
+            "baseline": .int(baseline),
+            "connected": .int(connected),
+            "afterDisconnect": .int(afterDisconnect),
+            "notified": .strings(notified),
+            "closureAliveWhileConnected": .bool(trackerAliveWhileConnected),
+            "closureReleasedAfterDisconnect": .bool(released == nil),
+            "countAfter": .int(connections.count),
+        ])
+    },
+])
+
+final class ContinuationBox {
+    let continuation: CheckedContinuation<Bool, Never>
+    init(_ continuation: CheckedContinuation<Bool, Never>) { self.continuation = continuation }
+}
+
+@MainActor
+final class Tracker {
+    var hits = 0
+}

@@ -1,0 +1,54 @@
+import CWebKitGTK
+import Foundation
+import GLibSupport
+
+/// A scenario: main-actor code that runs inside a real `gtk_main()` and returns what it observed.
+public typealias Scenario = @MainActor (_ arguments: [String]) async throws -> ScenarioReport
+
+/// The program side of a GTK scenario: a real GTK main loop with the main-loop bridge, as a
+/// desktop app has it. `main(_:)` runs the scenario named by the first argument, prints its
+/// report as one JSON line and exits; it never hangs (a watchdog ends it after
+/// `SCENARIO_TIMEOUT` seconds, default 90).
+public enum ScenarioHost {
+    public static let reportPrefix = "SCENARIO-REPORT "
+
+    @MainActor
+    public static func main(_ scenarios: [String: Scenario]) -> Never {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        guard let name = arguments.first, let scenario = scenarios[name] else {
+            FileHandle.standardError.write(Data("usage: \(CommandLine.arguments[0]) <\(scenarios.keys.sorted().joined(separator: "|"))> [arguments]\n".utf8))
+            exit(2)
+        }
+        guard gtk_init_check(nil, nil) != 0 else {
+            emit(ScenarioReport(["error": .string("gtk_init_check failed: no display (run under xvfb-run -a)")]))
+            exit(3)
+        }
+        MainLoopBridge.install()
+        let limit = UInt32(ProcessInfo.processInfo.environment["SCENARIO_TIMEOUT"].flatMap(UInt32.init) ?? 90)
+        g_timeout_add_seconds_full(G_PRIORITY_DEFAULT, limit, { _ in
+            ScenarioHost.emit(ScenarioReport(["error": .string("scenario watchdog: no result in time")]))
+            exit(4)
+        }, nil, nil)
+        Task { @MainActor in
+            do {
+                emit(try await scenario(Array(arguments.dropFirst())))
+            } catch {
+                emit(ScenarioReport(["error": .string("scenario threw: \(error)")]))
+            }
+            gtk_main_quit()
+        }
+        gtk_main()
+        exit(0)
+    }
+
+    static func emit(_ report: ScenarioReport) {
+        let data = (try? JSONEncoder().encode(report)) ?? Data("{}".utf8)
+        FileHandle.standardOutput.write(Data(reportPrefix.utf8) + data + Data("\n".utf8))
+    }
+
+    /// Lets the GTK main loop run for `duration` (the bridge keeps this `await` resuming).
+    @MainActor
+    public static func idle(_ duration: Duration) async {
+        try? await Task.sleep(for: duration)
+    }
+}

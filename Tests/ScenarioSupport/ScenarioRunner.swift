@@ -1,0 +1,51 @@
+public import Foundation
+
+/// The test side: launches a scenario program (built beside the test bundle) in its own
+/// process, under the display the tests run with, and returns its report.
+public enum ScenarioRunner {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The folder holding this build's products.
+    public static var productsDirectory: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    /// Runs `program scenario arguments...` and returns the report it printed.
+    /// - Throws: ``Failure`` when the program printed no report or reported an error; its
+    ///   standard error is in the message.
+    public static func run(
+        _ program: String, _ scenario: String, arguments: [String] = [], environment: [String: String] = [:],
+        timeout: Duration = .seconds(120)
+    ) async throws -> ScenarioReport {
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent(program)
+        process.arguments = [scenario] + arguments
+        var env = ProcessInfo.processInfo.environment
+        env["SCENARIO_TIMEOUT"] = env["SCENARIO_TIMEOUT"] ?? String(timeout.components.seconds - 5)
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes to the end while the program runs, so neither fills up.
+        async let outData = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+        async let errData = Task.detached { errors.fileHandleForReading.readDataToEndOfFile() }.value
+        let (stdout, stderr) = await (outData, errData)
+        process.waitUntilExit()
+        let text = String(decoding: stdout, as: UTF8.self)
+        let log = String(decoding: stderr, as: UTF8.self)
+        guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix(ScenarioHost.reportPrefix) }) else {
+            throw Failure(description: "\(program) \(scenario) printed no report (exit \(process.terminationStatus)).\nstdout:\n\(text)\nstderr:\n\(log.suffix(4000))")
+        }
+        let report = try JSONDecoder().decode(ScenarioReport.self, from: Data(line.dropFirst(ScenarioHost.reportPrefix.count).utf8))
+        if let error = report.error {
+            throw Failure(description: "\(program) \(scenario): \(error)\nstderr:\n\(log.suffix(4000))")
+        }
+        return report
+    }
+}
