@@ -52,7 +52,7 @@ let package = Package(
             dependencies: ["ScenarioSupport", "GLibSupport", "CWebKitGTK", "WebviewHost"],
             path: "Tests/GLibScenarios"
         ),
-        .testTarget(name: "GLibSupportTests", dependencies: ["ScenarioSupport"]),
+        .testTarget(name: "GLibSupportTests", dependencies: ["ScenarioSupport", "GLibSupport", "CWebKitGTK"]),
     ]
 )
 

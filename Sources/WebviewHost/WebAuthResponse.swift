@@ -52,6 +52,18 @@ public struct WebAuthResponse: Sendable, Hashable {
         }
     }
 
+    /// Reads a callback URL as the user agent reported it, text as is. Unlike `URL(string:)`,
+    /// which silently re-encodes a malformed `%` sequence, this refuses it with `.invalidResponse`.
+    public init(callbackString: String, expectedState: String? = nil) throws(WebAuthError) {
+        guard let url = URL(string: callbackString, encodingInvalidCharacters: false) else {
+            throw WebAuthError(
+                .invalidResponse,
+                "The callback URL is malformed (invalid characters or percent-encoding); it was not accepted.",
+                url: URL(string: callbackString))
+        }
+        try self.init(callbackURL: url, expectedState: expectedState)
+    }
+
     /// The authorization code, or `.invalidResponse` when the callback has none.
     public func requireCode() throws(WebAuthError) -> String {
         guard let code, !code.isEmpty else {

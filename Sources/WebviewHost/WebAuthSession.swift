@@ -205,11 +205,11 @@ public final class WebAuthSession: Sendable {
         state.withLock { $0.webview = webview }
     }
 
-    func redirectReached(_ url: URL) {
+    func redirectReached(_ callback: String) {
         let expectedState: String?? = state.withLock { $0.outcome == nil ? .some($0.expectedState) : .none }
         guard let expectedState else { return }
         do {
-            finish(.success(try WebAuthResponse(callbackURL: url, expectedState: expectedState)))
+            finish(.success(try WebAuthResponse(callbackString: callback, expectedState: expectedState)))
         } catch {
             finish(.failure(error))
         }
@@ -304,7 +304,7 @@ public final class WebAuthSession: Sendable {
     }
 
     private func onMain(_ work: @escaping @Sendable () -> Void) {
-        if Thread.isMainThread {
+        if MainContext.isCurrent {
             work()
         } else {
             DispatchQueue.main.async(execute: work)

@@ -30,7 +30,17 @@ public final class WebAuthSessionReporter: Sendable {
     @discardableResult
     public func handleRedirect(_ url: URL) -> Bool {
         guard isRedirect(url) else { return false }
-        session?.redirectReached(url)
+        session?.redirectReached(url.absoluteString)
+        return true
+    }
+
+    /// ``handleRedirect(_:)`` for the URL text a user agent reported (WebKit, libsoup), so that a
+    /// callback with malformed percent-encoding ends the session with `invalidResponse` instead
+    /// of being silently re-encoded.
+    @discardableResult
+    public func handleRedirect(_ urlString: String) -> Bool {
+        guard let url = URL(string: urlString), isRedirect(url) else { return false }
+        session?.redirectReached(urlString)
         return true
     }
 

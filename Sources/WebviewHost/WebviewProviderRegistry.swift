@@ -39,11 +39,10 @@ public enum WebviewProviderRegistry {
     /// Runs `body` with a new, empty registry (and its own one-session slot), visible only to
     /// the current task and its children. For tests, including plugin authors' tests.
     public static func withIsolatedRegistry<Result>(
+        isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result
     ) async rethrows -> Result {
-        try await ProviderStore.$taskLocal.withValue(ProviderStore()) {
-            try await body()
-        }
+        try await ProviderStore.$taskLocal.withValue(ProviderStore(), operation: body, isolation: isolation)
     }
 }
 

@@ -37,6 +37,7 @@ public struct DefaultWebviewSelectionPolicy: WebviewSelectionPolicy {
         among providers: [any WebviewProvider],
         in environment: WebviewEnvironment
     ) throws(WebAuthError) -> any WebviewProvider {
+        let providers = providers.sorted { ($0.priority, $1.id) > ($1.priority, $0.id) }
         if parameters.customWebview != nil {
             switch parameters.webviewType {
             case .authenticationSession:

@@ -1,0 +1,165 @@
+public import Foundation
+public import WebviewHost
+import Synchronization
+
+/// A scriptable provider for tests: it presents nothing and does what its ``Behavior`` says
+/// (reach the redirect, fail, wait for a cancel...), recording every call in ``log``.
+public struct FakeWebviewProvider: WebviewProvider {
+    /// What the session does when presented, on the main actor.
+    public typealias Behavior = @MainActor @Sendable (_ presentation: Presentation) throws -> Void
+
+    /// What a ``Behavior`` is given.
+    public struct Presentation: Sendable {
+        public let authorizationURL: URL
+        /// The redirect URI prepare returned.
+        public let redirectURI: URL
+        public let reporter: WebAuthSessionReporter
+    }
+
+    public var id: WebviewProviderID
+    public var displayName: String
+    public var priority: Int
+    public var kind: WebviewProviderKind
+    public var requiresDisplay: Bool
+    public var supportsCustomWebview: Bool
+    public var defaultTimeout: Duration?
+    /// What ``availability(in:)`` answers (for every environment).
+    public var fixedAvailability: WebviewProviderAvailability
+    /// Turns the requested redirect URI into the prepared one (a loopback provider adds a port).
+    public var prepareRedirect: @Sendable (URL) throws -> URL
+    public var behavior: Behavior
+    public let log = FakeProviderLog()
+
+    public init(
+        id: WebviewProviderID = "fake",
+        displayName: String = "Fake provider",
+        priority: Int = 0,
+        kind: WebviewProviderKind = .other,
+        requiresDisplay: Bool = false,
+        supportsCustomWebview: Bool = false,
+        defaultTimeout: Duration? = nil,
+        availability: WebviewProviderAvailability = .available,
+        prepareRedirect: @escaping @Sendable (URL) throws -> URL = { $0 },
+        behavior: @escaping Behavior = FakeWebviewProvider.redirect(query: "code=fake-code")
+    ) {
+        self.id = id
+        self.displayName = displayName
+        self.priority = priority
+        self.kind = kind
+        self.requiresDisplay = requiresDisplay
+        self.supportsCustomWebview = supportsCustomWebview
+        self.defaultTimeout = defaultTimeout
+        self.fixedAvailability = availability
+        self.prepareRedirect = prepareRedirect
+        self.behavior = behavior
+    }
+
+    public func availability(in environment: WebviewEnvironment) -> WebviewProviderAvailability {
+        fixedAvailability
+    }
+
+    @MainActor
+    public func makeSession(for request: WebAuthRequest, reporter: WebAuthSessionReporter) throws
+        -> any WebviewProviderSession
+    {
+        log.record(.made)
+        return FakeProviderSession(
+            requested: request.redirectURI.url, reporter: reporter, prepareRedirect: prepareRedirect,
+            behavior: behavior, log: log)
+    }
+
+    // MARK: Behaviours
+
+    /// Reports a load of the authorization URL, then the redirect with `query` appended
+    /// (`state` is echoed from the authorization URL unless `query` sets it).
+    public static func redirect(query: String, fragment: String? = nil) -> Behavior {
+        { presentation in
+            presentation.reporter.didStartLoad(presentation.authorizationURL)
+            presentation.reporter.didFinishLoad(presentation.authorizationURL)
+            presentation.reporter.handleRedirect(
+                callback(for: presentation, query: query, fragment: fragment))
+        }
+    }
+
+    /// Ends the session with `error`.
+    public static func fail(_ error: WebAuthError) -> Behavior {
+        { presentation in
+            presentation.reporter.didStartLoad(presentation.authorizationURL)
+            presentation.reporter.fail(error)
+        }
+    }
+
+    /// Shows a page and waits: only a cancel or the timeout ends the session.
+    public static var waitForever: Behavior {
+        { presentation in presentation.reporter.didStartLoad(presentation.authorizationURL) }
+    }
+
+    /// The callback URL `redirect(query:)` reports.
+    public static func callback(for presentation: Presentation, query: String, fragment: String? = nil) -> URL {
+        var text = presentation.redirectURI.absoluteString + "?" + query
+        let state = URLComponents(url: presentation.authorizationURL, resolvingAgainstBaseURL: false)?
+            .queryItems?.first { $0.name == "state" }?.value
+        if let state, !query.contains("state=") {
+            text += "&state=" + (state.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? state)
+        }
+        if let fragment { text += "#" + fragment }
+        return URL(string: text)!
+    }
+}
+
+/// The calls a ``FakeWebviewProvider`` received, in order. Safe from any thread.
+public final class FakeProviderLog: Sendable {
+    public enum Call: Hashable, Sendable {
+        case made, prepared, presented(URL), dismissed
+    }
+
+    private let calls = Mutex<[Call]>([])
+
+    public init() {}
+
+    func record(_ call: Call) { calls.withLock { $0.append(call) } }
+
+    /// Every call so far.
+    public var all: [Call] { calls.withLock { $0 } }
+    /// How many times `dismiss()` was called.
+    public var dismissCount: Int { all.filter { $0 == .dismissed }.count }
+}
+
+
+/// The session a ``FakeWebviewProvider`` makes.
+@MainActor
+final class FakeProviderSession: WebviewProviderSession {
+    private let requested: URL
+    private let reporter: WebAuthSessionReporter
+    private let prepareRedirect: @Sendable (URL) throws -> URL
+    private let behavior: FakeWebviewProvider.Behavior
+    private let log: FakeProviderLog
+    private var prepared: URL?
+
+    init(
+        requested: URL, reporter: WebAuthSessionReporter, prepareRedirect: @escaping @Sendable (URL) throws -> URL,
+        behavior: @escaping FakeWebviewProvider.Behavior, log: FakeProviderLog
+    ) {
+        self.requested = requested
+        self.reporter = reporter
+        self.prepareRedirect = prepareRedirect
+        self.behavior = behavior
+        self.log = log
+    }
+
+    func prepare() async throws -> URL {
+        log.record(.prepared)
+        let url = try prepareRedirect(requested)
+        prepared = url
+        return url
+    }
+
+    func present(authorizationURL: URL) throws {
+        log.record(.presented(authorizationURL))
+        try behavior(.init(authorizationURL: authorizationURL, redirectURI: prepared ?? requested, reporter: reporter))
+    }
+
+    func dismiss() {
+        log.record(.dismissed)
+    }
+}

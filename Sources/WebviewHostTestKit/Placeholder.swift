@@ -1,1 +1,0 @@
-// The test kit lands in the next commit.

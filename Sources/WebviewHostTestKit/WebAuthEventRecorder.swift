@@ -1,0 +1,74 @@
+public import Foundation
+public import WebviewHost
+import Synchronization
+
+/// Records the `webAuth*` notifications as they are posted: which one, its userInfo, and
+/// whether it arrived on the main thread. Safe from any thread.
+public final class WebAuthEventRecorder: Sendable {
+    public struct Record: Sendable, CustomStringConvertible {
+        public let name: Notification.Name
+        public let url: URL?
+        public let error: WebAuthError?
+        public let hasWebview: Bool
+        /// Posted on the main thread (or, in a test runner, in a main-queue job: ``MainContext``).
+        public let onMainThread: Bool
+
+        /// `didStartLoad`, `didFinishLoad`, `didComplete`, `didFail`, `willSwitchToBrokerApp`.
+        public var shortName: String {
+            name.rawValue.replacingOccurrences(of: "WebAuth", with: "").replacingOccurrences(of: "Notification", with: "")
+                .prefix(1).lowercased()
+                + name.rawValue.replacingOccurrences(of: "WebAuth", with: "").replacingOccurrences(of: "Notification", with: "")
+                .dropFirst()
+        }
+
+        public var description: String { shortName + (url.map { "(\($0.absoluteString))" } ?? "") }
+    }
+
+    public static let names: [Notification.Name] = [
+        .webAuthDidStartLoad, .webAuthDidFinishLoad, .webAuthDidFail, .webAuthDidComplete,
+        .webAuthWillSwitchToBrokerApp,
+    ]
+
+    private let state = Mutex<(records: [Record], observers: ObserverTokens)>(([], ObserverTokens()))
+
+    /// NotificationCenter's observer tokens; used only to remove the observers.
+    private struct ObserverTokens: @unchecked Sendable {
+        var tokens: [any NSObjectProtocol] = []
+    }
+
+    /// Starts recording notifications posted by `session` (every session when `nil`).
+    public init(session: WebAuthSession? = nil) {
+        let observers = Self.names.map { name in
+            NotificationCenter.default.addObserver(forName: name, object: session, queue: nil) { [weak self] note in
+                let record = Record(
+                    name: note.name,
+                    url: note.userInfo?[WebAuthNotificationKey.url] as? URL,
+                    error: note.userInfo?[WebAuthNotificationKey.error] as? WebAuthError,
+                    hasWebview: note.userInfo?[WebAuthNotificationKey.webview] != nil,
+                    onMainThread: MainContext.isCurrent)
+                self?.state.withLock { $0.records.append(record) }
+            }
+        }
+        state.withLock { $0.observers = ObserverTokens(tokens: observers) }
+    }
+
+    deinit { stop() }
+
+    /// Stops recording.
+    public func stop() {
+        let observers = state.withLock { state -> ObserverTokens in
+            defer { state.observers = ObserverTokens() }
+            return state.observers
+        }
+        for observer in observers.tokens { NotificationCenter.default.removeObserver(observer) }
+    }
+
+    /// Everything recorded so far, in posting order.
+    public var records: [Record] { state.withLock { $0.records } }
+    /// The short names of the records, in order.
+    public var shortNames: [String] { records.map(\.shortName) }
+    /// How many terminal notifications (`didComplete`, `didFail`) were posted.
+    public var terminalCount: Int {
+        records.filter { $0.name == .webAuthDidComplete || $0.name == .webAuthDidFail }.count
+    }
+}
