@@ -191,6 +191,31 @@ public final class WebAuthSession: Sendable {
         }
     }
 
+    /// ``prepare()`` with a completion handler, called once on the main thread.
+    public func prepare(completion: @escaping @MainActor @Sendable (Result<URL, WebAuthError>) -> Void) {
+        Task { @MainActor in
+            do throws(WebAuthError) {
+                completion(.success(try await prepare()))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// ``start(authorizationURL:expectedState:)`` with a completion handler, called once on the main thread.
+    public func start(
+        authorizationURL: URL, expectedState: String? = nil,
+        completion: @escaping @MainActor @Sendable (Result<WebAuthResponse, WebAuthError>) -> Void
+    ) {
+        Task { @MainActor in
+            do throws(WebAuthError) {
+                completion(.success(try await start(authorizationURL: authorizationURL, expectedState: expectedState)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
     /// Ends the session with `canceled`, from any thread. Has no effect once the session ended.
     public func cancel() {
         finish(.failure(.canceled()))

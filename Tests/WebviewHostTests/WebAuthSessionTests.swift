@@ -247,6 +247,18 @@ struct WebAuthSessionTests {
             }
             #expect((try? result.0.get()) == "c1")
             #expect(result.1)
+
+            let twoPhase = WebAuthSession(redirectURI: testRedirect, parameters: .init(webviewType: .provider("fake")), environment: graphical)
+            let redirect = await withCheckedContinuation { continuation in
+                twoPhase.prepare { continuation.resume(returning: try? $0.get()) }
+            }
+            #expect(redirect == testRedirect)
+            let code = await withCheckedContinuation { continuation in
+                twoPhase.start(authorizationURL: authorizationURL, expectedState: "s-123") {
+                    continuation.resume(returning: (try? $0.get())?.code)
+                }
+            }
+            #expect(code == "c1")
         }
     }
 }
