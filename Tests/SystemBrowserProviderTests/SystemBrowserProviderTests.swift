@@ -89,7 +89,10 @@ struct SystemBrowserProviderTests {
         #expect(report.string("code") == "the-code")
         let requests = try #require(report.strings("browserRequests"))
         #expect(requests.count == 3)
-        #expect(requests.last?.contains("Connection refused") == true)
+        // Refused (or reset, if it was still in the accept backlog) when the listener had closed;
+        // 410 "already ended" if it came between the outcome and the close. Never a success page.
+        let late = try #require(requests.last)
+        #expect(late.contains("-> error: ") || late.hasSuffix("-> 410"), "\(late)")
         #expect(report.strings("notifications")?.filter { $0 == "WebAuthDidComplete" }.count == 1)
     }
 
@@ -135,14 +138,6 @@ struct SystemBrowserProviderTests {
         let report = try await scenario("no-browser", browser: .httpsOnly)
         #expect(report.string("errorCode") == "browserLaunchFailed")
         #expect(report.string("errorMessage")?.contains("default") == true)
-        #expect(report.bool("listenerRefusedAfterEnd") == true)
-        #expect(report.strings("notifications") == ["WebAuthDidFail"])
-    }
-
-    @Test("The browser's program cannot start: browserLaunchFailed from GIO, listener closed again")
-    func launchFails() async throws {
-        let report = try await scenario("no-browser", browser: .brokenExec)
-        #expect(report.string("errorCode") == "browserLaunchFailed")
         #expect(report.bool("listenerRefusedAfterEnd") == true)
         #expect(report.strings("notifications") == ["WebAuthDidFail"])
     }

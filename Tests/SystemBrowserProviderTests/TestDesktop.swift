@@ -8,8 +8,6 @@ struct TestDesktop {
         case registered
         /// Only https has a handler: the provider is available, but the http authorization URL has no handler.
         case httpsOnly
-        /// The handler's program does not exist: GIO fails to start it.
-        case brokenExec
         /// No handler at all.
         case none
     }
@@ -34,7 +32,6 @@ struct TestDesktop {
         switch browser {
         case .registered: (exec, schemes) = ("python3 \(Self.browserScript.path) %u", ["http", "https"])
         case .httpsOnly: (exec, schemes) = ("python3 \(Self.browserScript.path) %u", ["https"])
-        case .brokenExec: (exec, schemes) = ("/nonexistent/sbp-no-such-browser %u", ["http", "https"])
         case .none: (exec, schemes) = ("", [])
         }
         if !schemes.isEmpty {
@@ -46,9 +43,9 @@ struct TestDesktop {
                 MimeType=\(schemes.map { "x-scheme-handler/\($0);" }.joined())
 
                 """
-            try entry.write(to: applications.appendingPathComponent("test-browser.desktop"), atomically: true, encoding: .utf8)
+            try entry.write(to: applications.appendingPathComponent("org.example.TestBrowser.desktop"), atomically: true, encoding: .utf8)
             let defaults = "[Default Applications]\n"
-                + schemes.map { "x-scheme-handler/\($0)=test-browser.desktop\n" }.joined()
+                + schemes.map { "x-scheme-handler/\($0)=org.example.TestBrowser.desktop\n" }.joined()
             try defaults.write(to: config.appendingPathComponent("mimeapps.list"), atomically: true, encoding: .utf8)
         }
     }

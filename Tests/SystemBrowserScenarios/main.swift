@@ -44,7 +44,8 @@ ScenarioHost.main([
         report["busyPort"] = .int(busy.port)
         return report
     },
-    "no-browser": { _ in try await SignInRun(browserEnvironment: browser(), expectBrowser: false).run() },
+    // Bounded: a launch GIO reports as started but that never reaches a browser ends by timeout.
+    "no-browser": { _ in try await SignInRun(timeout: .seconds(10), browserEnvironment: browser(), expectBrowser: false).run() },
     "timeout": { _ in
         try await SignInRun(timeout: .seconds(2), browserEnvironment: browser(["TEST_BROWSER_STALL": "1"])).run()
     },
