@@ -53,6 +53,15 @@ let package = Package(
             path: "Tests/GLibScenarios"
         ),
         .testTarget(name: "GLibSupportTests", dependencies: ["ScenarioSupport", "GLibSupport", "CWebKitGTK"]),
+
+        // MARK: System browser tests
+        .executableTarget(
+            name: "SystemBrowserScenarios",
+            dependencies: ["ScenarioSupport", "SystemBrowserProvider", "WebviewHost", "GLibSupport", "CWebKitGTK"],
+            path: "Tests/SystemBrowserScenarios"
+        ),
+        // Launches SystemBrowserScenarios (built beside it by `swift test`) with a temporary XDG setup.
+        .testTarget(name: "SystemBrowserProviderTests", dependencies: ["ScenarioSupport"]),
     ]
 )
 

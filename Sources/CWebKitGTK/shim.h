@@ -41,4 +41,15 @@ static inline GType wvh_object_type(gpointer p) { return G_OBJECT_TYPE(p); }
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *msg);
 
+// MARK: SystemBrowserProvider
+// soup_server_new is variadic (does not import): a server with default properties.
+static inline SoupServer *wvh_soup_server_new(void) {
+    return SOUP_SERVER(g_object_new(SOUP_TYPE_SERVER, NULL));
+}
+// GDK_CURRENT_TIME
+static inline guint32 wvh_gdk_current_time(void) { return GDK_CURRENT_TIME; }
+// G_APPLICATION, G_APP_INFO casts
+static inline GApplication *wvh_application(gpointer p) { return G_APPLICATION(p); }
+static inline GAppInfo *wvh_app_info(gpointer p) { return G_APP_INFO(p); }
+
 #endif

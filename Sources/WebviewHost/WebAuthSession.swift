@@ -225,6 +225,7 @@ public final class WebAuthSession: Sendable {
 
     var preparedRedirectURI: RedirectURI? { state.withLock { $0.redirectURI } }
     var isFinished: Bool { state.withLock { $0.outcome != nil } }
+    var failure: WebAuthError? { terminalError() }
 
     func setWebview(_ webview: WebviewHandle?) {
         state.withLock { $0.webview = webview }

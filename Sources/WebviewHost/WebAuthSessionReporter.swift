@@ -17,6 +17,10 @@ public final class WebAuthSessionReporter: Sendable {
     /// Whether the session already has its outcome; a provider can stop early.
     public var isFinished: Bool { session?.isFinished ?? true }
 
+    /// The error the session ended with, or `nil` while it runs or when it succeeded; lets a
+    /// provider tell the person how it ended (the browser page after a loopback redirect).
+    public var failure: WebAuthError? { session?.failure }
+
     /// Whether `url` is the redirect URI (the contract's matching rule).
     public func isRedirect(_ url: URL) -> Bool {
         redirectURI?.matches(url) ?? false

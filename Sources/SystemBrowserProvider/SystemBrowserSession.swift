@@ -1,0 +1,125 @@
+import Foundation
+import GLibSupport
+import WebviewHost
+
+/// One sign-in in the person's browser: binds the loopback listener (or waits for the custom
+/// scheme's hand-over), launches the browser, turns the callback into the session's outcome and
+/// answers the browser with the completion page.
+///
+/// Reports `didStartLoad` and `didFinishLoad` with the authorization URL once GIO has handed it
+/// to the browser (what happens in the browser after that cannot be seen).
+@MainActor
+final class SystemBrowserSession: WebviewProviderSession {
+    private let request: WebAuthRequest
+    private let reporter: WebAuthSessionReporter
+    private let launch = BrowserLaunch()
+    private var listener: LoopbackRedirectListener?
+    private var redirectURI: URL
+    private var dismissed = false
+
+    init(request: WebAuthRequest, reporter: WebAuthSessionReporter) {
+        self.request = request
+        self.reporter = reporter
+        redirectURI = request.redirectURI.url
+    }
+
+    /// Binds the loopback listener; returns the redirect URI with the bound port when the
+    /// requested one named none.
+    func prepare() async throws -> URL {
+        if dismissed { throw WebAuthError.canceled() }
+        guard request.redirectURI.isLoopback else {
+            CustomSchemeRedirect.waitingSession = self
+            return redirectURI
+        }
+        guard var components = URLComponents(url: redirectURI, resolvingAgainstBaseURL: true),
+            let host = components.percentEncodedHost
+        else {
+            throw WebAuthError(.invalidParameters, "The redirect URI \"\(redirectURI)\" has no host.", url: redirectURI)
+        }
+        let listener = try LoopbackRedirectListener(host: host, port: components.port ?? 0)
+        listener.onRequest = { [weak self] request in
+            self?.answer(request) ?? .page(status: 410, html: BrowserCompletionPage.alreadyEnded)
+        }
+        self.listener = listener
+        if components.port == nil {
+            components.port = listener.port
+            redirectURI = components.url ?? redirectURI
+        }
+        return redirectURI
+    }
+
+    func present(authorizationURL: URL) throws {
+        try launch.open(
+            authorizationURL, parentWindow: request.parameters.parentWindow,
+            sandboxed: request.environment.isSandboxed
+        ) { [reporter] error in
+            if let error {
+                reporter.fail(
+                    WebAuthError(
+                        .browserLaunchFailed,
+                        "Your web browser could not be started to show the sign-in page (\(error.message)). "
+                            + "Check that a default web browser is set in your desktop's settings, then try again.",
+                        url: authorizationURL, underlyingError: error))
+            } else {
+                reporter.didStartLoad(authorizationURL)
+                reporter.didFinishLoad(authorizationURL)
+            }
+        }
+    }
+
+    func dismiss() {
+        dismissed = true
+        listener?.close()
+        listener = nil
+        launch.cancel()
+        if CustomSchemeRedirect.waitingSession === self { CustomSchemeRedirect.waitingSession = nil }
+    }
+
+    /// Delivers a URL that reached the app through its custom scheme; true when it was the redirect.
+    func receive(_ url: URL) -> Bool {
+        guard !dismissed else { return false }
+        return reporter.handleRedirect(url)
+    }
+
+    /// The listener's answer to one request: only the redirect path, by GET or form POST, ends
+    /// the session; anything else is 404 (or 405/415) and changes nothing.
+    private func answer(_ received: LoopbackRedirectListener.Request) -> LoopbackRedirectListener.Answer {
+        if dismissed || reporter.isFinished {
+            return .page(status: 410, html: BrowserCompletionPage.alreadyEnded)
+        }
+        let expectedPath = URLComponents(url: redirectURI, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? "/"
+        guard received.path == (expectedPath.isEmpty ? "/" : expectedPath) else {
+            return .page(status: 404, html: BrowserCompletionPage.notFound)
+        }
+        guard received.method == "GET" || received.method == "POST" else {
+            return .page(status: 405, html: BrowserCompletionPage.notFound)
+        }
+        guard let parameters = received.formEncodedParameters ?? (received.method == "GET" ? "" : nil) else {
+            return .page(status: 415, html: BrowserCompletionPage.notFound)
+        }
+        var text = redirectURI.absoluteString
+        if let query = text.firstIndex(of: "?") { text = String(text[..<query]) }
+        if !parameters.isEmpty { text += "?" + parameters }
+        guard let callbackURL = URL(string: text) else {
+            let error = WebAuthError(
+                .invalidResponse, "The sign-in callback could not be read; it was not accepted.", url: redirectURI)
+            reporter.fail(error)
+            return completion(for: error)
+        }
+        guard reporter.handleRedirect(callbackURL) else {
+            return .page(status: 404, html: BrowserCompletionPage.notFound)
+        }
+        return completion(for: reporter.failure)
+    }
+
+    private func completion(for failure: WebAuthError?) -> LoopbackRedirectListener.Answer {
+        switch (request.parameters.browserCompletion, failure) {
+        case (.defaultPage, nil): .page(status: 200, html: BrowserCompletionPage.success)
+        case (.defaultPage, let failure?): .page(status: 200, html: BrowserCompletionPage.failure(failure))
+        case (.html(let success, _), nil): .page(status: 200, html: success)
+        case (.html(_, let failurePage), _?): .page(status: 200, html: failurePage)
+        case (.redirect(let success, _), nil): .redirect(success)
+        case (.redirect(_, let failurePage), _?): .redirect(failurePage)
+        }
+    }
+}

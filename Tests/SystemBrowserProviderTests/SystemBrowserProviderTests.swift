@@ -1,0 +1,180 @@
+import Foundation
+import ScenarioSupport
+import Testing
+
+/// Runs one SystemBrowserScenarios scenario with a temporary desktop whose default browser is `browser`.
+func scenario(_ name: String, browser: TestDesktop.Browser = .registered) async throws -> ScenarioReport {
+    let desktop = try TestDesktop(browser)
+    defer { desktop.remove() }
+    return try await ScenarioRunner.run(
+        "SystemBrowserScenarios", name, environment: desktop.environment, timeout: .seconds(60))
+}
+
+let successNotifications = ["WebAuthDidStartLoad", "WebAuthDidFinishLoad", "WebAuthDidComplete"]
+
+/// Scenarios run one at a time: each starts a browser process and listeners of its own.
+@Suite("System browser provider", .serialized)
+struct SystemBrowserProviderTests {
+    @Test("GET callback: code and state come back, the browser sees the success page, the port closes")
+    func successByQuery() async throws {
+        let report = try await scenario("query")
+        #expect(report.string("outcome") == "success")
+        #expect(report.string("code") == "the-code")
+        #expect(report.string("state") == "s-123")
+        #expect(report.strings("notifications") == successNotifications)
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+        #expect(report.bool("browserFinished") == true)
+        #expect(report.int("browserFinalStatus") == 200)
+        let body = try #require(report.string("browserFinalBody"))
+        #expect(body.contains("Sign-in finished"))
+        #expect(!body.contains("the-code"))
+        // The kernel chose the port; the prepared redirect URI carries it, the requested one did not.
+        #expect(report.string("requestedRedirectURI") == "http://127.0.0.1/callback")
+        let port = try #require(report.int("listenerPort"))
+        #expect(report.string("preparedRedirectURI") == "http://127.0.0.1:\(port)/callback")
+        #expect(report.string("browserLaunchedWith")?.contains("redirect_uri=http://127.0.0.1:\(port)/callback") == true)
+    }
+
+    @Test("form_post callback: the POSTed code and state complete the session")
+    func successByFormPost() async throws {
+        let report = try await scenario("form-post")
+        #expect(report.string("outcome") == "success")
+        #expect(report.string("code") == "the-code")
+        #expect(report.string("state") == "s-123")
+        let requests = try #require(report.strings("browserRequests"))
+        #expect(requests.last?.hasPrefix("POST 127.0.0.1:") == true)
+        #expect(requests.last?.hasSuffix("/callback -> 200") == true)
+        #expect(report.string("browserFinalBody")?.contains("Sign-in finished") == true)
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+    }
+
+    @Test("OAuth error callback: .server error, the failure page shows the description HTML-escaped")
+    func oauthError() async throws {
+        let report = try await scenario("oauth-error")
+        #expect(report.string("outcome") == "error")
+        #expect(report.string("errorCode") == "server")
+        #expect(report.string("serverErrorDescription") == "<b>Nope</b> & \"no\"")
+        let body = try #require(report.string("browserFinalBody"))
+        #expect(body.contains("Sign-in failed"))
+        #expect(body.contains("&lt;b&gt;Nope&lt;/b&gt; &amp; &quot;no&quot;"))
+        #expect(!body.contains("<b>Nope</b>"))
+        #expect(report.strings("notifications")?.last == "WebAuthDidFail")
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+    }
+
+    @Test("State mismatch: stateMismatch, and the browser is told sign-in failed")
+    func stateMismatch() async throws {
+        let report = try await scenario("state-mismatch")
+        #expect(report.string("errorCode") == "stateMismatch")
+        #expect(report.string("browserFinalBody")?.contains("Sign-in failed") == true)
+        #expect(report.string("browserFinalBody")?.contains("the-code") == false)
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+    }
+
+    @Test("Favicon, a wrong path and a longer path get 404 and do not end the session; the right path does")
+    func wrongPathThenRightPath() async throws {
+        let report = try await scenario("wrong-path-first")
+        #expect(report.string("outcome") == "success")
+        let requests = try #require(report.strings("browserRequests"))
+        let listenerRequests = requests.dropFirst()
+        #expect(listenerRequests.count == 4)
+        #expect(listenerRequests.prefix(3).allSatisfy { $0.hasSuffix("-> 404") })
+        #expect(listenerRequests.last?.hasSuffix("/callback?code=the-code&state=s-123 -> 200") == true)
+        #expect(report.strings("notifications") == successNotifications)
+    }
+
+    @Test("A request after completion does not reach a listener, and the outcome stays the first one")
+    func requestAfterCompletion() async throws {
+        let report = try await scenario("after-completion")
+        #expect(report.string("code") == "the-code")
+        let requests = try #require(report.strings("browserRequests"))
+        #expect(requests.count == 3)
+        // Refused (or reset, if it was still in the accept backlog) when the listener had closed;
+        // 410 "already ended" if it came between the outcome and the close. Never a success page.
+        let late = try #require(requests.last)
+        #expect(late.contains("-> error: ") || late.hasSuffix("-> 410"), "\(late)")
+        #expect(report.strings("notifications")?.filter { $0 == "WebAuthDidComplete" }.count == 1)
+    }
+
+    @Test("IPv6 loopback: http://[::1]/callback binds ::1 and completes")
+    func ipv6() async throws {
+        let report = try await scenario("ipv6")
+        #expect(report.string("outcome") == "success")
+        let port = try #require(report.int("listenerPort"))
+        #expect(report.string("preparedRedirectURI") == "http://[::1]:\(port)/callback")
+        #expect(report.strings("browserRequests")?.last?.hasPrefix("GET [::1]:\(port)/callback") == true)
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+    }
+
+    @Test("Fixed port: the redirect URI's own port is bound and returned unchanged")
+    func fixedPort() async throws {
+        let report = try await scenario("fixed-port")
+        #expect(report.string("outcome") == "success")
+        let requested = try #require(report.string("requestedRedirectURI"))
+        #expect(report.string("preparedRedirectURI") == requested)
+        #expect(requested.hasPrefix("http://127.0.0.1:") && !requested.hasPrefix("http://127.0.0.1/"))
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+    }
+
+    @Test("Busy port: redirectListenerFailed that names the port, before any browser starts")
+    func busyPort() async throws {
+        let report = try await scenario("busy-port")
+        let port = try #require(report.int("busyPort"))
+        #expect(report.string("errorCode") == "redirectListenerFailed")
+        #expect(report.string("errorMessage")?.contains("\(port)") == true)
+        #expect(report.string("errorMessage")?.contains("in use") == true)
+        #expect(report.strings("notifications") == ["WebAuthDidFail"])
+    }
+
+    @Test("No browser registered: the provider is unavailable and the session fails with providerUnavailable")
+    func noBrowser() async throws {
+        let report = try await scenario("no-browser", browser: .none)
+        #expect(report.string("errorCode") == "providerUnavailable")
+        #expect(report.string("errorMessage")?.contains("x-scheme-handler/https") == true)
+    }
+
+    @Test("No handler for the authorization URL's scheme: browserLaunchFailed, listener closed again")
+    func noHandlerForURL() async throws {
+        let report = try await scenario("no-browser", browser: .httpsOnly)
+        #expect(report.string("errorCode") == "browserLaunchFailed")
+        #expect(report.string("errorMessage")?.contains("default") == true)
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+        #expect(report.strings("notifications") == ["WebAuthDidFail"])
+    }
+
+    @Test("Timeout: a browser that never comes back ends the session with timedOut after the set time")
+    func timeout() async throws {
+        let report = try await scenario("timeout")
+        #expect(report.string("errorCode") == "timedOut")
+        let elapsed = try #require(report.double("elapsedSeconds"))
+        #expect(elapsed >= 2 && elapsed < 10)
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+        #expect(report.strings("notifications") == ["WebAuthDidStartLoad", "WebAuthDidFinishLoad", "WebAuthDidFail"])
+    }
+
+    @Test("Programmatic cancel: canceled, listener closed")
+    func cancel() async throws {
+        let report = try await scenario("cancel")
+        #expect(report.string("errorCode") == "canceled")
+        let elapsed = try #require(report.double("elapsedSeconds"))
+        #expect(elapsed >= 1 && elapsed < 10)
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+    }
+
+    @Test("browserCompletion .html: the app's own page is served")
+    func customPage() async throws {
+        let report = try await scenario("custom-page")
+        #expect(report.string("outcome") == "success")
+        #expect(report.string("browserFinalBody") == "<p>app says: done</p>")
+    }
+
+    @Test("browserCompletion .redirect: the browser is sent on to the app's page with 303")
+    func redirectPage() async throws {
+        let report = try await scenario("redirect-page")
+        #expect(report.string("outcome") == "success")
+        let requests = try #require(report.strings("browserRequests"))
+        #expect(requests.count == 3)
+        #expect(requests[1].hasSuffix("-> 303"))
+        #expect(requests[2].hasPrefix("GET 127.0.0.1:9/never-followed-success"))
+    }
+}

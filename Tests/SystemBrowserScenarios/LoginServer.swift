@@ -1,0 +1,137 @@
+import CWebKitGTK
+import Foundation
+import GLibSupport
+
+/// The identity provider's "login page" for the scenarios: a SoupServer on 127.0.0.1 (kernel-chosen
+/// port). `GET /authorize?redirect_uri=R&...` sends the browser on to R with every other query
+/// parameter, by a 302 (query) or, with `response_mode=form_post`, by an auto-submitting form.
+@MainActor
+final class LoginServer {
+    let server: UnsafeMutablePointer<SoupServer>
+    let port: Int
+    /// Paths requested, in order.
+    private(set) var requests: [String] = []
+
+    init() throws {
+        let server = wvh_soup_server_new()!
+        _ = try withGError { soup_server_listen_local(server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, $0) }
+        self.server = server
+        port = boundPort(of: server)
+        let box = Unmanaged.passRetained(LoginBox(self)).toOpaque()
+        soup_server_add_handler(
+            server, nil,
+            { _, message, _, _, data in
+                let box = Unmanaged<LoginBox>.fromOpaque(data!).takeUnretainedValue()
+                MainActor.assumeIsolated { [message = SendablePointer(message!)] in
+                    box.server?.respond(to: message.pointer)
+                }
+            }, box, { data in Unmanaged<LoginBox>.fromOpaque(data!).release() })
+    }
+
+    func close() {
+        soup_server_disconnect(server)
+    }
+
+    /// The authorization URL for `redirectURI` with `parameters` to echo back.
+    func authorizationURL(redirectURI: URL, parameters: [(String, String)]) -> URL {
+        var components = URLComponents(string: "http://127.0.0.1:\(port)/authorize")!
+        components.queryItems = [URLQueryItem(name: "redirect_uri", value: redirectURI.absoluteString)]
+            + parameters.map { URLQueryItem(name: $0.0, value: $0.1) }
+        // `+` in values must not read as a space on the way back.
+        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        return components.url!
+    }
+
+    private func respond(to message: OpaquePointer) {
+        let uri = soup_server_message_get_uri(message)
+        let text = String(cString: g_uri_to_string(uri))
+        let components = URLComponents(string: text)
+        requests.append(components?.path ?? "?")
+        guard components?.path == "/authorize", let items = components?.queryItems,
+            let redirect = items.first(where: { $0.name == "redirect_uri" })?.value
+        else {
+            soup_server_message_set_status(message, 404, nil)
+            return
+        }
+        let echoed = items.filter { $0.name != "redirect_uri" && $0.name != "response_mode" }
+        if items.contains(where: { $0.name == "response_mode" && $0.value == "form_post" }) {
+            let inputs = echoed.map {
+                "<input type=\"hidden\" name=\"\(escape($0.name))\" value=\"\(escape($0.value ?? ""))\">"
+            }.joined()
+            let page = "<html><body onload=\"document.forms[0].submit()\"><form method=\"post\" action=\"\(escape(redirect))\">\(inputs)</form></body></html>"
+            soup_server_message_set_status(message, 200, nil)
+            soup_server_message_set_response(message, "text/html", SOUP_MEMORY_COPY, page, gsize(page.utf8.count))
+        } else {
+            var target = URLComponents(string: redirect)!
+            target.queryItems = echoed
+            target.percentEncodedQuery = target.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+            soup_server_message_set_redirect(message, 302, target.url!.absoluteString)
+        }
+    }
+
+    private func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;")
+    }
+}
+
+private final class LoginBox {
+    weak var server: LoginServer?
+    init(_ server: LoginServer) { self.server = server }
+}
+
+struct SendablePointer: @unchecked Sendable {
+    let pointer: OpaquePointer
+    init(_ pointer: OpaquePointer) { self.pointer = pointer }
+}
+
+/// The port a SoupServer listens on.
+func boundPort(of server: UnsafeMutablePointer<SoupServer>) -> Int {
+    var port = 0
+    let uris = soup_server_get_uris(server)
+    var node = uris
+    while let current = node {
+        if let uri = current.pointee.data {
+            port = Int(g_uri_get_port(OpaquePointer(uri)))
+            g_uri_unref(OpaquePointer(uri))
+        }
+        node = current.pointee.next
+    }
+    g_slist_free(uris)
+    return port
+}
+
+/// A listener bound to 127.0.0.1 on a kernel-chosen port, held until `close()` (a "busy" port),
+/// or closed at once to learn a free port.
+@MainActor
+final class PortHolder {
+    let server: UnsafeMutablePointer<SoupServer>
+    let port: Int
+    init(ipv6: Bool = false) throws {
+        let server = wvh_soup_server_new()!
+        _ = try withGError {
+            soup_server_listen_local(server, 0, ipv6 ? SOUP_SERVER_LISTEN_IPV6_ONLY : SOUP_SERVER_LISTEN_IPV4_ONLY, $0)
+        }
+        self.server = server
+        port = boundPort(of: server)
+    }
+    func close() {
+        soup_server_disconnect(server)
+        g_object_unref(server)
+    }
+}
+
+/// Whether a TCP connect to `host:port` is refused now (`g_socket_client_connect_to_host`).
+@MainActor
+func connectionRefused(host: String, port: Int) -> Bool {
+    let client = g_socket_client_new()!
+    defer { g_object_unref(client) }
+    g_socket_client_set_timeout(client, 2)
+    var error: UnsafeMutablePointer<GError>?
+    if let connection = g_socket_client_connect_to_host(client, host, guint16(port), nil, &error) {
+        g_object_unref(connection)
+        return false
+    }
+    let failure = error.map { GLibError(consuming: $0) }
+    return failure?.isIOError(G_IO_ERROR_CONNECTION_REFUSED) == true
+}

@@ -1,0 +1,122 @@
+import Foundation
+import ScenarioSupport
+import SystemBrowserProvider
+import WebviewHost
+
+/// One sign-in through the system-browser provider, as a scenario runs it.
+struct SignInRun {
+    /// The redirect URI the app asks for; `{port}` is replaced by a free port when present.
+    var redirectURI = "http://127.0.0.1/callback"
+    /// Parameters the login page sends back (code, state, error...).
+    var echoed: [(String, String)] = [("code", "the-code"), ("state", "s-123")]
+    var formPost = false
+    var expectedState: String? = "s-123"
+    var timeout: Duration? = nil
+    var cancelAfter: Duration? = nil
+    var completion: BrowserCompletion = .defaultPage
+    /// Environment for the test browser (GIO starts it with this process's environment).
+    var browserEnvironment: [String: String] = [:]
+    /// Whether a browser is expected to run (its log is awaited, bounded).
+    var expectBrowser = true
+
+    @MainActor
+    func run() async throws -> ScenarioReport {
+        WebviewProviderRegistry.register(SystemBrowserProvider())
+        for (key, value) in browserEnvironment { setenv(key, value, 1) }
+        let login = try LoginServer()
+        var report = ScenarioReport()
+        var redirectText = redirectURI
+        if redirectText.contains("{port}") {
+            let free = try PortHolder(ipv6: redirectText.contains("[::1]"))
+            free.close()
+            redirectText = redirectText.replacingOccurrences(of: "{port}", with: String(free.port))
+        }
+        report["requestedRedirectURI"] = .string(redirectText)
+        let session = WebAuthSession(
+            redirectURI: URL(string: redirectText)!,
+            parameters: .init(webviewType: .authenticationSession, timeout: timeout, browserCompletion: completion))
+        var notifications: [String] = []
+        let observer = NotificationCenter.default.addObserver(forName: nil, object: session, queue: nil) { note in
+            let name = note.name.rawValue.replacingOccurrences(of: "Notification", with: "")
+            MainActor.assumeIsolated { notifications.append(name) }
+        }
+        defer { NotificationCenter.default.removeObserver(observer) }
+        if let cancelAfter {
+            Task { @MainActor in
+                try? await Task.sleep(for: cancelAfter)
+                session.cancel()
+            }
+        }
+        let started = ContinuousClock.now
+        var preparedURL: URL?
+        do {
+            let prepared = try await session.prepare()
+            preparedURL = prepared
+            report["preparedRedirectURI"] = .string(prepared.absoluteString)
+            var parameters = echoed
+            if formPost { parameters.append(("response_mode", "form_post")) }
+            let url = login.authorizationURL(redirectURI: prepared, parameters: parameters)
+            let response = try await session.start(authorizationURL: url, expectedState: expectedState)
+            report["outcome"] = .string("success")
+            report["code"] = .string(response.code ?? "")
+            report["state"] = .string(response.state ?? "")
+            report["callbackURL"] = .string(response.callbackURL.absoluteString)
+        } catch {
+            report["outcome"] = .string("error")
+            report["errorCode"] = .string(error.code.name)
+            report["errorMessage"] = .string(error.message)
+            if let serverError = error.serverError {
+                report["serverError"] = .string(serverError.error)
+                report["serverErrorDescription"] = .string(serverError.errorDescription ?? "")
+            }
+        }
+        let elapsed = ContinuousClock.now - started
+        report["elapsedSeconds"] = .double(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        // Right after the outcome (dismiss has run): is the listener's port closed?
+        if let preparedURL, let components = URLComponents(url: preparedURL, resolvingAgainstBaseURL: true),
+            let host = components.host, let port = components.port
+        {
+            report["listenerPort"] = .int(port)
+            report["listenerRefusedAfterEnd"] = .bool(
+                connectionRefused(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port))
+        }
+        // Let late reports arrive, then take the notifications seen.
+        await ScenarioHost.idle(.milliseconds(300))
+        report["notifications"] = .strings(notifications)
+        report["loginRequests"] = .strings(login.requests)
+        if expectBrowser, let log = browserEnvironment["TEST_BROWSER_LOG"] {
+            await addBrowserFacts(from: log, to: &report)
+        }
+        login.close()
+        return report
+    }
+
+    /// Waits (at most 15 s) for the test browser to finish and reports what it did.
+    @MainActor
+    private func addBrowserFacts(from path: String, to report: inout ScenarioReport) async {
+        var events: [[String: Any]] = []
+        let deadline = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < deadline {
+            let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+            events = text.split(separator: "\n").compactMap {
+                try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+            }
+            if events.contains(where: { $0["event"] as? String == "done" }) { break }
+            await ScenarioHost.idle(.milliseconds(100))
+        }
+        report["browserFinished"] = .bool(events.contains { $0["event"] as? String == "done" })
+        report["browserLaunchedWith"] = .string(events.first { $0["event"] as? String == "launched" }?["url"] as? String ?? "")
+        // "METHOD path?query -> status" (or "-> error: ...") for every request, in order.
+        report["browserRequests"] = .strings(events.filter { $0["event"] as? String == "request" }.map { event in
+            let url = URLComponents(string: event["url"] as? String ?? "")
+            let target = (url?.percentEncodedPath ?? "") + (url?.percentEncodedQuery.map { "?" + $0 } ?? "")
+            let result = (event["status"] as? Int).map(String.init) ?? "error: \(event["error"] as? String ?? "?")"
+            return "\(event["method"] as? String ?? "?") \(url?.host ?? ""):\(url?.port ?? 0)\(target) -> \(result)"
+        })
+        if let final = events.last(where: { $0["event"] as? String == "final" }) {
+            report["browserFinalStatus"] = .int(final["status"] as? Int ?? 0)
+            report["browserFinalBody"] = .string(final["body"] as? String ?? "")
+            report["browserFinalURL"] = .string(final["url"] as? String ?? "")
+        }
+    }
+}

@@ -1,0 +1,69 @@
+// Scenarios for SystemBrowserProvider: a real WebAuthSession in a real gtk_main(), the browser
+// launched by GIO (the scripted test browser the test registered), the redirect on a real
+// libsoup listener. Each reports facts; SystemBrowserProviderTests asserts on them.
+import Foundation
+import ScenarioSupport
+import WebviewHost
+
+/// The browser's environment: its log file comes from the test (TEST_BROWSER_LOG).
+@MainActor
+func browser(_ extra: [String: String] = [:]) -> [String: String] {
+    var environment = extra
+    environment["TEST_BROWSER_LOG"] = ProcessInfo.processInfo.environment["TEST_BROWSER_LOG"] ?? "/dev/null"
+    return environment
+}
+
+ScenarioHost.main([
+    "query": { _ in try await SignInRun(browserEnvironment: browser()).run() },
+    "form-post": { _ in try await SignInRun(formPost: true, browserEnvironment: browser()).run() },
+    "oauth-error": { _ in
+        try await SignInRun(
+            echoed: [("error", "access_denied"), ("error_description", "<b>Nope</b> & \"no\""), ("state", "s-123")],
+            browserEnvironment: browser()
+        ).run()
+    },
+    "state-mismatch": { _ in
+        try await SignInRun(echoed: [("code", "the-code"), ("state", "forged")], browserEnvironment: browser()).run()
+    },
+    "wrong-path-first": { _ in
+        try await SignInRun(browserEnvironment: browser(["TEST_BROWSER_EXTRA_FIRST": "/favicon.ico,/wrong,/callback/extra"])).run()
+    },
+    "after-completion": { _ in
+        try await SignInRun(browserEnvironment: browser(["TEST_BROWSER_REPEAT": "1"])).run()
+    },
+    "ipv6": { _ in try await SignInRun(redirectURI: "http://[::1]/callback", browserEnvironment: browser()).run() },
+    "fixed-port": { _ in
+        try await SignInRun(redirectURI: "http://127.0.0.1:{port}/callback", browserEnvironment: browser()).run()
+    },
+    "busy-port": { _ in
+        let busy = try PortHolder()
+        defer { busy.close() }
+        var report = try await SignInRun(
+            redirectURI: "http://127.0.0.1:\(busy.port)/callback", browserEnvironment: browser(), expectBrowser: false
+        ).run()
+        report["busyPort"] = .int(busy.port)
+        return report
+    },
+    // Bounded: a launch GIO reports as started but that never reaches a browser ends by timeout.
+    "no-browser": { _ in try await SignInRun(timeout: .seconds(10), browserEnvironment: browser(), expectBrowser: false).run() },
+    "timeout": { _ in
+        try await SignInRun(timeout: .seconds(2), browserEnvironment: browser(["TEST_BROWSER_STALL": "1"])).run()
+    },
+    "cancel": { _ in
+        try await SignInRun(cancelAfter: .seconds(1), browserEnvironment: browser(["TEST_BROWSER_STALL": "1"])).run()
+    },
+    "custom-page": { _ in
+        try await SignInRun(
+            completion: .html(success: "<p>app says: done</p>", failure: "<p>app says: failed</p>"),
+            browserEnvironment: browser()
+        ).run()
+    },
+    "redirect-page": { _ in
+        try await SignInRun(
+            completion: .redirect(
+                success: URL(string: "http://127.0.0.1:9/never-followed-success")!,
+                failure: URL(string: "http://127.0.0.1:9/never-followed-failure")!),
+            browserEnvironment: browser()
+        ).run()
+    },
+])
