@@ -41,4 +41,19 @@ static inline GType wvh_object_type(gpointer p) { return G_OBJECT_TYPE(p); }
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *msg);
 
+
+// MARK: EmbeddedWebviewProvider
+// webkit_website_data_manager_new is varargs: a persistent manager under two directories.
+static inline WebKitWebsiteDataManager *wvh_website_data_manager_new(const char *data_dir, const char *cache_dir) {
+    return webkit_website_data_manager_new("base-data-directory", data_dir, "base-cache-directory", cache_dir, NULL);
+}
+// GdkEventKey's keyval, from the `GdkEvent *` a key-press-event handler receives.
+static inline guint wvh_event_key_keyval(gpointer event) { return ((GdkEventKey *)event)->keyval; }
+// WEBKIT_NAVIGATION_ACTION from the `create` signal's argument (a boxed WebKitNavigationAction *).
+static inline WebKitNavigationAction *wvh_navigation_action(gpointer p) { return (WebKitNavigationAction *)p; }
+// soup_server_new is varargs: a server, with a TLS certificate when one is given (tests).
+static inline SoupServer *wvh_soup_server_new(GTlsCertificate *certificate) {
+    return certificate ? soup_server_new("tls-certificate", certificate, NULL) : soup_server_new(NULL, NULL);
+}
+
 #endif
