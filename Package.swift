@@ -53,6 +53,18 @@ let package = Package(
             path: "Tests/GLibScenarios"
         ),
         .testTarget(name: "GLibSupportTests", dependencies: ["ScenarioSupport"]),
+
+        // MARK: Embedded provider tests
+        // Real WebKitGTK sessions in a real gtk_main(), against libsoup servers on 127.0.0.1.
+        .executableTarget(
+            name: "EmbeddedScenarios",
+            dependencies: ["ScenarioSupport", "EmbeddedWebviewProvider", "WebviewHost", "GLibSupport", "CWebKitGTK"],
+            path: "Tests/EmbeddedScenarios"
+        ),
+        .testTarget(
+            name: "EmbeddedWebviewProviderTests",
+            dependencies: ["ScenarioSupport"]
+        ),
     ]
 )
 
