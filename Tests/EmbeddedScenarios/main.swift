@@ -343,6 +343,7 @@ ScenarioHost.main([
         let folder = "\(dataHome)/\(String(cString: g_get_prgname()))/webview-host"
         facts["dataFolder"] = .string(folder)
         facts["cookieFileExists"] = .bool(FileManager.default.fileExists(atPath: folder + "/cookies.sqlite"))
+        facts["dataFolderExists"] = .bool(FileManager.default.fileExists(atPath: folder))
         if !ephemeral {
             try await EmbeddedWebviewProvider.clearPersistentData()
             let run = SessionRun(
@@ -353,6 +354,26 @@ ScenarioHost.main([
         }
         facts["checkRequests"] = .int(idp.requests(to: "/check").count)
         facts["callbackRequests"] = .int(callback.requests.count)
+        return ScenarioReport(facts)
+    },
+
+    // One persistent-mode session in this process: "set" sets a cookie, "check" reports the cookie
+    // it sent. Run twice with the same XDG_DATA_HOME, it shows sign-in state surviving the process.
+    "cookie-step": { arguments in
+        let step = arguments.first ?? "check"
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        let finish = "setTimeout(() => { location.href = '\(callback.url("/callback"))?code=c&state=xyz' }, 100)"
+        idp.route("/step") { _ in
+            var response = TestServer.Response.html(Pages.scripted("Step", finish))
+            if step == "set" { response.headers = [("Set-Cookie", "sso=bob; Max-Age=3600; Path=/; HttpOnly")] }
+            return response
+        }
+        let run = SessionRun(
+            redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
+            authorizationURL: idp.url("/step"))
+        var facts = run.facts(await run.outcome())
+        facts["cookieSent"] = .string(idp.requests(to: "/step").last?.cookie ?? "")
         return ScenarioReport(facts)
     },
 
