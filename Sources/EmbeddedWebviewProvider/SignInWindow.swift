@@ -49,9 +49,15 @@ final class SignInWindow {
         gtk_widget_set_valign(box, GTK_ALIGN_CENTER)
         let spinnerWidget = gtk_spinner_new()!
         gtk_widget_set_size_request(spinnerWidget, 24, 24)
-        gtk_container_add(wvh_container(box), spinnerWidget)
-        gtk_container_add(wvh_container(box), gtk_label_new("Loading…"))
-        gtk_container_set_border_width(wvh_container(box), 14)
+        let label = gtk_label_new("Loading…")!
+        // Margins on the children: the bubble's background covers them, unlike a border width.
+        for (widget, start, end) in [(spinnerWidget, gint(18), gint(0)), (label, gint(0), gint(20))] {
+            gtk_widget_set_margin_start(widget, start)
+            gtk_widget_set_margin_end(widget, end)
+            gtk_widget_set_margin_top(widget, 14)
+            gtk_widget_set_margin_bottom(widget, 14)
+            gtk_container_add(wvh_container(box), widget)
+        }
         gtk_widget_show_all(box)
         gtk_widget_set_no_show_all(box, 1)
         gtk_widget_hide(box)

@@ -71,14 +71,25 @@ enum Probes {
     }
 
     /// A shown app window with a label, standing in for the app's main window.
-    static func makeAppWindow(title: String = "Example App", width: Int32 = 900, height: Int32 = 640)
+    static func makeAppWindow(title: String = "Example App", width: Int32 = 1000, height: Int32 = 720)
         -> UnsafeMutableRawPointer
     {
         let window = UnsafeMutableRawPointer(gtk_window_new(GTK_WINDOW_TOPLEVEL)!)
         gtk_window_set_title(wvh_window(window), title)
         gtk_window_set_default_size(wvh_window(window), width, height)
+        // A client-side title bar, so the app window is recognisable even without a window manager (Xvfb).
+        let header = gtk_header_bar_new()!
+        let headerBar = UnsafeMutableRawPointer(header).assumingMemoryBound(to: GtkHeaderBar.self)
+        gtk_header_bar_set_title(headerBar, title)
+        gtk_header_bar_set_show_close_button(headerBar, 1)
+        gtk_window_set_titlebar(wvh_window(window), header)
         let label = gtk_label_new(nil)!
-        gtk_label_set_markup(wvh_label(label), "<span size='xx-large'>Example App</span>\n\nSigning in…")
+        gtk_label_set_markup(
+            wvh_label(label), "<span size='x-large' weight='bold'>Example App</span>\nYour documents appear here once you are signed in.")
+        gtk_widget_set_halign(label, GTK_ALIGN_START)
+        gtk_widget_set_valign(label, GTK_ALIGN_START)
+        gtk_widget_set_margin_start(label, 24)
+        gtk_widget_set_margin_top(label, 16)
         gtk_container_add(wvh_container(window), label)
         gtk_widget_show_all(wvh_widget(window))
         return window
