@@ -57,4 +57,17 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
     public static func clearPersistentData() async throws {
         try await SignInWebContexts.clearPersistentData()
     }
+
+    /// ``clearPersistentData()`` with a completion handler, called once on the main thread with
+    /// the error, if any.
+    public static func clearPersistentData(completion: @escaping @MainActor @Sendable ((any Error)?) -> Void) {
+        Task { @MainActor in
+            do {
+                try await clearPersistentData()
+                completion(nil)
+            } catch {
+                completion(error)
+            }
+        }
+    }
 }

@@ -74,9 +74,6 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         webView = nil
     }
 
-    /// Whether the library-owned window shows its load indicator now (tests, diagnostics).
-    var isLoadIndicatorVisible: Bool { window?.isIndicatorVisible ?? false }
-
     // MARK: - WebKit signals
 
     private func attachHandlers(to view: UnsafeMutableRawPointer) {

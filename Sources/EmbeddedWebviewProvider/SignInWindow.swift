@@ -107,9 +107,6 @@ final class SignInWindow {
         gtk_widget_hide(wvh_widget(indicator))
     }
 
-    /// Whether the load indicator is on screen now (tests, diagnostics).
-    var isIndicatorVisible: Bool { !destroyed && gtk_widget_get_visible(wvh_widget(indicator)) != 0 }
-
     /// Disconnects the window's handlers and destroys it (`gtk_widget_destroy`). Calling it again does nothing.
     func destroy() {
         connections.disconnectAll()
