@@ -62,6 +62,18 @@ let package = Package(
         ),
         // Launches SystemBrowserScenarios (built beside it by `swift test`) with a temporary XDG setup.
         .testTarget(name: "SystemBrowserProviderTests", dependencies: ["ScenarioSupport"]),
+
+        // MARK: Embedded provider tests
+        // Real WebKitGTK sessions in a real gtk_main(), against libsoup servers on 127.0.0.1.
+        .executableTarget(
+            name: "EmbeddedScenarios",
+            dependencies: ["ScenarioSupport", "EmbeddedWebviewProvider", "WebviewHost", "GLibSupport", "CWebKitGTK"],
+            path: "Tests/EmbeddedScenarios"
+        ),
+        .testTarget(
+            name: "EmbeddedWebviewProviderTests",
+            dependencies: ["ScenarioSupport"]
+        ),
     ]
 )
 

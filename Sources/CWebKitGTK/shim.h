@@ -52,4 +52,18 @@ static inline guint32 wvh_gdk_current_time(void) { return GDK_CURRENT_TIME; }
 static inline GApplication *wvh_application(gpointer p) { return G_APPLICATION(p); }
 static inline GAppInfo *wvh_app_info(gpointer p) { return G_APP_INFO(p); }
 
+// MARK: EmbeddedWebviewProvider
+// webkit_website_data_manager_new is varargs: a persistent manager under two directories.
+static inline WebKitWebsiteDataManager *wvh_website_data_manager_new(const char *data_dir, const char *cache_dir) {
+    return webkit_website_data_manager_new("base-data-directory", data_dir, "base-cache-directory", cache_dir, NULL);
+}
+// GdkEventKey's keyval, from the `GdkEvent *` a key-press-event handler receives.
+static inline guint wvh_event_key_keyval(gpointer event) { return ((GdkEventKey *)event)->keyval; }
+// WEBKIT_NAVIGATION_ACTION from the `create` signal's argument (a boxed WebKitNavigationAction *).
+static inline WebKitNavigationAction *wvh_navigation_action(gpointer p) { return (WebKitNavigationAction *)p; }
+// soup_server_new is varargs: a server, with a TLS certificate when one is given (tests).
+static inline SoupServer *wvh_soup_server_new_with_certificate(GTlsCertificate *certificate) {
+    return certificate ? soup_server_new("tls-certificate", certificate, NULL) : soup_server_new(NULL, NULL);
+}
+
 #endif

@@ -1,0 +1,73 @@
+import CWebKitGTK
+public import WebviewHost
+
+/// Signs in inside the app with WebKitGTK (MSAL's `MSALWebviewTypeWKWebView` on Linux): in a modal
+/// window the library owns, or in the caller's own `WebKitWebView` (``WebviewParameters/customWebview``).
+///
+/// The library-owned window uses one WebKit context per mode for the life of the process: a
+/// persistent one under `$XDG_DATA_HOME/<application id>/webview-host/` (single sign-on between
+/// sign-ins of the app), or, with ``WebviewParameters/prefersEphemeralWebBrowserSession``, an
+/// ephemeral one that is emptied before each session. A caller-supplied view keeps its own context.
+public struct EmbeddedWebviewProvider: WebviewProvider {
+    public init() {}
+
+    public var id: WebviewProviderID { .embedded }
+    public var displayName: String { "Embedded web view (WebKitGTK)" }
+    public var kind: WebviewProviderKind { .embeddedView }
+    public var requiresDisplay: Bool { true }
+    public var supportsCustomWebview: Bool { true }
+
+    public func availability(in environment: WebviewEnvironment) -> WebviewProviderAvailability {
+        guard environment.hasDisplay else {
+            return .unavailable(
+                reason: "No graphical session (neither DISPLAY nor WAYLAND_DISPLAY is set), so no web view can be shown.")
+        }
+        return .available
+    }
+
+    /// - Throws: `invalidParameters` when `customWebview` is not a `WebKitWebView` or
+    ///   `parentWindow` is not a `GtkWindow`; `providerUnavailable` when GTK has no display open
+    ///   (call `gtk_init` first).
+    @MainActor
+    public func makeSession(for request: WebAuthRequest, reporter: WebAuthSessionReporter) throws
+        -> any WebviewProviderSession
+    {
+        guard gdk_display_get_default() != nil else {
+            throw WebAuthError(
+                .providerUnavailable,
+                "GTK has no display open; call gtk_init() before starting an embedded sign-in.")
+        }
+        if let view = request.parameters.customWebview, wvh_is_web_view(view.pointer) == 0 {
+            throw WebAuthError(.invalidParameters, "The customWebview is not a WebKitWebView.")
+        }
+        if let parent = request.parameters.parentWindow, wvh_is_window(parent.pointer) == 0 {
+            throw WebAuthError(.invalidParameters, "The parentWindow is not a GtkWindow.")
+        }
+        return EmbeddedWebviewSession(request: request, reporter: reporter)
+    }
+
+    /// The application id naming the persistent data folder. When `nil` (the default), the id
+    /// of the default `GApplication` is used, else `g_get_prgname()`. Set it before the first sign-in.
+    @MainActor public static var applicationID: String?
+
+    /// Signs the person out of every site the library-owned window signed in to: deletes the
+    /// persistent context's cookies, storage and caches. Main thread; completes on the main thread.
+    /// - Throws: the ``GLibError`` WebKit reported.
+    @MainActor
+    public static func clearPersistentData() async throws {
+        try await SignInWebContexts.clearPersistentData()
+    }
+
+    /// ``clearPersistentData()`` with a completion handler, called once on the main thread with
+    /// the error, if any.
+    public static func clearPersistentData(completion: @escaping @MainActor @Sendable ((any Error)?) -> Void) {
+        Task { @MainActor in
+            do {
+                try await clearPersistentData()
+                completion(nil)
+            } catch {
+                completion(error)
+            }
+        }
+    }
+}

@@ -1,0 +1,128 @@
+import CWebKitGTK
+import GLibSupport
+import WebviewHost
+
+/// The window the library owns for a sign-in: a GTK 3 toplevel holding a `WebKitWebView` under a
+/// load indicator. Modal over, transient for and centred on the parent window when there is one.
+/// Escape, the close button and the window being destroyed by someone else all call `onClose`.
+@MainActor
+final class SignInWindow {
+    /// How long a load runs before the indicator shows, so fast pages do not flash it.
+    static let indicatorDelay: Duration = .milliseconds(300)
+
+    let window: UnsafeMutableRawPointer
+    let webView: UnsafeMutableRawPointer
+    private let indicator: UnsafeMutableRawPointer
+    private let spinner: UnsafeMutableRawPointer
+    private let connections = SignalConnections()
+    private var loadGeneration = 0
+    private var destroyed = false
+
+    init(
+        parameters: WebviewParameters, context: UnsafeMutablePointer<WebKitWebContext>,
+        onClose: @escaping @MainActor () -> Void
+    ) {
+        window = UnsafeMutableRawPointer(gtk_window_new(GTK_WINDOW_TOPLEVEL)!)
+        g_object_ref(window)  // ours until destroy(), whoever destroys the window first
+        let gtkWindow = wvh_window(window)
+        gtk_window_set_title(gtkWindow, parameters.windowTitle)
+        gtk_window_set_default_size(
+            gtkWindow, gint(max(parameters.windowSize.width, 1)), gint(max(parameters.windowSize.height, 1)))
+        gtk_window_set_type_hint(gtkWindow, GDK_WINDOW_TYPE_HINT_DIALOG)
+        if let parent = parameters.parentWindow {
+            gtk_window_set_transient_for(gtkWindow, wvh_window(parent.pointer))
+            gtk_window_set_modal(gtkWindow, 1)
+            gtk_window_set_destroy_with_parent(gtkWindow, 1)
+            gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER_ON_PARENT)
+        } else {
+            gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER)
+        }
+
+        let overlay = gtk_overlay_new()!
+        webView = UnsafeMutableRawPointer(webkit_web_view_new_with_context(context)!)
+        gtk_container_add(wvh_container(overlay), wvh_widget(webView))
+
+        // The load indicator: a spinner and a word, in an on-screen-display bubble.
+        let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
+        gtk_style_context_add_class(gtk_widget_get_style_context(box), "osd")
+        gtk_widget_set_halign(box, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(box, GTK_ALIGN_CENTER)
+        let spinnerWidget = gtk_spinner_new()!
+        gtk_widget_set_size_request(spinnerWidget, 24, 24)
+        let label = gtk_label_new("Loading…")!
+        // Margins on the children: the bubble's background covers them, unlike a border width.
+        for (widget, start, end) in [(spinnerWidget, gint(18), gint(0)), (label, gint(0), gint(20))] {
+            gtk_widget_set_margin_start(widget, start)
+            gtk_widget_set_margin_end(widget, end)
+            gtk_widget_set_margin_top(widget, 14)
+            gtk_widget_set_margin_bottom(widget, 14)
+            gtk_container_add(wvh_container(box), widget)
+        }
+        gtk_widget_show_all(box)
+        gtk_widget_set_no_show_all(box, 1)
+        gtk_widget_hide(box)
+        gtk_overlay_add_overlay(wvh_overlay(overlay), box)
+        indicator = UnsafeMutableRawPointer(box)
+        spinner = UnsafeMutableRawPointer(spinnerWidget)
+        gtk_container_add(wvh_container(window), overlay)
+
+        connections.connect(window, "delete-event", .pointerReturningBool { _ in
+            onClose()
+            return true  // the session ends; dismiss() destroys the window
+        })
+        connections.connect(window, "key-press-event", .pointerReturningBool { event in
+            guard let event, wvh_event_key_keyval(event) == guint(GDK_KEY_Escape) else { return false }
+            onClose()
+            return true
+        })
+        connections.connect(window, "destroy", .plain { [weak self] in
+            guard let self, !self.destroyed else { return }
+            self.destroyed = true  // destroyed with its parent, say
+            onClose()
+        })
+    }
+
+    func show() {
+        gtk_widget_show_all(wvh_widget(window))
+        gtk_window_present(wvh_window(window))
+    }
+
+    /// A page started loading: show the indicator if it is still loading after ``indicatorDelay``.
+    func loadStarted() {
+        loadGeneration += 1
+        let generation = loadGeneration
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: Self.indicatorDelay)
+            guard let self, !self.destroyed, self.loadGeneration == generation else { return }
+            gtk_spinner_start(wvh_spinner(self.spinner))
+            gtk_widget_show(wvh_widget(self.indicator))
+        }
+    }
+
+    /// The load finished, failed or was handed elsewhere: hide the indicator.
+    func loadEnded() {
+        loadGeneration += 1
+        guard !destroyed else { return }
+        gtk_spinner_stop(wvh_spinner(spinner))
+        gtk_widget_hide(wvh_widget(indicator))
+    }
+
+    /// Disconnects the window's handlers and destroys it (`gtk_widget_destroy`). Calling it again does nothing.
+    func destroy() {
+        connections.disconnectAll()
+        guard !destroyed else {
+            releaseWindow()
+            return
+        }
+        destroyed = true
+        gtk_widget_destroy(wvh_widget(window))
+        releaseWindow()
+    }
+
+    private var released = false
+    private func releaseWindow() {
+        guard !released else { return }
+        released = true
+        g_object_unref(window)
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import ScenarioSupport
+import WebviewHost
+
+/// One real `WebAuthSession` started from a scenario, with its notifications recorded.
+@MainActor
+final class SessionRun {
+    let session: WebAuthSession
+    let recorder: NotificationRecorder
+    private var task: Task<Result<WebAuthResponse, WebAuthError>, Never>?
+    private(set) var resumeCount = 0
+
+    init(redirectURI: String, parameters: WebviewParameters, authorizationURL: String, expectedState: String? = "xyz") {
+        session = WebAuthSession(redirectURI: URL(string: redirectURI)!, parameters: parameters)
+        recorder = NotificationRecorder(session)
+        let session = session
+        task = Task { @MainActor [weak self] in
+            let result: Result<WebAuthResponse, WebAuthError>
+            do throws(WebAuthError) {
+                result = .success(
+                    try await session.authenticate(expectedState: expectedState) { _ in URL(string: authorizationURL)! })
+            } catch {
+                result = .failure(error)
+            }
+            self?.resumeCount += 1
+            return result
+        }
+    }
+
+    /// The outcome, then a pause so late or duplicate outcomes and the dismissal would show.
+    func outcome(settle: Duration = .milliseconds(800)) async -> Result<WebAuthResponse, WebAuthError> {
+        let result = await task!.value
+        await ScenarioHost.idle(settle)
+        return result
+    }
+
+    /// The view the session reported in its notifications.
+    var webview: UnsafeMutableRawPointer? { recorder.webview?.pointer }
+
+    /// Facts about the outcome and the notifications, for a ``ScenarioReport``.
+    func facts(_ result: Result<WebAuthResponse, WebAuthError>, prefix: String = "") -> [String: ScenarioReport.Value] {
+        var facts: [String: ScenarioReport.Value] = [
+            "events": .strings(recorder.texts),
+            "eventNames": .strings(recorder.names),
+            "allOnMainThread": .bool(recorder.allOnMainThread),
+            "terminalCount": .int(recorder.terminalCount),
+            "failCount": .int(recorder.failCount),
+            "resumeCount": .int(resumeCount),
+        ]
+        switch result {
+        case .success(let response):
+            facts["outcome"] = .string("success")
+            facts["callbackURL"] = .string(response.callbackURL.absoluteString)
+            facts["code"] = .string(response.code ?? "")
+            facts["state"] = .string(response.state ?? "")
+        case .failure(let error):
+            facts["outcome"] = .string(error.code.name)
+            facts["errorMessage"] = .string(error.message)
+        }
+        return Dictionary(uniqueKeysWithValues: facts.map { (prefix + $0.key, $0.value) })
+    }
+}

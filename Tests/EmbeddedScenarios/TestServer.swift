@@ -1,0 +1,124 @@
+import CWebKitGTK
+import Foundation
+import GLibSupport
+
+/// A real HTTP(S) server on 127.0.0.1 (libsoup's `SoupServer`, in this process's main loop) that
+/// answers from Swift routes and logs every request it receives.
+@MainActor
+final class TestServer {
+    struct Request {
+        var method: String
+        var path: String
+        var query: String?
+        var cookie: String?
+        var body: String
+    }
+
+    struct Response {
+        var status: UInt32 = 200
+        var contentType = "text/html; charset=utf-8"
+        var body = ""
+        var headers: [(String, String)] = []
+        /// Answer after this long (the message is paused meanwhile).
+        var delay: Duration? = nil
+
+        static func html(_ body: String, delay: Duration? = nil) -> Response { Response(body: body, delay: delay) }
+        static func redirect(_ location: String, headers: [(String, String)] = []) -> Response {
+            Response(status: 302, body: "", headers: [("Location", location)] + headers)
+        }
+    }
+
+    typealias Route = @MainActor (Request) -> Response
+
+    private(set) var requests: [Request] = []
+    private var routes: [String: Route] = [:]
+    private var server: UnsafeMutablePointer<SoupServer>?
+    private(set) var port: Int = 0
+    let scheme: String
+
+    /// Listens on 127.0.0.1 on a port the kernel chooses; HTTPS when `certificate` is given.
+    init(certificate: UnsafeMutablePointer<GTlsCertificate>? = nil) throws {
+        scheme = certificate == nil ? "http" : "https"
+        let server = wvh_soup_server_new_with_certificate(certificate)!
+        self.server = server
+        let box = Unmanaged.passRetained(RouteBox(self)).toOpaque()
+        soup_server_add_handler(
+            server, nil,
+            { _, message, path, _, data in
+                guard let data, let message else { return }
+                let box = Unmanaged<RouteBox>.fromOpaque(data).takeUnretainedValue()
+                let path = path.map { String(cString: $0) } ?? "/"
+                MainActor.assumeIsolated {
+                    box.server?.handle(UnsafeMutableRawPointer(message), path: path)
+                }
+            }, box, { data in
+                if let data { Unmanaged<RouteBox>.fromOpaque(data).release() }
+            })
+        var options = SOUP_SERVER_LISTEN_IPV4_ONLY.rawValue
+        if certificate != nil { options |= SOUP_SERVER_LISTEN_HTTPS.rawValue }
+        try withGError { error in
+            _ = soup_server_listen_local(server, 0, SoupServerListenOptions(options), error)
+        }
+        if let uris = soup_server_get_uris(server) {
+            port = Int(g_uri_get_port(OpaquePointer(uris.pointee.data)))
+            g_slist_free_full(uris, { g_uri_unref(OpaquePointer($0)) })
+        }
+    }
+
+    /// `http(s)://127.0.0.1:<port><path>`.
+    func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
+
+    func route(_ path: String, _ route: @escaping Route) { routes[path] = route }
+
+    func requests(to path: String) -> [Request] { requests.filter { $0.path == path } }
+
+    /// Stops listening (the port is then refused) and frees the server.
+    func close() {
+        guard let server else { return }
+        soup_server_disconnect(server)
+        g_object_unref(UnsafeMutableRawPointer(server))
+        self.server = nil
+    }
+
+    private func handle(_ message: UnsafeMutableRawPointer, path: String) {
+        let message = OpaquePointer(message)
+        let uri = soup_server_message_get_uri(message)
+        let query = uri.flatMap { g_uri_get_query($0) }.map { String(cString: $0) }
+        let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? "?"
+        let headers = soup_server_message_get_request_headers(message)
+        let cookie = soup_message_headers_get_one(headers, "Cookie").map { String(cString: $0) }
+        var body = ""
+        if let requestBody = soup_server_message_get_request_body(message), let data = requestBody.pointee.data {
+            body = String(decoding: UnsafeRawBufferPointer(start: data, count: Int(requestBody.pointee.length)), as: UTF8.self)
+        }
+        let request = Request(method: method, path: path, query: query, cookie: cookie, body: body)
+        requests.append(request)
+        let response = routes[path]?(request) ?? Response(status: 404, body: "not found")
+        if let delay = response.delay {
+            g_object_ref(UnsafeMutableRawPointer(message))
+            soup_server_message_pause(message)
+            Task { @MainActor in
+                try? await Task.sleep(for: delay)
+                Self.respond(message, response)
+                soup_server_message_unpause(message)
+                g_object_unref(UnsafeMutableRawPointer(message))
+            }
+        } else {
+            Self.respond(message, response)
+        }
+    }
+
+    private static func respond(_ message: OpaquePointer, _ response: Response) {
+        soup_server_message_set_status(message, response.status, nil)
+        let headers = soup_server_message_get_response_headers(message)
+        for (name, value) in response.headers { soup_message_headers_append(headers, name, value) }
+        let bytes = Array(response.body.utf8)
+        soup_server_message_set_response(message, response.contentType, SOUP_MEMORY_COPY, bytes, gsize(bytes.count))
+    }
+}
+
+/// The server a libsoup handler's user data points to (weakly: the handler must not keep it alive).
+final class RouteBox {
+    @MainActor weak var server: TestServer?
+    @MainActor init(_ server: TestServer) { self.server = server }
+}

@@ -1,0 +1,426 @@
+// GTK scenarios for EmbeddedWebviewProvider: real WebAuthSessions in a real gtk_main(), against
+// real libsoup servers on 127.0.0.1. Each reports what it observed; the tests assert.
+import CWebKitGTK
+import EmbeddedWebviewProvider
+import Foundation
+import GLibSupport
+import ScenarioSupport
+import WebviewHost
+
+WebviewProviderRegistry.register(EmbeddedWebviewProvider())
+
+typealias Facts = [String: ScenarioReport.Value]
+
+/// A callback listener: the redirect URI's port, counting every request that reaches it.
+@MainActor
+func callbackListener() throws -> TestServer {
+    let server = try TestServer()
+    server.route("/callback") { _ in .html(Pages.plain("The callback reached the network")) }
+    return server
+}
+
+@MainActor
+func encoded(_ text: String) -> String {
+    text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text
+}
+
+@MainActor
+func windowParameters(parent: UnsafeMutableRawPointer?, ephemeral: Bool = false) -> WebviewParameters {
+    WebviewParameters(
+        webviewType: .embedded, parentWindow: parent.map(WindowHandle.init),
+        prefersEphemeralWebBrowserSession: ephemeral, windowTitle: "Sign in to Test IdP",
+        windowSize: .init(width: 480, height: 560))
+}
+
+/// Facts about the library-owned window around the view.
+@MainActor
+func windowFacts(_ view: UnsafeMutableRawPointer, parent: UnsafeMutableRawPointer?) -> Facts {
+    let window = UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)
+    var width: gint = 0
+    var height: gint = 0
+    gtk_window_get_default_size(wvh_window(window), &width, &height)
+    let transient = gtk_window_get_transient_for(wvh_window(window)).map { UnsafeMutableRawPointer($0) }
+    return [
+        "windowTitle": .string(gtk_window_get_title(wvh_window(window)).map { String(cString: $0) } ?? ""),
+        "windowModal": .bool(gtk_window_get_modal(wvh_window(window)) != 0),
+        "windowTransientForParent": .bool(parent != nil && transient == parent),
+        "windowDefaultWidth": .int(Int(width)),
+        "windowDefaultHeight": .int(Int(height)),
+        "windowVisible": .bool(gtk_widget_get_visible(wvh_widget(window)) != 0),
+        "visibleToplevelsDuring": .int(Probes.visibleToplevels()),
+    ]
+}
+
+ScenarioHost.main([
+    // A login form posted by script, then a 302 to the redirect URI, in the library-owned window
+    // over a parent window.
+    "login": { _ in
+        let app = Probes.makeAppWindow()
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        idp.route("/authorize") { _ in .html(Pages.login(action: "/login", submitAfterMilliseconds: 300)) }
+        idp.route("/login") { _ in .redirect(callback.url("/callback") + "?code=abc123&state=xyz") }
+        let run = SessionRun(
+            redirectURI: callback.url("/callback"), parameters: windowParameters(parent: app),
+            authorizationURL: idp.url("/authorize?client_id=c&redirect_uri=\(encoded(callback.url("/callback")))&state=xyz"))
+        var facts: Facts = [:]
+        var windowRef: UnsafeMutablePointer<gpointer?>?
+        if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
+            facts.merge(windowFacts(view, parent: app)) { $1 }
+            windowRef = Probes.weakPointer(to: UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!))
+        }
+        let result = await run.outcome()
+        facts.merge(run.facts(result)) { $1 }
+        facts["callbackRequests"] = .int(callback.requests.count)
+        facts["loginPosts"] = .int(idp.requests(to: "/login").filter { $0.method == "POST" }.count)
+        facts["loginBody"] = .string(idp.requests(to: "/login").first?.body ?? "")
+        facts["windowFinalized"] = .bool(windowRef?.pointee == nil)
+        facts["visibleToplevelsAfter"] = .int(Probes.visibleToplevels())
+        return ScenarioReport(facts)
+    },
+
+    // Client-side redirects to the redirect URI: meta refresh, location.replace, and a page whose
+    // own URL (same host and path, other port) carries redirect_uri= in its query.
+    "redirect": { arguments in
+        let kind = arguments.first ?? "meta"
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        let target = callback.url("/callback") + "?code=\(kind)-code&state=xyz"
+        switch kind {
+        case "meta":
+            idp.route("/authorize") { _ in
+                .html("<html><head><meta http-equiv=\"refresh\" content=\"0;url=\(target)\"></head><body>Redirecting</body></html>")
+            }
+        case "replace":
+            idp.route("/authorize") { _ in .html(Pages.scripted("Replacing", "setTimeout(() => location.replace('\(target)'), 100)")) }
+        default:  // "query"
+            idp.route("/authorize") { _ in .redirect(idp.url("/callback") + "?redirect_uri=\(callback.url("/callback"))&state=xyz") }
+            idp.route("/callback") { _ in .html(Pages.scripted("Lookalike", "setTimeout(() => { location.href = '\(target)' }, 200)")) }
+        }
+        let run = SessionRun(
+            redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
+            authorizationURL: idp.url("/authorize"))
+        let result = await run.outcome()
+        var facts = run.facts(result)
+        facts["callbackRequests"] = .int(callback.requests.count)
+        facts["lookalikeRequests"] = .int(idp.requests(to: "/callback").count)
+        facts["lookalikeQuery"] = .string(idp.requests(to: "/callback").first?.query ?? "")
+        return ScenarioReport(facts)
+    },
+
+    // target=_blank and window.open stay in the view; a custom-scheme link and a broker URI are
+    // not loaded in it.
+    "new-windows": { _ in
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        idp.route("/authorize") { _ in .html(Pages.plain("Start", body: "<a id='blank' target='_blank' href='/page2'>new tab</a>")) }
+        idp.route("/page2") { _ in .html(Pages.plain("Page two")) }
+        idp.route("/page3") { _ in
+            .html(Pages.plain("Page three", body: "<a id='custom' href='wvh-test-scheme://open?x=1'>open app</a>"))
+        }
+        let run = SessionRun(
+            redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
+            authorizationURL: idp.url("/authorize"))
+        var facts: Facts = [:]
+        var maxToplevels = 0
+        guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
+            return ScenarioReport(["error": .string("the authorization page never finished loading")])
+        }
+        maxToplevels = max(maxToplevels, Probes.visibleToplevels())
+        Probes.evaluate("document.getElementById('blank').click()", in: view)
+        facts["blankFinished"] = .bool(await run.recorder.waitForFinish(path: "/page2", timeout: .seconds(8)))
+        facts["uriAfterBlank"] = .string(Probes.uri(of: view))
+        maxToplevels = max(maxToplevels, Probes.visibleToplevels())
+        Probes.evaluate("window.open('/page3')", in: view)
+        facts["openFinished"] = .bool(await run.recorder.waitForFinish(path: "/page3", timeout: .seconds(8)))
+        facts["uriAfterOpen"] = .string(Probes.uri(of: view))
+        maxToplevels = max(maxToplevels, Probes.visibleToplevels())
+        Probes.evaluate("document.getElementById('custom').click()", in: view)
+        facts["customReported"] = .bool(await run.recorder.wait(for: .seconds(8)) {
+            $0.name == "didFinishLoad" && $0.url?.scheme == "wvh-test-scheme"
+        })
+        await ScenarioHost.idle(.milliseconds(300))
+        facts["uriAfterCustom"] = .string(Probes.uri(of: view))
+        Probes.evaluate("window.open('msauth://broker/request?x=1')", in: view)
+        facts["brokerReported"] = .bool(await run.recorder.wait(for: .seconds(8)) { $0.name == "willSwitchToBrokerApp" })
+        await ScenarioHost.idle(.milliseconds(300))
+        facts["uriAfterBroker"] = .string(Probes.uri(of: view))
+        maxToplevels = max(maxToplevels, Probes.visibleToplevels())
+        Probes.evaluate("location.href = '\(callback.url("/callback"))?code=nw&state=xyz'", in: view)
+        let result = await run.outcome()
+        facts.merge(run.facts(result)) { $1 }
+        facts["page2Requests"] = .int(idp.requests(to: "/page2").count)
+        facts["page3Requests"] = .int(idp.requests(to: "/page3").count)
+        facts["maxVisibleToplevels"] = .int(maxToplevels)
+        facts["callbackRequests"] = .int(callback.requests.count)
+        return ScenarioReport(facts)
+    },
+
+    // Each way a session fails, in the library-owned window over a parent window.
+    "failure": { arguments in
+        let kind = arguments.first ?? "close"
+        let app = Probes.makeAppWindow()
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        idp.route("/authorize") { _ in .html(Pages.login(action: "/login", submitAfterMilliseconds: nil)) }
+        var authorizationURL = idp.url("/authorize")
+        var tlsServer: TestServer?
+        switch kind {
+        case "unreachable":
+            let dead = try TestServer()
+            authorizationURL = dead.url("/authorize")
+            dead.close()
+        case "tls":
+            let server = try TestServer(certificate: try Probes.selfSignedCertificate())
+            server.route("/authorize") { _ in .html(Pages.plain("Must never show")) }
+            authorizationURL = server.url("/authorize")
+            tlsServer = server
+        default:
+            break
+        }
+        let run = SessionRun(
+            redirectURI: callback.url("/callback"), parameters: windowParameters(parent: app),
+            authorizationURL: authorizationURL)
+        var facts: Facts = ["kind": .string(kind)]
+        var windowRef: UnsafeMutablePointer<gpointer?>?
+        if ["close", "escape", "cancel", "web-process"].contains(kind) {
+            guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
+                return ScenarioReport(["error": .string("the authorization page never finished loading")])
+            }
+            let window = UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)
+            windowRef = Probes.weakPointer(to: window)
+            switch kind {
+            case "close": gtk_window_close(wvh_window(window))  // what the title bar's close button does
+            case "escape": Probes.pressKey(UInt32(GDK_KEY_Escape), on: window)
+            case "cancel": run.session.cancel()
+            default: webkit_web_view_terminate_web_process(wvh_web_view(view))
+            }
+        }
+        let result = await run.outcome()
+        facts.merge(run.facts(result)) { $1 }
+        if let windowRef { facts["windowFinalized"] = .bool(windowRef.pointee == nil) }
+        facts["visibleToplevelsAfter"] = .int(Probes.visibleToplevels())
+        facts["callbackRequests"] = .int(callback.requests.count)
+        if let tlsServer { facts["tlsServerRequests"] = .int(tlsServer.requests.count) }
+        return ScenarioReport(facts)
+    },
+
+    // A second session while one runs fails at once; the first still ends with its own outcome.
+    "second-session": { _ in
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        idp.route("/authorize") { _ in .html(Pages.login(action: "/login", submitAfterMilliseconds: nil)) }
+        let first = SessionRun(
+            redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
+            authorizationURL: idp.url("/authorize"))
+        guard await first.recorder.waitForFinish(path: "/authorize"), let view = first.webview else {
+            return ScenarioReport(["error": .string("the first session's page never finished loading")])
+        }
+        let toplevelsBefore = Probes.visibleToplevels()
+        let second = SessionRun(
+            redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
+            authorizationURL: idp.url("/authorize"))
+        let secondResult = await second.outcome()
+        let toplevelsDuringSecond = Probes.visibleToplevels()
+        Probes.evaluate("location.href = '\(callback.url("/callback"))?code=first&state=xyz'", in: view)
+        let firstResult = await first.outcome()
+        var facts = first.facts(firstResult, prefix: "first.")
+        facts.merge(second.facts(secondResult, prefix: "second.")) { $1 }
+        facts["toplevelsBeforeSecond"] = .int(toplevelsBefore)
+        facts["toplevelsAfterSecond"] = .int(toplevelsDuringSecond)
+        facts["authorizeRequests"] = .int(idp.requests(to: "/authorize").count)
+        facts["callbackRequests"] = .int(callback.requests.count)
+        return ScenarioReport(facts)
+    },
+
+    // The caller's own view in the caller's own window: success, failure or cancel.
+    "custom-view": { arguments in
+        let kind = arguments.first ?? "success"
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        idp.route("/app") { _ in .html(Pages.plain("App home")) }
+        idp.route("/authorize") { _ in .html(Pages.login(action: "/login", submitAfterMilliseconds: nil)) }
+
+        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        gtk_window_set_default_size(wvh_window(window), 700, 560)
+        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_container_add(wvh_container(box), gtk_label_new("The app's own header"))
+        let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
+        g_object_ref_sink(view)  // the test keeps it, to see whether it is destroyed
+        gtk_widget_set_size_request(wvh_widget(view), 640, 420)
+        gtk_box_pack_start(wvh_box(box), wvh_widget(view), 1, 1, 0)
+        gtk_container_add(wvh_container(window), box)
+        gtk_widget_show_all(window)
+        webkit_web_view_load_uri(wvh_web_view(view), idp.url("/app"))
+        for _ in 0..<400 where webkit_web_view_is_loading(wvh_web_view(view)) != 0 || !Probes.uri(of: view).hasSuffix("/app") {
+            await ScenarioHost.idle(.milliseconds(25))
+        }
+        await ScenarioHost.idle(.milliseconds(200))
+
+        @MainActor func viewFacts(_ suffix: String) -> Facts {
+            [
+                "handlers\(suffix)": .int(SignalInspection.handlerCount(on: view)),
+                "parentIsBox\(suffix)": .bool(gtk_widget_get_parent(wvh_widget(view)).map { UnsafeMutableRawPointer($0) } == UnsafeMutableRawPointer(box)),
+                "width\(suffix)": .int(Int(gtk_widget_get_allocated_width(wvh_widget(view)))),
+                "height\(suffix)": .int(Int(gtk_widget_get_allocated_height(wvh_widget(view)))),
+                "visible\(suffix)": .bool(gtk_widget_get_visible(wvh_widget(view)) != 0),
+                "mapped\(suffix)": .bool(gtk_widget_get_mapped(wvh_widget(view)) != 0),
+                "inDestruction\(suffix)": .bool(gtk_widget_in_destruction(wvh_widget(view)) != 0),
+                "uri\(suffix)": .string(Probes.uri(of: view)),
+                "title\(suffix)": .string(webkit_web_view_get_title(wvh_web_view(view)).map { String(cString: $0) } ?? ""),
+            ]
+        }
+        var facts = viewFacts("Before")
+        facts["kind"] = .string(kind)
+        let run = SessionRun(
+            redirectURI: callback.url("/callback"),
+            parameters: WebviewParameters(webviewType: .default, customWebview: WebviewHandle(view)),
+            authorizationURL: idp.url("/authorize"))
+        guard await run.recorder.waitForFinish(path: "/authorize") else {
+            return ScenarioReport(["error": .string("the authorization page never finished loading in the custom view")])
+        }
+        facts.merge(viewFacts("During")) { $1 }
+        let dead = try TestServer()
+        let deadURL = dead.url("/unreachable")
+        dead.close()
+        switch kind {
+        case "success": Probes.evaluate("location.href = '\(callback.url("/callback"))?code=custom&state=xyz'", in: view)
+        case "failure": Probes.evaluate("location.href = '\(deadURL)'", in: view)
+        default: run.session.cancel()
+        }
+        let result = await run.outcome()
+        facts.merge(run.facts(result)) { $1 }
+        facts.merge(viewFacts("After")) { $1 }
+        facts["isLoadingAfter"] = .bool(webkit_web_view_is_loading(wvh_web_view(view)) != 0)
+        facts["notificationsCarryView"] = .bool(run.recorder.all.allSatisfy { $0.webview?.pointer == view })
+        facts["provider"] = .string(run.session.provider?.id.rawValue ?? "")
+        facts["callbackRequests"] = .int(callback.requests.count)
+        facts["visibleToplevelsAfter"] = .int(Probes.visibleToplevels())
+        return ScenarioReport(facts)
+    },
+
+    // A customWebview with .authenticationSession is refused, not ignored.
+    "custom-view-authentication-session": { _ in
+        let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
+        g_object_ref_sink(view)
+        let session = WebAuthSession(
+            redirectURI: URL(string: "http://127.0.0.1:45678/callback")!,
+            parameters: WebviewParameters(webviewType: .authenticationSession, customWebview: WebviewHandle(view)))
+        var facts: Facts = ["handlersBefore": .int(SignalInspection.handlerCount(on: view))]
+        do throws(WebAuthError) {
+            _ = try await session.prepare()
+            facts["outcome"] = .string("prepared")
+        } catch {
+            facts["outcome"] = .string(error.code.name)
+            facts["errorMessage"] = .string(error.message)
+        }
+        facts["handlersAfter"] = .int(SignalInspection.handlerCount(on: view))
+        facts["visibleToplevels"] = .int(Probes.visibleToplevels())
+        return ScenarioReport(facts)
+    },
+
+    // A cookie set in session one, and whether session two sends it; persistent mode then signs out.
+    "cookies": { arguments in
+        let ephemeral = arguments.first == "ephemeral"
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        let finish = "setTimeout(() => { location.href = '\(callback.url("/callback"))?code=c&state=xyz' }, 100)"
+        idp.route("/set") { _ in
+            var response = TestServer.Response.html(Pages.scripted("Signed in", finish))
+            response.headers = [("Set-Cookie", "sso=alice; Max-Age=3600; Path=/; HttpOnly")]
+            return response
+        }
+        idp.route("/check") { _ in .html(Pages.scripted("Checked", finish)) }
+        var facts: Facts = ["mode": .string(ephemeral ? "ephemeral" : "persistent")]
+        for (index, path) in ["/set", "/check"].enumerated() {
+            let run = SessionRun(
+                redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil, ephemeral: ephemeral),
+                authorizationURL: idp.url(path))
+            facts.merge(run.facts(await run.outcome(), prefix: "session\(index + 1).")) { $1 }
+        }
+        facts["cookieInSecond"] = .string(idp.requests(to: "/check").last?.cookie ?? "")
+        let dataHome = String(cString: g_get_user_data_dir())
+        let folder = "\(dataHome)/\(String(cString: g_get_prgname()))/webview-host"
+        facts["dataFolder"] = .string(folder)
+        facts["cookieFileExists"] = .bool(FileManager.default.fileExists(atPath: folder + "/cookies.sqlite"))
+        facts["dataFolderExists"] = .bool(FileManager.default.fileExists(atPath: folder))
+        if !ephemeral {
+            try await EmbeddedWebviewProvider.clearPersistentData()
+            let run = SessionRun(
+                redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
+                authorizationURL: idp.url("/check"))
+            facts.merge(run.facts(await run.outcome(), prefix: "session3.")) { $1 }
+            facts["cookieAfterSignOut"] = .string(idp.requests(to: "/check").last?.cookie ?? "")
+        }
+        facts["checkRequests"] = .int(idp.requests(to: "/check").count)
+        facts["callbackRequests"] = .int(callback.requests.count)
+        return ScenarioReport(facts)
+    },
+
+    // One persistent-mode session in this process: "set" sets a cookie, "check" reports the cookie
+    // it sent. Run twice with the same XDG_DATA_HOME, it shows sign-in state surviving the process.
+    "cookie-step": { arguments in
+        let step = arguments.first ?? "check"
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        let finish = "setTimeout(() => { location.href = '\(callback.url("/callback"))?code=c&state=xyz' }, 100)"
+        idp.route("/step") { _ in
+            var response = TestServer.Response.html(Pages.scripted("Step", finish))
+            if step == "set" { response.headers = [("Set-Cookie", "sso=bob; Max-Age=3600; Path=/; HttpOnly")] }
+            return response
+        }
+        let run = SessionRun(
+            redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
+            authorizationURL: idp.url("/step"))
+        var facts = run.facts(await run.outcome())
+        facts["cookieSent"] = .string(idp.requests(to: "/step").last?.cookie ?? "")
+        return ScenarioReport(facts)
+    },
+
+    // A slow page: the load indicator shows while it loads and hides once it finished.
+    "slow-page": { _ in
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        idp.route("/authorize") { _ in .html(Pages.plain("Finally"), delay: .milliseconds(2500)) }
+        let run = SessionRun(
+            redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
+            authorizationURL: idp.url("/authorize"))
+        var facts: Facts = [:]
+        guard await run.recorder.wait(until: { $0.name == "didStartLoad" }), let view = run.webview else {
+            return ScenarioReport(["error": .string("no load started")])
+        }
+        let window = UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)
+        guard let spinner = Probes.descendant(of: window, named: "GtkSpinner") else {
+            return ScenarioReport(["error": .string("no GtkSpinner in the sign-in window")])
+        }
+        await ScenarioHost.idle(.milliseconds(1200))
+        facts["indicatorVisibleWhileSlow"] = .bool(gtk_widget_is_visible(wvh_widget(spinner)) != 0)
+        facts["loadingWhileSlow"] = .bool(webkit_web_view_is_loading(wvh_web_view(view)) != 0)
+        facts["finished"] = .bool(await run.recorder.waitForFinish(path: "/authorize"))
+        await ScenarioHost.idle(.milliseconds(100))
+        facts["indicatorVisibleAfterLoad"] = .bool(gtk_widget_is_visible(wvh_widget(spinner)) != 0)
+        run.session.cancel()
+        facts.merge(run.facts(await run.outcome())) { $1 }
+        return ScenarioReport(facts)
+    },
+
+    // For screenshots: the sign-in window over an app window ("window"), or on a slow page
+    // ("loading"), kept open for the given seconds.
+    "show": { arguments in
+        let kind = arguments.first ?? "window"
+        let seconds = arguments.dropFirst().first.flatMap(Int.init) ?? 8
+        let app = Probes.makeAppWindow()
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        idp.route("/authorize") { _ in
+            .html(Pages.login(action: "/login", submitAfterMilliseconds: nil),
+                  delay: kind == "loading" ? .seconds(seconds + 5) : nil)
+        }
+        let run = SessionRun(
+            redirectURI: callback.url("/callback"), parameters: windowParameters(parent: app),
+            authorizationURL: idp.url("/authorize"))
+        await ScenarioHost.idle(.seconds(seconds))
+        run.session.cancel()
+        return ScenarioReport(run.facts(await run.outcome()))
+    },
+])

@@ -1,0 +1,223 @@
+import Foundation
+import ScenarioSupport
+import Testing
+
+/// Real WebKitGTK sign-ins, each in its own process running `gtk_main()` (EmbeddedScenarios),
+/// against real HTTP(S) servers on 127.0.0.1. Needs a display: run under `xvfb-run -a`.
+/// Serialized: each scenario starts WebKit processes, and the machine is small.
+@Suite(.serialized)
+struct EmbeddedWebviewProviderTests {
+    /// Runs a scenario with its own XDG data and cache folders (`dataHome` to share one between runs).
+    static func scenario(_ name: String, _ arguments: String..., dataHome: URL? = nil) async throws -> ScenarioReport {
+        let home = dataHome ?? temporaryFolder()
+        return try await ScenarioRunner.run(
+            "EmbeddedScenarios", name, arguments: arguments,
+            environment: [
+                "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+                "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+            ])
+    }
+
+    static func temporaryFolder() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("wvh-embedded-\(UUID().uuidString)")
+    }
+
+    /// Success notifications: loads first, `didComplete` last and only once, all on the main thread.
+    static func expectSuccessOrder(_ report: ScenarioReport, prefix: String = "") {
+        let names = report.strings(prefix + "eventNames") ?? []
+        #expect(names.first == "didStartLoad")
+        #expect(names.last == "didComplete")
+        #expect(names.contains("didFinishLoad"))
+        if let finish = names.firstIndex(of: "didFinishLoad"), let start = names.firstIndex(of: "didStartLoad") {
+            #expect(start < finish)
+        }
+        #expect(names.filter { $0 == "didComplete" || $0 == "didFail" }.count == 1)
+        #expect(report.bool(prefix + "allOnMainThread") == true)
+        #expect(report.int(prefix + "resumeCount") == 1)
+    }
+
+    @Test("A script-posted login form, then a 302 to the redirect URI: code and state come back, the callback never reaches the network")
+    func javaScriptLogin() async throws {
+        let report = try await Self.scenario("login")
+        #expect(report.string("outcome") == "success")
+        #expect(report.string("code") == "abc123")
+        #expect(report.string("state") == "xyz")
+        #expect(report.int("loginPosts") == 1)
+        #expect(report.string("loginBody") == "user=alice&password=secret")
+        #expect(report.int("callbackRequests") == 0)
+        Self.expectSuccessOrder(report)
+    }
+
+    @Test("The library-owned window: titled, sized, modal and transient for the parent; destroyed at the end")
+    func libraryOwnedWindow() async throws {
+        let report = try await Self.scenario("login")
+        #expect(report.string("windowTitle") == "Sign in to Test IdP")
+        #expect(report.int("windowDefaultWidth") == 480)
+        #expect(report.int("windowDefaultHeight") == 560)
+        #expect(report.bool("windowModal") == true)
+        #expect(report.bool("windowTransientForParent") == true)
+        #expect(report.bool("windowVisible") == true)
+        #expect(report.int("visibleToplevelsDuring") == 2)
+        #expect(report.bool("windowFinalized") == true)
+        #expect(report.int("visibleToplevelsAfter") == 1)
+    }
+
+    @Test("Client-side redirects end the session; a lookalike URL carrying redirect_uri= does not", arguments: ["meta", "replace", "query"])
+    func clientSideRedirects(kind: String) async throws {
+        let report = try await Self.scenario("redirect", kind)
+        #expect(report.string("outcome") == "success")
+        #expect(report.string("code") == "\(kind)-code")
+        #expect(report.int("callbackRequests") == 0)
+        Self.expectSuccessOrder(report)
+        if kind == "query" {
+            // Same host and path as the redirect URI, another port, redirect_uri= in the query: loaded, not matched.
+            #expect(report.int("lookalikeRequests") == 1)
+            #expect(report.string("lookalikeQuery")?.contains("redirect_uri=") == true)
+        }
+    }
+
+    @Test("target=_blank and window.open open in the same view; custom-scheme and broker URIs are not loaded")
+    func newWindowsAndSchemes() async throws {
+        let report = try await Self.scenario("new-windows")
+        #expect(report.bool("blankFinished") == true)
+        #expect(report.string("uriAfterBlank")?.hasSuffix("/page2") == true)
+        #expect(report.int("page2Requests") == 1)
+        #expect(report.bool("openFinished") == true)
+        #expect(report.string("uriAfterOpen")?.hasSuffix("/page3") == true)
+        #expect(report.int("page3Requests") == 1)
+        #expect(report.int("maxVisibleToplevels") == 1)
+        // The custom scheme was handed on and reported finished; the view stayed on page three.
+        #expect(report.bool("customReported") == true)
+        #expect(report.string("uriAfterCustom")?.hasSuffix("/page3") == true)
+        #expect(report.bool("brokerReported") == true)
+        #expect(report.string("uriAfterBroker")?.hasSuffix("/page3") == true)
+        let events = report.strings("events") ?? []
+        #expect(!events.contains { $0.hasPrefix("didStartLoad wvh-test-scheme:") || $0.hasPrefix("didStartLoad msauth:") })
+        if let broker = events.firstIndex(of: "willSwitchToBrokerApp msauth://broker/request?x=1"),
+            let finished = events.firstIndex(of: "didFinishLoad msauth://broker/request?x=1")
+        {
+            #expect(broker < finished)
+        } else {
+            Issue.record("no willSwitchToBrokerApp / didFinishLoad pair for the broker URI: \(events)")
+        }
+        #expect(report.string("outcome") == "success")
+        #expect(report.int("callbackRequests") == 0)
+        Self.expectSuccessOrder(report)
+    }
+
+    @Test(
+        "Each failure ends the session with exactly one outcome and one didFail",
+        arguments: [
+            ("close", "userCanceled"), ("escape", "userCanceled"), ("cancel", "canceled"),
+            ("unreachable", "network"), ("tls", "tls"), ("web-process", "webProcessTerminated"),
+        ])
+    func failures(kind: String, code: String) async throws {
+        let report = try await Self.scenario("failure", kind)
+        #expect(report.string("outcome") == code)
+        #expect(report.int("terminalCount") == 1)
+        #expect(report.int("failCount") == 1)
+        #expect(report.int("resumeCount") == 1)
+        #expect(report.strings("eventNames")?.last == "didFail")
+        #expect(report.bool("allOnMainThread") == true)
+        #expect(report.int("visibleToplevelsAfter") == 1)  // only the parent app window is left
+        #expect(report.int("callbackRequests") == 0)
+        if ["close", "escape", "cancel", "web-process"].contains(kind) {
+            #expect(report.bool("windowFinalized") == true)
+        }
+        if kind == "tls" {
+            #expect(report.int("tlsServerRequests") == 0)  // fails closed: no request was ever sent
+        }
+    }
+
+    @Test("A second session while one runs fails at once; the first still completes")
+    func secondSession() async throws {
+        let report = try await Self.scenario("second-session")
+        #expect(report.string("second.outcome") == "sessionAlreadyInProgress")
+        #expect(report.int("second.terminalCount") == 1)
+        #expect(report.strings("second.eventNames") == ["didFail"])
+        #expect(report.int("toplevelsAfterSecond") == report.int("toplevelsBeforeSecond"))
+        #expect(report.int("authorizeRequests") == 1)
+        #expect(report.string("first.outcome") == "success")
+        #expect(report.string("first.code") == "first")
+        Self.expectSuccessOrder(report, prefix: "first.")
+    }
+
+    @Test("A caller-supplied view is left alive, in place, unchanged and with no handler left behind", arguments: ["success", "failure", "cancel"])
+    func callerSuppliedView(kind: String) async throws {
+        let report = try await Self.scenario("custom-view", kind)
+        #expect(report.string("outcome") == ["success": "success", "failure": "network", "cancel": "canceled"][kind])
+        #expect(report.string("provider") == "embedded")
+        #expect(report.int("terminalCount") == 1)
+        // The session did attach handlers, and removed every one of them.
+        #expect(report.int("handlersDuring")! > report.int("handlersBefore")!)
+        #expect(report.int("handlersAfter") == report.int("handlersBefore"))
+        for key in ["parentIsBox", "visible", "mapped"] {
+            #expect(report.bool(key + "After") == true, "\(key)After")
+        }
+        #expect(report.bool("inDestructionAfter") == false)
+        #expect(report.int("widthAfter") == report.int("widthBefore"))
+        #expect(report.int("heightAfter") == report.int("heightBefore"))
+        // Still showing the sign-in page it showed when the session ended.
+        #expect(report.string("uriAfter") == report.string("uriDuring"))
+        #expect(report.string("titleAfter") == report.string("titleDuring"))
+        #expect(report.bool("isLoadingAfter") == false)
+        #expect(report.bool("notificationsCarryView") == true)
+        #expect(report.int("visibleToplevelsAfter") == 1)  // no window of the library's
+        #expect(report.int("callbackRequests") == 0)
+        if kind == "success" { Self.expectSuccessOrder(report) }
+    }
+
+    @Test("A customWebview with .authenticationSession is invalidParameters, and the view is untouched")
+    func customViewWithAuthenticationSession() async throws {
+        let report = try await Self.scenario("custom-view-authentication-session")
+        #expect(report.string("outcome") == "invalidParameters")
+        #expect(report.string("errorMessage")?.contains("customWebview") == true)
+        #expect(report.int("handlersAfter") == report.int("handlersBefore"))
+        #expect(report.int("visibleToplevels") == 0)
+    }
+
+    @Test("Persistent mode: a cookie from session one is sent in session two, stored under XDG_DATA_HOME, and gone after sign-out")
+    func persistentCookies() async throws {
+        let report = try await Self.scenario("cookies", "persistent")
+        #expect(report.string("session1.outcome") == "success")
+        #expect(report.string("session2.outcome") == "success")
+        #expect(report.string("cookieInSecond") == "sso=alice")
+        #expect(report.bool("cookieFileExists") == true)
+        #expect(report.string("session3.outcome") == "success")
+        #expect(report.string("cookieAfterSignOut") == "")
+        #expect(report.int("callbackRequests") == 0)
+    }
+
+    @Test("Ephemeral mode: a cookie from session one is not sent in session two, and nothing is written to disk")
+    func ephemeralCookies() async throws {
+        let report = try await Self.scenario("cookies", "ephemeral")
+        #expect(report.string("session1.outcome") == "success")
+        #expect(report.string("session2.outcome") == "success")
+        #expect(report.int("checkRequests") == 1)
+        #expect(report.string("cookieInSecond") == "")
+        #expect(report.bool("dataFolderExists") == false)
+    }
+
+    @Test("Persistent mode survives the process: a second run of the app sends the first run's cookie")
+    func persistentCookiesAcrossProcesses() async throws {
+        let home = Self.temporaryFolder()
+        let first = try await Self.scenario("cookie-step", "set", dataHome: home)
+        #expect(first.string("outcome") == "success")
+        #expect(first.string("cookieSent") == "")
+        let second = try await Self.scenario("cookie-step", "check", dataHome: home)
+        #expect(second.string("outcome") == "success")
+        #expect(second.string("cookieSent") == "sso=bob")
+        let fresh = try await Self.scenario("cookie-step", "check")
+        #expect(fresh.string("cookieSent") == "")
+    }
+
+    @Test("The load indicator shows on a slow page and hides once it loaded")
+    func loadIndicator() async throws {
+        let report = try await Self.scenario("slow-page")
+        #expect(report.bool("loadingWhileSlow") == true)
+        #expect(report.bool("indicatorVisibleWhileSlow") == true)
+        #expect(report.bool("finished") == true)
+        #expect(report.bool("indicatorVisibleAfterLoad") == false)
+        #expect(report.string("outcome") == "canceled")
+    }
+}
