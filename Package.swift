@@ -67,7 +67,7 @@ let package = Package(
         // Real WebKitGTK sessions in a real gtk_main(), against libsoup servers on 127.0.0.1.
         .executableTarget(
             name: "EmbeddedScenarios",
-            dependencies: ["ScenarioSupport", "EmbeddedWebviewProvider", "WebviewHost", "GLibSupport", "CWebKitGTK"],
+            dependencies: ["ScenarioSupport", "EmbeddedWebviewProvider", "WebviewHost", "WebviewHostTestKit", "GLibSupport", "CWebKitGTK"],
             path: "Tests/EmbeddedScenarios"
         ),
         .testTarget(

@@ -6,6 +6,7 @@ import Foundation
 import GLibSupport
 import ScenarioSupport
 import WebviewHost
+import WebviewHostTestKit
 
 WebviewProviderRegistry.register(EmbeddedWebviewProvider())
 
@@ -402,6 +403,37 @@ ScenarioHost.main([
         run.session.cancel()
         facts.merge(run.facts(await run.outcome())) { $1 }
         return ScenarioReport(facts)
+    },
+
+    // The provider contract suite (WebviewHostTestKit), in a library-owned window ("window") or
+    // in a caller-supplied view ("custom-view").
+    "conformance": { arguments in
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        idp.route("/authorize") { request in
+            let state = URLComponents(string: "http://x/?" + (request.query ?? ""))?.queryItems?.first { $0.name == "state" }?.value ?? ""
+            return .redirect(callback.url("/callback") + "?code=conformance&state=" + encoded(state))
+        }
+        idp.route("/pending") { _ in .html(Pages.plain("Waiting")) }
+        var parameters = WebviewParameters(webviewType: .embedded)
+        if arguments.first == "custom-view" {
+            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+            let view = webkit_web_view_new()!
+            gtk_container_add(wvh_container(window), view)
+            gtk_widget_show_all(window)
+            parameters.customWebview = WebviewHandle(view)
+        }
+        let authorize = idp.url("/authorize")
+        let pending = idp.url("/pending")
+        let fixture = WebviewProviderConformance.Fixture(
+            redirectURI: URL(string: callback.url("/callback"))!, parameters: parameters,
+            succeedingAuthorizationURL: { _, state in URL(string: authorize + "?state=" + state)! },
+            pendingAuthorizationURL: { _ in URL(string: pending)! })
+        let failures = await WebviewProviderConformance.run(provider: EmbeddedWebviewProvider(), fixture: fixture)
+        return ScenarioReport([
+            "failures": .strings(failures.map(\.description)),
+            "callbackRequests": .int(callback.requests(to: "/callback").count),
+        ])
     },
 
     // For screenshots: the sign-in window over an app window ("window"), or on a slow page

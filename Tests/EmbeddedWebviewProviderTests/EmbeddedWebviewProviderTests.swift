@@ -220,4 +220,11 @@ struct EmbeddedWebviewProviderTests {
         #expect(report.bool("indicatorVisibleAfterLoad") == false)
         #expect(report.string("outcome") == "canceled")
     }
+
+    @Test("The provider keeps the session contract (WebviewHostTestKit's conformance suite)", arguments: ["window", "custom-view"])
+    func conformance(_ mode: String) async throws {
+        let report = try await Self.scenario("conformance", mode)
+        #expect(report.strings("failures") == [], "\(report.strings("failures") ?? [])")
+        #expect(report.int("callbackRequests") == 0, "the code never reached the network")
+    }
 }
