@@ -148,7 +148,10 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         switch event {
         case WEBKIT_LOAD_STARTED:
             window?.loadStarted()
+            window?.showPage(url)
             reporter.didStartLoad(url)
+        case WEBKIT_LOAD_COMMITTED:
+            window?.showPage(url)  // after server redirects: the page really shown
         case WEBKIT_LOAD_FINISHED:
             window?.loadEnded()
             reporter.didFinishLoad(url)

@@ -1,3 +1,4 @@
+import Foundation
 import CWebKitGTK
 import GLibSupport
 import WebviewHost
@@ -13,6 +14,7 @@ final class SignInWindow {
     let window: UnsafeMutableRawPointer
     let webView: UnsafeMutableRawPointer
     private let indicator: UnsafeMutableRawPointer
+    private let header: UnsafeMutableRawPointer
     private let spinner: UnsafeMutableRawPointer
     private let connections = SignalConnections()
     private var loadGeneration = 0
@@ -37,6 +39,14 @@ final class SignInWindow {
         } else {
             gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER)
         }
+
+        // A header bar (client-side decorations): title, close button, and the page's host, since
+        // the view has no address bar and the person should see where they type a password.
+        let header = gtk_header_bar_new()!
+        gtk_header_bar_set_title(wvh_header_bar(header), parameters.windowTitle)
+        gtk_header_bar_set_show_close_button(wvh_header_bar(header), 1)
+        gtk_window_set_titlebar(gtkWindow, header)
+        self.header = UnsafeMutableRawPointer(header)
 
         let overlay = gtk_overlay_new()!
         webView = UnsafeMutableRawPointer(webkit_web_view_new_with_context(context)!)
@@ -97,6 +107,14 @@ final class SignInWindow {
             gtk_spinner_start(wvh_spinner(self.spinner))
             gtk_widget_show(wvh_widget(self.indicator))
         }
+    }
+
+    /// Shows the host of the page in the header bar, saying when the connection is not encrypted.
+    func showPage(_ url: URL) {
+        guard !destroyed, let host = url.host else { return }
+        let place = url.port.map { "\(host):\($0)" } ?? host
+        let subtitle = url.scheme?.lowercased() == "https" ? place : "\(place) (not encrypted)"
+        gtk_header_bar_set_subtitle(wvh_header_bar(header), subtitle)
     }
 
     /// The load finished, failed or was handed elsewhere: hide the indicator.

@@ -48,6 +48,9 @@ func windowFacts(_ view: UnsafeMutableRawPointer, parent: UnsafeMutableRawPointe
         "windowDefaultWidth": .int(Int(width)),
         "windowDefaultHeight": .int(Int(height)),
         "windowVisible": .bool(gtk_widget_get_visible(wvh_widget(window)) != 0),
+        "windowSubtitle": .string(
+            gtk_window_get_titlebar(wvh_window(window)).flatMap { gtk_header_bar_get_subtitle(wvh_header_bar($0)) }
+                .map { String(cString: $0) } ?? ""),
         "visibleToplevelsDuring": .int(Probes.visibleToplevels()),
     ]
 }
@@ -73,6 +76,7 @@ ScenarioHost.main([
         let result = await run.outcome()
         facts.merge(run.facts(result)) { $1 }
         facts["callbackRequests"] = .int(callback.requests.count)
+        facts["idpPort"] = .int(idp.port)
         facts["loginPosts"] = .int(idp.requests(to: "/login").filter { $0.method == "POST" }.count)
         facts["loginBody"] = .string(idp.requests(to: "/login").first?.body ?? "")
         facts["windowFinalized"] = .bool(windowRef?.pointee == nil)

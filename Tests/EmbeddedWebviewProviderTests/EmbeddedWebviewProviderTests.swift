@@ -52,6 +52,8 @@ struct EmbeddedWebviewProviderTests {
     func libraryOwnedWindow() async throws {
         let report = try await Self.scenario("login")
         #expect(report.string("windowTitle") == "Sign in to Test IdP")
+        #expect(report.string("windowSubtitle") == "127.0.0.1:\(report.int("idpPort") ?? -1) (not encrypted)",
+                "the header bar names the page's host, since the view has no address bar")
         #expect(report.int("windowDefaultWidth") == 480)
         #expect(report.int("windowDefaultHeight") == 560)
         #expect(report.bool("windowModal") == true)
