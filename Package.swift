@@ -49,7 +49,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "GLibScenarios",
-            dependencies: ["ScenarioSupport", "GLibSupport", "CWebKitGTK", "WebviewHost"],
+            dependencies: ["ScenarioSupport", "GLibSupport", "CWebKitGTK", "WebviewHost", "BuiltInWebviewProviders"],
             path: "Tests/GLibScenarios"
         ),
         .testTarget(name: "GLibSupportTests", dependencies: ["ScenarioSupport", "GLibSupport", "CWebKitGTK"]),

@@ -1,8 +1,10 @@
 // GTK scenarios for GLibSupport, run in a real gtk_main() by GLibSupportTests.
+import BuiltInWebviewProviders
 import CWebKitGTK
 import Foundation
 import GLibSupport
 import ScenarioSupport
+import WebviewHost
 
 @MainActor
 func mainActorValue(after delay: Duration) async -> Int {
@@ -66,6 +68,30 @@ ScenarioHost.main([
             "cpuSeconds": .double(processCPUSeconds() - before),
             "wallSeconds": .double(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18),
         ])
+    },
+    // The built-in providers through the real policy, in this process's environment.
+    "built-ins": { _ in
+        WebviewProviderRegistry.registerBuiltInProviders()
+        let environment = WebviewEnvironment.current
+        let providers = WebviewProviderRegistry.providers
+        let policy = WebviewProviderRegistry.selectionPolicy
+        var facts: [String: ScenarioReport.Value] = [
+            "registered": .strings(providers.map(\.id.rawValue)),
+            "help": .string(DefaultWebviewSelectionPolicy.helpText(providers: providers, environment: environment)),
+        ]
+        func choice(_ parameters: WebviewParameters, _ environment: WebviewEnvironment) -> String {
+            let chosen = Result { () throws(WebAuthError) -> any WebviewProvider in
+                try policy.selectProvider(for: parameters, among: providers, in: environment)
+            }
+            switch chosen {
+            case .success(let provider): return provider.id.rawValue
+            case .failure(let error): return "\(error.code): \(error.message)"
+            }
+        }
+        facts["default"] = .string(choice(.init(), environment))
+        facts["authenticationSession"] = .string(choice(.init(webviewType: .authenticationSession), environment))
+        facts["noDisplay"] = .string(choice(.init(), WebviewEnvironment(variables: [:])))
+        return ScenarioReport(facts)
     },
     // Handlers connected through SignalConnections run, are counted by GLib, and are all gone
     // (closures released) after disconnectAll().
