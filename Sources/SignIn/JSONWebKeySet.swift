@@ -22,6 +22,7 @@ struct JSONWebKeySet: Sendable {
         }
         do {
             keys = try JSONDecoder().decode(Lenient.self, from: json).keys.compactMap(\.key)
+                .filter { $0.kty == "RSA" || $0.kty == "EC" }
         } catch {
             throw WebAuthError(.invalidResponse, "The issuer's key set (JWKS) is not valid JSON with a \"keys\" array.", underlyingError: error)
         }
