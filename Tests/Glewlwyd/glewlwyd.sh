@@ -6,9 +6,8 @@
 #   glewlwyd.sh start STATE_DIR    start our own instance on 127.0.0.1:$GLEWLWYD_PORT
 #   glewlwyd.sh stop STATE_DIR     stop it
 #   glewlwyd.sh status STATE_DIR   print KEY=value lines if running
+#   glewlwyd.sh grant|revoke STATE_DIR [CLIENT_ID]   give/withdraw alice's consent
 set -euo pipefail
-
-SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 PORT="${GLEWLWYD_PORT:-4593}"
 HOST=127.0.0.1
@@ -37,7 +36,7 @@ log() { echo "glewlwyd.sh: $*" >&2; }
 die() { echo "glewlwyd.sh: ERROR: $*" >&2; exit 1; }
 
 usage() {
-  sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,10p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -47,10 +46,12 @@ need_root() { [ "$(id -u)" = 0 ] || die "'$1' must run as root"; }
 
 # Stop/disable a system glewlwyd service, whatever the init system.
 stop_system_service() {
-  if [ -d /run/systemd/system ] && command -v systemctl >/dev/null 2>&1; then
-    systemctl stop glewlwyd.service >/dev/null 2>&1 || true
+  if command -v systemctl >/dev/null 2>&1; then
+    if [ -d /run/systemd/system ]; then   # systemd is PID 1
+      systemctl stop glewlwyd.service >/dev/null 2>&1 || true
+    fi
+    # works offline too (no systemd running, e.g. containers): removes the wants/ symlink
     systemctl disable glewlwyd.service >/dev/null 2>&1 || true
-    systemctl mask glewlwyd.service >/dev/null 2>&1 || true
   fi
   if [ -x /etc/init.d/glewlwyd ]; then
     /etc/init.d/glewlwyd stop >/dev/null 2>&1 || true
@@ -66,10 +67,17 @@ stop_system_service() {
   done
 }
 
+PRC=""; PRC_BACKUP=""
+restore_prc() {
+  [ -n "$PRC" ] || return 0
+  if [ -n "$PRC_BACKUP" ]; then mv -f "$PRC_BACKUP" "$PRC"; else rm -f "$PRC"; fi
+  PRC=""
+}
+
 cmd_install() {
   need_root install
   export DEBIAN_FRONTEND=noninteractive
-  local pkgs=(glewlwyd glewlwyd-common dbconfig-no-thanks sqlite3 curl openssl ca-certificates python3)
+  local pkgs=(glewlwyd glewlwyd-common dbconfig-no-thanks sqlite3 curl openssl python3)
   local missing=()
   local p
   for p in "${pkgs[@]}"; do
@@ -81,18 +89,17 @@ cmd_install() {
     echo "glewlwyd glewlwyd/config_type select No configuration" | debconf-set-selections
     echo "glewlwyd glewlwyd/dbconfig-install boolean false" | debconf-set-selections
 
-    # Forbid service starts during the installation (policy-rc.d exit 101).
-    local prc=/usr/sbin/policy-rc.d prc_backup=""
-    if [ -e "$prc" ]; then
-      prc_backup="$(mktemp /tmp/policy-rc.d.XXXXXX)"
-      cp -p "$prc" "$prc_backup"
+    # Forbid service starts during the installation (policy-rc.d exit 101);
+    # the previous policy-rc.d (if any) is put back even on failure/interrupt.
+    PRC=/usr/sbin/policy-rc.d; PRC_BACKUP=""
+    if [ -e "$PRC" ]; then
+      PRC_BACKUP="$(mktemp /tmp/policy-rc.d.XXXXXX)"
+      cp -p "$PRC" "$PRC_BACKUP"
     fi
-    restore_prc() {
-      if [ -n "$prc_backup" ]; then mv -f "$prc_backup" "$prc"; else rm -f "$prc"; fi
-    }
     trap restore_prc EXIT
-    printf '#!/bin/sh\nexit 101\n' > "$prc"
-    chmod 755 "$prc"
+    trap 'restore_prc; exit 130' INT TERM
+    printf '#!/bin/sh\n# glewlwyd.sh install: no service starts\nexit 101\n' > "$PRC"
+    chmod 755 "$PRC"
 
     local apt_opts=(-o DPkg::Lock::Timeout=900 -o Dpkg::Options::=--force-confdef -o Dpkg::Options::=--force-confold)
     if ! apt-get "${apt_opts[@]}" install -y --no-install-recommends "${missing[@]}" </dev/null; then
@@ -102,7 +109,7 @@ cmd_install() {
         || die "apt-get install ${missing[*]} failed"
     fi
     restore_prc
-    trap - EXIT
+    trap - EXIT INT TERM
   else
     log "packages already installed"
   fi
@@ -115,7 +122,12 @@ cmd_install() {
 
 abs_dir() { mkdir -p "$1" && (cd "$1" && pwd); }
 
-pid_alive() { [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null; }
+# alive = exists and is not a zombie (an unreaped zombie still answers kill -0)
+pid_alive() {
+  [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null || return 1
+  local state; state="$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null || true)"
+  [ "$state" != "Z" ]
+}
 
 read_pid() { [ -f "$1/glewlwyd.pid" ] && tr -dc '0-9' < "$1/glewlwyd.pid" || true; }
 
@@ -124,6 +136,15 @@ pid_is_ours() {
   local pid="$1" dir="$2"
   pid_alive "$pid" || return 1
   tr '\0' ' ' < "/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$dir/glewlwyd.conf"
+}
+
+# stop/status/grant/revoke: use the port the instance in STATE_DIR was started with
+load_port_from_state() {
+  local p
+  p="$(sed -n 's/^port=\([0-9][0-9]*\)$/\1/p' "$1/glewlwyd.conf" 2>/dev/null | head -1)"
+  if [ -n "$p" ]; then
+    PORT="$p"; BASE_URL="http://${HOST}:${PORT}"; ISSUER="${BASE_URL}/api/oidc"
+  fi
 }
 
 http_ok() { curl -s -o /dev/null --max-time 3 -w '%{http_code}' "$1" 2>/dev/null | grep -q '^200$'; }
@@ -227,7 +248,7 @@ allow_origin="*"
 log_mode="file"
 log_level="${GLEWLWYD_LOG_LEVEL:-INFO}"
 log_file="${dir}/glewlwyd.log"
-cookie_domain="${HOST}"
+# no cookie_domain: host-only cookies (a Domain=127.0.0.1 attribute is fragile in browsers)
 cookie_secure=0
 cookie_same_site="lax"
 session_expiration=86400
@@ -305,6 +326,273 @@ init_db() {
   fi
 }
 
+# ---------------------------------------------------------------- REST ------
+
+# Configuration through the admin REST API (and consent helpers), Python stdlib only.
+# Usage: run_api configure|grant|revoke [client_id]
+run_api() {
+  GW_BASE_URL="$BASE_URL" GW_ISSUER="$ISSUER" GW_STATE_DIR="$STATE_DIR" \
+  GW_ADMIN_USER="$ADMIN_USER" GW_ADMIN_PASSWORD="$ADMIN_PASSWORD" \
+  GW_CLIENT_ID="$CLIENT_ID" GW_CLIENT_ID_ES256="$CLIENT_ID_ES256" GW_CLIENT_ID_CONSENT="$CLIENT_ID_CONSENT" \
+  GW_USER="$TEST_USER" GW_PASSWORD="$TEST_PASSWORD" GW_NAME="$TEST_NAME" GW_EMAIL="$TEST_EMAIL" \
+  GW_REDIRECT_URIS="$(printf '%s\n' "${REDIRECT_URIS[@]}")" GW_PREGRANT="${GLEWLWYD_PREGRANT:-1}" \
+  timeout 120 python3 - "$@" <<'PY'
+import http.cookiejar, json, os, sys, urllib.error, urllib.parse, urllib.request
+
+E = os.environ
+BASE = E["GW_BASE_URL"]; API = BASE + "/api"
+SCOPES = ["openid", "profile", "email", "offline_access"]
+REDIRECTS = [u for u in E["GW_REDIRECT_URIS"].splitlines() if u]
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *a, **k): return None
+
+def session():
+    jar = http.cookiejar.CookieJar()
+    return urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), NoRedirect())
+
+def call(op, method, path, body=None, ok=(200,)):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(API + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    try:
+        with op.open(req, timeout=20) as r:
+            status, text = r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        status, text = e.code, e.read().decode(errors="replace")
+    if status not in ok:
+        sys.exit("glewlwyd.sh: ERROR: %s %s -> HTTP %d %s" % (method, path, status, text[:500]))
+    return status, (json.loads(text) if text.strip().startswith(("{", "[")) else text)
+
+def login(username, password):
+    op = session()
+    call(op, "POST", "/auth/", {"username": username, "password": password})
+    return op
+
+def upsert(op, coll, key, obj):
+    st, _ = call(op, "GET", "/%s/%s" % (coll, urllib.parse.quote(key, safe="")), ok=(200, 404))
+    if st == 404:
+        call(op, "POST", "/%s/" % coll, obj)
+    else:
+        call(op, "PUT", "/%s/%s" % (coll, urllib.parse.quote(key, safe="")), obj)
+
+def set_grant(client_id, scope):
+    op = login(E["GW_USER"], E["GW_PASSWORD"])
+    call(op, "PUT", "/auth/grant/" + urllib.parse.quote(client_id, safe=""), {"scope": " ".join(scope)})
+
+def configure():
+    op = login(E["GW_ADMIN_USER"], E["GW_ADMIN_PASSWORD"])
+    # 1. scopes (openid exists in the schema); password required, no max age
+    for name in SCOPES[1:]:
+        upsert(op, "scope", name, {"name": name, "display_name": name,
+               "description": "OpenID Connect '%s' scope" % name,
+               "password_required": True, "password_max_age": 0, "scheme": {}})
+    # 2. let the client database backend store 'sign_kid' (per-client signing key)
+    _, mod = call(op, "GET", "/mod/client/database")
+    df = mod["parameters"].setdefault("data-format", {})
+    if "sign_kid" not in df:
+        df["sign_kid"] = {"multiple": False, "read": True, "write": True}
+        mod.pop("enabled", None)
+        call(op, "PUT", "/mod/client/database", mod)
+        call(op, "PUT", "/mod/client/database/disable"); call(op, "PUT", "/mod/client/database/enable")
+    # 3. OpenID Connect plugin instance 'oidc'
+    with open(os.path.join(E["GW_STATE_DIR"], "keys", "jwks-private.json")) as f:
+        jwks = f.read()
+    params = {
+        "iss": E["GW_ISSUER"], "jwks-private": jwks, "default-kid": "rsa-1",
+        "client-sign_kid-parameter": "sign_kid", "jwks-show": True, "jwks-x5c": [],
+        "subject-type": "public",
+        "access-token-duration": 3600, "refresh-token-duration": 1209600, "code-duration": 600,
+        "refresh-token-rolling": True, "refresh-token-one-use": "never",
+        "client-refresh-token-one-use-parameter": "refresh-token-one-use",
+        "allow-non-oidc": False,
+        "auth-type-code-enabled": True, "auth-type-code-revoke-replayed": False,
+        "auth-type-token-enabled": False, "auth-type-id-token-enabled": True,
+        "auth-type-none-enabled": False, "auth-type-password-enabled": False,
+        "auth-type-client-enabled": False, "auth-type-device-enabled": False,
+        "auth-type-refresh-enabled": True,
+        "scope": [], "additional-parameters": [], "claims": [],
+        "name-claim": "on-demand", "name-claim-scope": ["profile"],
+        "email-claim": "on-demand", "email-claim-scope": ["email"],
+        "scope-claim": "no", "scope-claim-scope": [],
+        "address-claim": {"type": "no", "formatted": "", "street_address": "", "locality": "",
+                          "region": "", "postal_code": "", "country": "", "mandatory": False},
+        "allowed-scope": SCOPES,
+        "pkce-allowed": True, "pkce-method-plain-allowed": False, "pkce-required": True,
+        "pkce-required-public-client": True, "pkce-scopes": [],
+        "request-parameter-allow": False, "request-uri-allow-https-non-secure": False,
+        "request-parameter-allow-encrypted": False, "request-parameter-ietf-strict": False,
+        "service-documentation": "", "op-policy-uri": "", "op-tos-uri": "",
+        "session-management-allowed": False, "introspection-revocation-allowed": False,
+        "register-client-allowed": False, "encrypt-out-token-allow": False,
+        "oauth-dpop-allowed": False, "resource-allowed": False, "oauth-rar-allowed": False,
+        "oauth-par-allowed": False, "oauth-ciba-allowed": False, "oauth-as-iss-id": False,
+    }
+    plugin = {"module": "oidc", "name": "oidc", "display_name": "OpenID Connect",
+              "order_rank": 0, "readonly": False, "parameters": params}
+    st, _ = call(op, "GET", "/mod/plugin/oidc", ok=(200, 404))
+    if st == 404:
+        call(op, "POST", "/mod/plugin/", plugin)
+    else:
+        call(op, "PUT", "/mod/plugin/oidc", plugin)
+    # (re)load the instance so that updated parameters are active
+    call(op, "PUT", "/mod/plugin/oidc/disable"); call(op, "PUT", "/mod/plugin/oidc/enable")
+    # 4. test user
+    upsert(op, "user", E["GW_USER"], {"username": E["GW_USER"], "password": E["GW_PASSWORD"],
+           "name": E["GW_NAME"], "email": E["GW_EMAIL"], "enabled": True, "scope": SCOPES})
+    # 5. public clients (no secret), exact redirect URIs
+    def client(cid, name, **extra):
+        c = {"client_id": cid, "name": name, "description": "WebviewHost test client (public, PKCE)",
+             "confidential": False, "enabled": True, "scope": [], "redirect_uri": REDIRECTS,
+             "authorization_type": ["code", "refresh_token"], "token_endpoint_auth_method": ["none"]}
+        c.update(extra)
+        upsert(op, "client", cid, c)
+    client(E["GW_CLIENT_ID"], "WebviewHost tests")
+    client(E["GW_CLIENT_ID_ES256"], "WebviewHost tests (ES256 ID tokens)", sign_kid="ec-1")
+    client(E["GW_CLIENT_ID_CONSENT"], "WebviewHost tests (consent screen)")
+    _, c = call(op, "GET", "/client/" + E["GW_CLIENT_ID_ES256"])
+    if c.get("sign_kid") != "ec-1":
+        sys.exit("glewlwyd.sh: ERROR: client %s did not store sign_kid" % E["GW_CLIENT_ID_ES256"])
+    # 6. consent: pre-grant the two main clients, never the consent client
+    if E.get("GW_PREGRANT", "1") == "1":
+        set_grant(E["GW_CLIENT_ID"], SCOPES)
+        set_grant(E["GW_CLIENT_ID_ES256"], SCOPES)
+    set_grant(E["GW_CLIENT_ID_CONSENT"], [])
+    # 7. sanity checks
+    op2 = session()
+    for path in ("/oidc/.well-known/openid-configuration", "/oidc/jwks"):
+        st, body = call(op2, "GET", path)
+    st, disc = call(op2, "GET", "/oidc/.well-known/openid-configuration")
+    if disc.get("issuer") != E["GW_ISSUER"]:
+        sys.exit("glewlwyd.sh: ERROR: discovery issuer %r != %r" % (disc.get("issuer"), E["GW_ISSUER"]))
+
+mode = sys.argv[1] if len(sys.argv) > 1 else "configure"
+if mode == "configure":
+    configure()
+elif mode == "grant":
+    set_grant(sys.argv[2] if len(sys.argv) > 2 else E["GW_CLIENT_ID"], SCOPES)
+elif mode == "revoke":
+    set_grant(sys.argv[2] if len(sys.argv) > 2 else E["GW_CLIENT_ID_CONSENT"], [])
+else:
+    sys.exit("unknown mode " + mode)
+PY
+}
+
+# ---------------------------------------------------------------- commands --
+
+STATE_DIR=""
+START_PID=""
+
+fail_start() {
+  log "start failed: $*"
+  if [ -n "$START_PID" ] && pid_alive "$START_PID"; then
+    kill "$START_PID" 2>/dev/null || true
+    local i; for i in $(seq 1 50); do pid_alive "$START_PID" || break; sleep 0.1; done
+    pid_alive "$START_PID" && kill -9 "$START_PID" 2>/dev/null || true
+  fi
+  rm -f "$STATE_DIR/glewlwyd.pid"
+  for f in "$STATE_DIR/stdout.log" "$STATE_DIR/glewlwyd.log"; do
+    [ -s "$f" ] && { echo "---- last lines of $f:" >&2; tail -n 20 "$f" >&2; }
+  done
+  die "$*"
+}
+
+cmd_start() {
+  command -v glewlwyd >/dev/null 2>&1 || die "glewlwyd not installed: run '$0 install' first"
+  for t in sqlite3 curl openssl python3; do
+    command -v "$t" >/dev/null 2>&1 || die "$t not found: run '$0 install' first"
+  done
+  STATE_DIR="$(abs_dir "$1")" || die "cannot create state dir $1"
+  local pid; pid="$(read_pid "$STATE_DIR")"
+  if [ -n "$pid" ] && pid_is_ours "$pid" "$STATE_DIR"; then
+    if http_ok "$BASE_URL/config" && http_ok "$ISSUER/.well-known/openid-configuration"; then
+      log "already running (pid $pid), state dir $STATE_DIR"
+      print_env
+      return 0
+    fi
+    log "pid $pid is ours but not healthy: restarting"
+    cmd_stop "$STATE_DIR" >/dev/null
+  fi
+  rm -f "$STATE_DIR/glewlwyd.pid"
+  if port_in_use; then
+    die "port ${HOST}:${PORT} is already in use by another process ($(ss -ltnp 2>/dev/null | grep ":${PORT} " | head -1 || true)); set GLEWLWYD_PORT or stop it"
+  fi
+
+  trap 'fail_start "interrupted"' INT TERM
+  mkdir -p "$STATE_DIR/keys"; chmod 700 "$STATE_DIR/keys"
+  make_keys "$STATE_DIR"
+  write_config "$STATE_DIR"
+  copy_webapp "$STATE_DIR"
+  init_db "$STATE_DIR"
+  : > "$STATE_DIR/glewlwyd.log"
+
+  # Own session (setsid): not killed by the caller's terminal/process group signals.
+  # All fds redirected so that callers reading our stdout are not blocked by it.
+  setsid glewlwyd --config-file="$STATE_DIR/glewlwyd.conf" \
+    >"$STATE_DIR/stdout.log" 2>&1 </dev/null &
+  START_PID=$!
+  echo "$START_PID" > "$STATE_DIR/glewlwyd.pid"
+
+  local deadline=$((SECONDS + START_TIMEOUT))
+  until http_ok "$BASE_URL/config"; do
+    pid_alive "$START_PID" || fail_start "glewlwyd exited during startup"
+    [ $SECONDS -lt $deadline ] || fail_start "glewlwyd did not answer on $BASE_URL within ${START_TIMEOUT}s"
+    sleep 0.2
+  done
+  pid_is_ours "$START_PID" "$STATE_DIR" || fail_start "pid $START_PID is not our glewlwyd"
+
+  run_api configure || fail_start "configuration through the admin API failed"
+  trap - INT TERM
+  log "running: pid $START_PID, port $PORT, state dir $STATE_DIR (log: $STATE_DIR/glewlwyd.log)"
+  print_env | tee "$STATE_DIR/env"
+}
+
+cmd_stop() {
+  STATE_DIR="$(cd "$1" 2>/dev/null && pwd)" || { log "state dir $1 does not exist: nothing to stop"; return 0; }
+  load_port_from_state "$STATE_DIR"
+  local pid; pid="$(read_pid "$STATE_DIR")"
+  if [ -z "$pid" ]; then log "not running (no pid file in $STATE_DIR)"; return 0; fi
+  if ! pid_is_ours "$pid" "$STATE_DIR"; then
+    log "stale pid file (pid $pid not running glewlwyd for $STATE_DIR): removed"
+    rm -f "$STATE_DIR/glewlwyd.pid"; return 0
+  fi
+  kill -TERM "$pid" 2>/dev/null || true
+  local deadline=$((SECONDS + STOP_TIMEOUT))
+  while pid_alive "$pid" && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
+  if pid_alive "$pid"; then
+    log "pid $pid did not exit within ${STOP_TIMEOUT}s: SIGKILL"
+    kill -KILL "$pid" 2>/dev/null || true
+    deadline=$((SECONDS + 5))
+    while pid_alive "$pid" && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
+    pid_alive "$pid" && die "pid $pid still alive after SIGKILL"
+  fi
+  rm -f "$STATE_DIR/glewlwyd.pid"
+  deadline=$((SECONDS + 5))
+  while port_in_use && [ $SECONDS -lt $deadline ]; do sleep 0.1; done
+  log "stopped (pid $pid)"
+}
+
+cmd_status() {
+  STATE_DIR="$(cd "$1" 2>/dev/null && pwd)" || die "state dir $1 does not exist"
+  load_port_from_state "$STATE_DIR"
+  local pid; pid="$(read_pid "$STATE_DIR")"
+  if [ -n "$pid" ] && pid_is_ours "$pid" "$STATE_DIR" && http_ok "$BASE_URL/config"; then
+    log "running (pid $pid)"; print_env
+  else
+    log "not running"; return 1
+  fi
+}
+
+# glewlwyd.sh grant|revoke STATE_DIR [CLIENT_ID]: set/clear alice's consent for a client
+cmd_consent() {
+  local mode="$1" dir="$2" cid="${3:-}"
+  STATE_DIR="$(cd "$dir" 2>/dev/null && pwd)" || die "state dir $dir does not exist"
+  load_port_from_state "$STATE_DIR"
+  http_ok "$BASE_URL/config" || die "glewlwyd is not answering on $BASE_URL"
+  run_api "$mode" ${cid:+"$cid"} || die "$mode failed"
+  log "$mode done for ${cid:-default client}"
+}
+
 # ---------------------------------------------------------------- main ------
 
 main() {
@@ -315,6 +603,7 @@ main() {
     start) [ $# -eq 1 ] || usage; cmd_start "$1" ;;
     stop) [ $# -eq 1 ] || usage; cmd_stop "$1" ;;
     status) [ $# -eq 1 ] || usage; cmd_status "$1" ;;
+    grant|revoke) [ $# -ge 1 ] && [ $# -le 2 ] || usage; cmd_consent "$cmd" "$@" ;;
     *) usage ;;
   esac
 }
