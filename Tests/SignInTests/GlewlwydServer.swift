@@ -31,7 +31,7 @@ struct GlewlwydServer: Sendable {
         let output = try await script("start", directory.path, timeout: 90)
         guard output.status == 0 else {
             throw GlewlwydError(
-                "Glewlwyd did not start (glewlwyd.sh start exited \(output.status)). Install it with "
+                "Glewlwyd did not start (glewlwyd.sh start exited \(output.status)); if it is not installed, install it with "
                     + "'sudo Tests/Glewlwyd/glewlwyd.sh install'. Its output:\n\(output.standardError)")
         }
         var values: [String: String] = [:]
