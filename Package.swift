@@ -11,9 +11,11 @@ let package = Package(
         .library(name: "EmbeddedWebviewProvider", targets: ["EmbeddedWebviewProvider"]),
         .library(name: "SystemBrowserProvider", targets: ["SystemBrowserProvider"]),
         .library(name: "BuiltInWebviewProviders", targets: ["BuiltInWebviewProviders"]),
+        .library(name: "SignIn", targets: ["SignIn"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // MARK: Host (Foundation only)
@@ -73,6 +75,25 @@ let package = Package(
         .testTarget(
             name: "EmbeddedWebviewProviderTests",
             dependencies: ["ScenarioSupport"]
+        ),
+
+        // MARK: SignIn
+        // MSAL-style public client over WebviewHost: OIDC discovery, PKCE, code exchange, ID token checks.
+        .target(
+            name: "SignIn",
+            dependencies: [
+                "WebviewHost",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "SignInTests",
+            dependencies: [
+                "SignIn", "WebviewHost",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
         ),
     ]
 )

@@ -1,0 +1,109 @@
+import Foundation
+import WebviewHost
+
+/// The identity provider behind an issuer URL: its discovery document and signing keys, both
+/// fetched once and cached, and its token endpoint.
+actor Authority {
+    let issuerURL: URL
+    private let connection: ProviderConnection
+    private var metadata: OpenIDProviderMetadata?
+    private var keySet: JSONWebKeySet?
+    private var keySetFetchedAt: Date?
+
+    init(issuerURL: URL, connection: ProviderConnection) {
+        self.issuerURL = issuerURL
+        self.connection = connection
+    }
+
+    /// The discovery document of `<issuer>/.well-known/openid-configuration`, checked and cached.
+    ///
+    /// - Throws: `network`, or `invalidResponse` for a document that is not JSON, names another
+    ///   issuer, or points to endpoints that are neither https nor loopback.
+    func providerMetadata() async throws(WebAuthError) -> OpenIDProviderMetadata {
+        if let metadata { return metadata }
+        var base = issuerURL.absoluteString
+        while base.hasSuffix("/") { base.removeLast() }
+        guard let url = URL(string: base + "/.well-known/openid-configuration") else {
+            throw WebAuthError(.invalidParameters, "The authority \(issuerURL) is not a valid URL.")
+        }
+        let (status, body) = try await connection.get(url)
+        guard status == 200 else {
+            throw WebAuthError(.invalidResponse, "The provider's OpenID configuration at \(url) answered HTTP \(status); check the authority URL.", url: url)
+        }
+        let document: OpenIDProviderMetadata
+        do {
+            document = try JSONDecoder().decode(OpenIDProviderMetadata.self, from: body)
+        } catch {
+            throw WebAuthError(
+                .invalidResponse, "The provider's OpenID configuration at \(url) lacks issuer, authorization_endpoint, token_endpoint or jwks_uri.",
+                url: url, underlyingError: error as? DecodingError)
+        }
+        // Discovery 4.3: the issuer must be the one asked for.
+        guard Self.sameIssuer(document.issuer, base) else {
+            throw WebAuthError(.invalidResponse, "The provider at \(url) says its issuer is \"\(document.issuer)\", not \"\(base)\"; check the authority URL.", url: url)
+        }
+        for endpoint in [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI] where !endpoint.isHTTPSOrLoopback {
+            throw WebAuthError(.invalidResponse, "The provider's endpoint \(endpoint) is not https; it was not used.", url: endpoint)
+        }
+        metadata = document
+        return document
+    }
+
+    /// The issuer's signing keys, cached; `refresh` fetches them again (keys rotate), at most
+    /// once a minute.
+    func signingKeys(refresh: Bool = false) async throws(WebAuthError) -> (keys: JSONWebKeySet, fresh: Bool) {
+        if let keySet, !refresh || (keySetFetchedAt.map { Date().timeIntervalSince($0) < 60 } ?? false) {
+            return (keySet, false)
+        }
+        let url = try await providerMetadata().jwksURI
+        let (status, body) = try await connection.get(url)
+        guard status == 200 else {
+            throw WebAuthError(.invalidResponse, "The provider's key set at \(url) answered HTTP \(status).", url: url)
+        }
+        let keys = try JSONWebKeySet(json: body)
+        keySet = keys
+        keySetFetchedAt = Date()
+        return (keys, true)
+    }
+
+    /// What a grant at the token endpoint (`authorization_code` or `refresh_token`) returned.
+    enum GrantOutcome: Sendable {
+        case tokens(TokenResponse)
+        /// The server refused the grant (HTTP 4xx), with its OAuth error when it sent one.
+        case refused(status: Int, OAuthErrorResponse?)
+    }
+
+    /// Posts `form` to the token endpoint. A 200 must carry a token response; anything else
+    /// unexpected throws `invalidResponse`, a 5xx throws `server`.
+    func requestTokens(_ form: [(String, String)]) async throws(WebAuthError) -> GrantOutcome {
+        let url = try await providerMetadata().tokenEndpoint
+        let (status, body) = try await connection.postForm(url, form)
+        let oauthError = try? JSONDecoder().decode(OAuthErrorResponse.self, from: body)
+        switch status {
+        case 200:
+            do {
+                let tokens = try JSONDecoder().decode(TokenResponse.self, from: body)
+                guard tokens.tokenType.lowercased() == "bearer" else {
+                    throw WebAuthError(.invalidResponse, "The token endpoint returned a \"\(tokens.tokenType)\" token; only bearer tokens are supported.", url: url)
+                }
+                return .tokens(tokens)
+            } catch let error as WebAuthError {
+                throw error
+            } catch {
+                throw WebAuthError(.invalidResponse, "The token endpoint's answer has no access_token or token_type.", url: url, underlyingError: error as? DecodingError)
+            }
+        case 400..<500:
+            return .refused(status: status, oauthError)
+        default:
+            if let oauthError {
+                throw WebAuthError.server(.init(error: oauthError.error, errorDescription: oauthError.errorDescription, errorURI: oauthError.errorURI), url: url)
+            }
+            throw WebAuthError(.server, "The token endpoint answered HTTP \(status); try again later.", url: url)
+        }
+    }
+
+    private static func sameIssuer(_ a: String, _ b: String) -> Bool {
+        func trimmed(_ s: String) -> String { s.hasSuffix("/") ? String(s.dropLast()) : s }
+        return trimmed(a) == trimmed(b)
+    }
+}

@@ -1,0 +1,263 @@
+import Foundation
+public import WebviewHost
+import Synchronization
+
+/// Signs people in to an OpenID Connect provider and keeps their tokens, as MSAL's
+/// `MSALPublicClientApplication` does: authorization code with PKCE through a web user agent
+/// chosen by ``WebviewHost/WebviewProviderRegistry``, ID tokens verified, tokens cached in memory.
+///
+/// ```swift
+/// let app = try PublicClientApplication(configuration: .init(
+///     clientID: "my-app", authority: URL(string: "https://login.example.com")!,
+///     redirectURI: URL(string: "http://127.0.0.1/callback")!))
+/// let result = try await app.acquireToken(with: .init(scopes: ["api.read"]))
+/// let later = try await app.acquireTokenSilent(with: .init(scopes: ["api.read"], account: result.account))
+/// ```
+public final class PublicClientApplication: Sendable {
+    public let configuration: PublicClientApplicationConfiguration
+    let authority: Authority
+    let cache = TokenCache()
+    private let validator: IDTokenValidatorFactory
+    private let currentInteraction = Mutex<InteractionHandle?>(nil)
+
+    /// - Throws: `invalidParameters` for an empty client ID, an authority that is neither https
+    ///   nor loopback http, or a malformed redirect URI.
+    public init(configuration: PublicClientApplicationConfiguration) throws(WebAuthError) {
+        guard !configuration.clientID.isEmpty else {
+            throw WebAuthError(.invalidParameters, "The client ID is empty; use the one registered at the identity provider.")
+        }
+        guard configuration.authority.isHTTPSOrLoopback else {
+            throw WebAuthError(
+                .invalidParameters,
+                "The authority \(configuration.authority) must be an https URL (plain http only on a loopback address).",
+                url: configuration.authority)
+        }
+        _ = try RedirectURI(configuration.redirectURI)
+        self.configuration = configuration
+        authority = Authority(issuerURL: configuration.authority, connection: ProviderConnection(timeout: configuration.networkTimeout))
+        validator = IDTokenValidatorFactory(clientID: configuration.clientID, allowedClockSkew: configuration.allowedClockSkew)
+    }
+
+    // MARK: - Interactive
+
+    /// Signs the person in through a web user agent and returns verified tokens.
+    ///
+    /// - Throws: a ``WebviewHost/WebAuthError``: `canceled`/`userCanceled`, `server` with the
+    ///   provider's `error` and `error_description` (from the callback or the token endpoint),
+    ///   `invalidResponse` for an ID token that fails a check (its ``IDTokenValidationError`` is
+    ///   the `underlyingError`), `network`, `providerUnavailable`, `sessionAlreadyInProgress`...
+    @MainActor
+    public func acquireToken(with parameters: InteractiveTokenParameters) async throws(WebAuthError) -> AuthenticationResult {
+        let interaction = InteractionHandle()
+        currentInteraction.withLock { $0 = interaction }
+        defer { currentInteraction.withLock { if $0 === interaction { $0 = nil } } }
+
+        let metadata = try await authority.providerMetadata()
+        guard !interaction.isCanceled else { throw WebAuthError.canceled() }
+
+        let session = WebAuthSession(redirectURI: configuration.redirectURI, parameters: parameters.webviewParameters)
+        interaction.attach(session)
+        let redirectURI = try await session.prepare()
+        let request: AuthorizationRequest
+        let url: URL
+        do {
+            request = try AuthorizationRequest(
+                clientID: configuration.clientID, redirectURI: redirectURI,
+                scopes: configuration.defaultScopes + parameters.scopes, prompt: parameters.prompt,
+                loginHint: parameters.loginHint, extraParameters: parameters.extraQueryParameters)
+            url = try request.url(endpoint: metadata.authorizationEndpoint)
+        } catch {
+            session.cancel()  // frees the one-session slot the prepared session holds
+            throw error
+        }
+        let outcome: Result<WebAuthResponse, WebAuthError> = await withTaskCancellationHandler {
+            do throws(WebAuthError) {
+                return .success(try await session.start(authorizationURL: url, expectedState: request.state))
+            } catch {
+                return .failure(error)
+            }
+        } onCancel: {
+            session.cancel()
+        }
+        let response = try outcome.get()
+        let code = try response.requireCode()
+        return try await redeem(code: code, for: request)
+    }
+
+    /// ``acquireToken(with:)`` with a completion handler, called once on the main thread.
+    public func acquireToken(
+        with parameters: InteractiveTokenParameters,
+        completion: @escaping @MainActor @Sendable (Result<AuthenticationResult, WebAuthError>) -> Void
+    ) {
+        Task { @MainActor in
+            do throws(WebAuthError) {
+                completion(.success(try await acquireToken(with: parameters)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// Cancels the interactive sign-in in progress, from any thread: it ends with `canceled`.
+    /// Has no effect when none runs.
+    public func cancelCurrentInteractiveSession() {
+        currentInteraction.withLock { $0 }?.cancel()
+    }
+
+    // MARK: - Silent
+
+    /// A token for an account signed in earlier in this process, without the person: the cached
+    /// access token while it is valid, else a new one from the refresh token.
+    ///
+    /// - Throws: `interactionRequired` when the account is unknown here, the scopes were not
+    ///   granted, there is no refresh token, or the provider refused it (its OAuth error, if any,
+    ///   is in `serverError`); `network`, `server`, `invalidResponse` otherwise.
+    public func acquireTokenSilent(with parameters: SilentTokenParameters) async throws(WebAuthError) -> AuthenticationResult {
+        let account = parameters.account
+        let scopes = ScopeSet.normalized(["openid"] + configuration.defaultScopes + parameters.scopes)
+        guard cache.contains(account) else {
+            throw WebAuthError(.interactionRequired, "\(account) has not signed in with this app in this session; call acquireToken to sign in.")
+        }
+        guard let entry = cache.entry(for: account, covering: scopes) else {
+            throw WebAuthError(
+                .interactionRequired,
+                "\(account) has not granted the scopes \(scopes.joined(separator: " ")) to this app; call acquireToken to ask for them.")
+        }
+        let now = configuration.now()
+        if !parameters.forceRefresh, entry.expiresOn.timeIntervalSince(now) > configuration.accessTokenRenewalMargin {
+            return entry.result
+        }
+        guard let refreshToken = entry.refreshToken else {
+            throw WebAuthError(
+                .interactionRequired,
+                "The access token of \(account) has expired and there is no refresh token to renew it; call acquireToken to sign in again.")
+        }
+        let outcome = try await authority.requestTokens([
+            ("grant_type", "refresh_token"),
+            ("refresh_token", refreshToken),
+            ("client_id", configuration.clientID),
+            ("scope", entry.scopes.joined(separator: " ")),
+        ])
+        switch outcome {
+        case .refused(let status, let oauthError):
+            cache.removeRefreshTokens(of: account)
+            var message = "The sign-in server refused to renew the token of \(account)"
+            message += oauthError.map { " (\($0.error)\($0.errorDescription.map { ": \($0)" } ?? ""))" } ?? " (HTTP \(status))"
+            throw WebAuthError(
+                .interactionRequired, message + "; call acquireToken to sign in again.",
+                serverError: oauthError.map { .init(error: $0.error, errorDescription: $0.errorDescription, errorURI: $0.errorURI) })
+        case .tokens(let tokens):
+            var renewed = entry
+            renewed.accessToken = tokens.accessToken
+            renewed.expiresOn = configuration.now().addingTimeInterval(tokens.expiresIn ?? entry.idTokenClaims.expiresAt.timeIntervalSince(now))
+            if let scope = tokens.scope { renewed.scopes = ScopeSet.normalized([scope]) }
+            if let newRefreshToken = tokens.refreshToken { renewed.refreshToken = newRefreshToken }
+            if let idToken = tokens.idToken {
+                let claims = try await verify(idToken: idToken, nonce: nil)
+                // OpenID Connect Core 12.2: same person, same provider, same nonce if any.
+                guard claims.subject == entry.idTokenClaims.subject, claims.issuer == entry.idTokenClaims.issuer,
+                    claims.nonce == nil || claims.nonce == entry.idTokenClaims.nonce
+                else {
+                    throw Self.refused(IDTokenValidationError(.accountMismatch, "The renewed ID token names another account or request than the first one."))
+                }
+                renewed.idToken = idToken
+                renewed.idTokenClaims = claims
+                renewed.account = Account(claims: claims)
+            }
+            cache.store(renewed)
+            return renewed.result
+        }
+    }
+
+    /// ``acquireTokenSilent(with:)`` with a completion handler, called once on the main thread.
+    public func acquireTokenSilent(
+        with parameters: SilentTokenParameters,
+        completion: @escaping @MainActor @Sendable (Result<AuthenticationResult, WebAuthError>) -> Void
+    ) {
+        Task {
+            let result: Result<AuthenticationResult, WebAuthError>
+            do throws(WebAuthError) {
+                result = .success(try await acquireTokenSilent(with: parameters))
+            } catch {
+                result = .failure(error)
+            }
+            await MainActor.run { completion(result) }
+        }
+    }
+
+    // MARK: - Accounts
+
+    /// The accounts signed in through this application in this process.
+    public var accounts: [Account] { cache.accounts }
+
+    /// Forgets the account's tokens in this process (the provider's session is not ended).
+    public func remove(_ account: Account) {
+        cache.remove(account)
+    }
+
+    // MARK: - Private
+
+    /// The code exchange (RFC 6749 4.1.3 with the PKCE verifier), then the ID token checks.
+    private func redeem(code: String, for request: AuthorizationRequest) async throws(WebAuthError) -> AuthenticationResult {
+        let outcome = try await authority.requestTokens([
+            ("grant_type", "authorization_code"),
+            ("code", code),
+            ("redirect_uri", request.redirectURI.absoluteString),
+            ("client_id", configuration.clientID),
+            ("code_verifier", request.pkce.verifier),
+        ])
+        let tokens: TokenResponse
+        switch outcome {
+        case .tokens(let response):
+            tokens = response
+        case .refused(_, let oauthError?):
+            throw WebAuthError.server(.init(error: oauthError.error, errorDescription: oauthError.errorDescription, errorURI: oauthError.errorURI))
+        case .refused(let status, nil):
+            throw WebAuthError(.server, "The sign-in server refused the authorization code (HTTP \(status), no OAuth error given); sign in again.")
+        }
+        guard let idToken = tokens.idToken else {
+            throw WebAuthError(.invalidResponse, "The token endpoint returned no ID token although openid was requested.")
+        }
+        let claims = try await verify(idToken: idToken, nonce: request.nonce)
+        let now = configuration.now()
+        let entry = TokenCache.Entry(
+            account: Account(claims: claims),
+            scopes: tokens.scope.map { ScopeSet.normalized([$0]) } ?? request.scopes,
+            accessToken: tokens.accessToken,
+            expiresOn: now.addingTimeInterval(tokens.expiresIn ?? claims.expiresAt.timeIntervalSince(now)),
+            idToken: idToken, idTokenClaims: claims, refreshToken: tokens.refreshToken)
+        cache.store(entry)
+        return entry.result
+    }
+
+    /// Verifies an ID token with the issuer's keys, fetching them again once for an unknown key.
+    func verify(idToken: String, nonce: String?) async throws(WebAuthError) -> IDTokenClaims {
+        let metadata = try await authority.providerMetadata()
+        let validator = validator.make(issuer: metadata.issuer)
+        var (keys, fresh) = try await authority.signingKeys()
+        while true {
+            do {
+                return try validator.validate(idToken, keys: keys, nonce: nonce, now: configuration.now())
+            } catch let error where error.reason == .unknownKey && !fresh {
+                (keys, fresh) = try await authority.signingKeys(refresh: true)
+                if !fresh { throw Self.refused(error) }
+            } catch {
+                throw Self.refused(error)
+            }
+        }
+    }
+
+    static func refused(_ error: IDTokenValidationError) -> WebAuthError {
+        WebAuthError(.invalidResponse, "The ID token was refused: \(error.detail)", underlyingError: error)
+    }
+}
+
+/// What every ``IDTokenValidator`` of one application shares; the issuer comes from discovery.
+private struct IDTokenValidatorFactory: Sendable {
+    let clientID: String
+    let allowedClockSkew: TimeInterval
+
+    func make(issuer: String) -> IDTokenValidator {
+        IDTokenValidator(issuer: issuer, clientID: clientID, allowedClockSkew: allowedClockSkew)
+    }
+}

@@ -1,0 +1,42 @@
+public import Foundation
+
+/// How a ``PublicClientApplication`` reaches its identity provider (MSAL's `MSALPublicClientApplicationConfig`).
+public struct PublicClientApplicationConfiguration: Sendable {
+    /// The client identifier registered at the provider (a public client: no secret).
+    public var clientID: String
+    /// The issuer URL; its metadata is read from `<authority>/.well-known/openid-configuration`.
+    /// Must be `https`, except on a loopback host.
+    public var authority: URL
+    /// The redirect URI registered for the app. A loopback provider may add the port it binds.
+    public var redirectURI: URL
+    /// Scopes added to every request (MSAL adds the same): `openid` is always sent, whatever this holds.
+    public var defaultScopes: [String]
+    /// How far the provider's clock may differ from ours when `exp` and `iat` are checked.
+    public var allowedClockSkew: TimeInterval
+    /// An access token expiring sooner than this is renewed by ``PublicClientApplication/acquireTokenSilent(with:)``.
+    public var accessTokenRenewalMargin: TimeInterval
+    /// The time limit of each request to the provider (discovery, keys, token endpoint).
+    public var networkTimeout: TimeInterval
+    /// The current time; tests inject their own clock.
+    public var now: @Sendable () -> Date
+
+    public init(
+        clientID: String,
+        authority: URL,
+        redirectURI: URL,
+        defaultScopes: [String] = ["openid", "profile", "offline_access"],
+        allowedClockSkew: TimeInterval = 60,
+        accessTokenRenewalMargin: TimeInterval = 300,
+        networkTimeout: TimeInterval = 30,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.clientID = clientID
+        self.authority = authority
+        self.redirectURI = redirectURI
+        self.defaultScopes = defaultScopes
+        self.allowedClockSkew = allowedClockSkew
+        self.accessTokenRenewalMargin = accessTokenRenewalMargin
+        self.networkTimeout = networkTimeout
+        self.now = now
+    }
+}

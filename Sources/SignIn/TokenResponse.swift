@@ -1,0 +1,33 @@
+import Foundation
+
+/// A successful token endpoint answer (RFC 6749 section 5.1, OpenID Connect Core 3.1.3.3).
+struct TokenResponse: Decodable, Sendable {
+    var accessToken: String
+    var tokenType: String
+    var expiresIn: Double?
+    var refreshToken: String?
+    var idToken: String?
+    var scope: String?
+
+    enum CodingKeys: String, CodingKey {
+        case accessToken = "access_token"
+        case tokenType = "token_type"
+        case expiresIn = "expires_in"
+        case refreshToken = "refresh_token"
+        case idToken = "id_token"
+        case scope
+    }
+}
+
+/// An OAuth error body (RFC 6749 section 5.2).
+struct OAuthErrorResponse: Decodable, Sendable {
+    var error: String
+    var errorDescription: String?
+    var errorURI: String?
+
+    enum CodingKeys: String, CodingKey {
+        case error
+        case errorDescription = "error_description"
+        case errorURI = "error_uri"
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+/// The local Glewlwyd OpenID Connect server, started with `Tests/Glewlwyd/glewlwyd.sh` on
+/// 127.0.0.1 in a temporary state directory for the suite that carries ``GlewlwydServer/Trait``.
+struct GlewlwydServer: Sendable {
+    /// `Tests/Glewlwyd` in this checkout.
+    static let scriptsDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Glewlwyd")
+    static var browserScript: URL { scriptsDirectory.appendingPathComponent("browser_signin.py") }
+    /// Away from the port other checkouts' tests use (4593), so that parallel runs do not clash.
+    static let port = ProcessInfo.processInfo.environment["SIGNIN_TESTS_GLEWLWYD_PORT"] ?? "4617"
+
+    let stateDirectory: URL
+    let values: [String: String]
+
+    var issuer: URL { URL(string: values["ISSUER"]!)! }
+    var baseURL: String { values["BASE_URL"]! }
+    var clientID: String { values["CLIENT_ID"]! }
+    var es256ClientID: String { values["CLIENT_ID_ES256"]! }
+    var consentClientID: String { values["CLIENT_ID_CONSENT"]! }
+    var username: String { values["USERNAME"]! }
+    var password: String { values["PASSWORD"]! }
+    var userName: String { values["USER_NAME"]!.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
+    var userEmail: String { values["USER_EMAIL"]! }
+
+    @TaskLocal static var current: GlewlwydServer?
+
+    static func start() async throws -> GlewlwydServer {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signin-glewlwyd-\(UUID().uuidString)")
+        let output = try await script("start", directory.path, timeout: 90)
+        guard output.status == 0 else {
+            throw GlewlwydError(
+                "Glewlwyd did not start (glewlwyd.sh start exited \(output.status)); if it is not installed, install it with "
+                    + "'sudo Tests/Glewlwyd/glewlwyd.sh install'. Its output:\n\(output.standardError)")
+        }
+        var values: [String: String] = [:]
+        for line in output.standardOutput.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+        }
+        for key in ["ISSUER", "BASE_URL", "CLIENT_ID", "CLIENT_ID_ES256", "CLIENT_ID_CONSENT", "USERNAME", "PASSWORD", "USER_NAME", "USER_EMAIL"]
+        where values[key] == nil {
+            throw GlewlwydError("glewlwyd.sh start printed no \(key)=; output:\n\(output.standardOutput)")
+        }
+        return GlewlwydServer(stateDirectory: directory, values: values)
+    }
+
+    func stop() async throws {
+        _ = try await Self.script("stop", stateDirectory.path, timeout: 30)
+        try? FileManager.default.removeItem(at: stateDirectory)
+    }
+
+    /// `glewlwyd.sh grant|revoke STATE_DIR CLIENT_ID`: gives or withdraws alice's consent.
+    func setConsent(_ granted: Bool, for clientID: String) async throws {
+        let output = try await Self.script(granted ? "grant" : "revoke", stateDirectory.path, clientID, timeout: 60)
+        guard output.status == 0 else { throw GlewlwydError("glewlwyd.sh \(granted ? "grant" : "revoke") failed: \(output.standardError)") }
+    }
+
+    /// Revokes every refresh token alice holds, as she would on her Glewlwyd profile page.
+    func revokeRefreshTokens() async throws {
+        let program = """
+            import http.cookiejar, json, sys, urllib.parse, urllib.request
+            base, user, password = sys.argv[1:4]
+            op = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+            def call(method, path, body=None):
+                data = None if body is None else json.dumps(body).encode()
+                req = urllib.request.Request(base + "/api" + path, data=data, method=method, headers={"Content-Type": "application/json"})
+                with op.open(req, timeout=10) as r:
+                    return r.read()
+            call("POST", "/auth/", {"username": user, "password": password})
+            tokens = json.loads(call("GET", "/oidc/token?limit=1000"))
+            live = [t for t in tokens if t["enabled"]]
+            for t in live:
+                call("DELETE", "/oidc/token/" + urllib.parse.quote(t["token_hash"], safe=""))
+            print("REVOKED=%d" % len(live))
+            """
+        let output = try await ScriptRunner.run("python3", ["-c", program, baseURL, username, password], timeout: 30)
+        guard output.status == 0, output.standardOutput.contains("REVOKED=") else {
+            throw GlewlwydError("Revoking alice's refresh tokens failed: \(output.standardError)")
+        }
+    }
+
+    private static func script(_ arguments: String..., timeout: TimeInterval) async throws -> ScriptRunner.Output {
+        try await ScriptRunner.run(
+            "bash", [scriptsDirectory.appendingPathComponent("glewlwyd.sh").path] + arguments,
+            environment: ["GLEWLWYD_PORT": port], timeout: timeout)
+    }
+
+    /// Starts Glewlwyd once around the whole suite and stops it afterwards. The suite fails
+    /// (it is not skipped) when Glewlwyd cannot start.
+    struct Trait: SuiteTrait, TestScoping {
+        var isRecursive: Bool { false }
+
+        func provideScope(
+            for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+        ) async throws {
+            let server = try await GlewlwydServer.start()
+            do {
+                try await GlewlwydServer.$current.withValue(server) { try await function() }
+            } catch {
+                try? await server.stop()
+                throw error
+            }
+            try await server.stop()
+        }
+    }
+}
+
+extension Trait where Self == GlewlwydServer.Trait {
+    /// Runs the suite against a local Glewlwyd server.
+    static var glewlwyd: Self { Self() }
+}
+
+struct GlewlwydError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
