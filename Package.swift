@@ -87,13 +87,25 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+        .executableTarget(
+            name: "SignInScenarios",
+            dependencies: ["ScenarioSupport", "SignIn", "BuiltInWebviewProviders", "WebviewHost", "GLibSupport", "CWebKitGTK"],
+            path: "Tests/SignInScenarios"
+        ),
         .testTarget(
             name: "SignInTests",
             dependencies: [
-                "SignIn", "WebviewHost",
+                "SignIn", "WebviewHost", "ScenarioSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
+        ),
+
+        // MARK: Examples
+        .executableTarget(
+            name: "SignInDemo",
+            dependencies: ["SignIn", "BuiltInWebviewProviders", "WebviewHost", "GLibSupport", "CWebKitGTK"],
+            path: "Examples/SignInDemo"
         ),
     ]
 )

@@ -1,0 +1,50 @@
+public import Foundation
+
+/// A temporary XDG desktop (`XDG_DATA_HOME`, `XDG_CONFIG_HOME`, `XDG_DATA_DIRS`) in which GIO
+/// finds a scripted browser as the default handler for some URI schemes, as on a real desktop,
+/// and no browser installed on the machine can answer instead.
+public struct TestDesktop: Sendable {
+    public let root: URL
+
+    /// - Parameters:
+    ///   - browserCommand: the `Exec=` line of the browser's desktop entry (`%u` is the URI);
+    ///     `nil` for a desktop with no browser.
+    ///   - schemes: the schemes it is the default handler for.
+    public init(browserCommand: String?, schemes: [String] = ["http", "https"]) throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-desktop-\(UUID().uuidString)")
+        let applications = root.appendingPathComponent("data/applications")
+        let config = root.appendingPathComponent("config")
+        for folder in [applications, config, root.appendingPathComponent("dirs")] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        guard let browserCommand, !schemes.isEmpty else { return }
+        let entry = """
+            [Desktop Entry]
+            Type=Application
+            Name=Test Browser
+            Exec=\(browserCommand)
+            MimeType=\(schemes.map { "x-scheme-handler/\($0);" }.joined())
+
+            """
+        try entry.write(to: applications.appendingPathComponent("org.example.TestBrowser.desktop"), atomically: true, encoding: .utf8)
+        let defaults = "[Default Applications]\n" + schemes.map { "x-scheme-handler/\($0)=org.example.TestBrowser.desktop\n" }.joined()
+        try defaults.write(to: config.appendingPathComponent("mimeapps.list"), atomically: true, encoding: .utf8)
+    }
+
+    /// The environment for a scenario process (and the browser GIO starts from it).
+    public var environment: [String: String] {
+        [
+            "XDG_DATA_HOME": root.appendingPathComponent("data").path,
+            "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+            "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
+            "XDG_DATA_DIRS": root.appendingPathComponent("dirs").path,
+            // GTK still needs the system's GSettings schemas.
+            "GSETTINGS_SCHEMA_DIR": "/usr/share/glib-2.0/schemas",
+            "WEBVIEW_HOST_PROVIDER": "",
+        ]
+    }
+
+    public func remove() {
+        try? FileManager.default.removeItem(at: root)
+    }
+}

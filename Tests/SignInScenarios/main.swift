@@ -1,0 +1,127 @@
+// End-to-end sign-ins with PublicClientApplication against a real Glewlwyd server, through the
+// built-in providers in a real gtk_main(): the embedded WebKitGTK view (its own window, or the
+// app's view) driven by page JavaScript reached from the notifications, and the person's
+// browser (a scripted browser registered as the desktop's default) landing on the loopback
+// listener. Each scenario reports what it saw; SignInTests asserts.
+import BuiltInWebviewProviders
+import CWebKitGTK
+import Foundation
+import GLibSupport
+import ScenarioSupport
+import SignIn
+import WebviewHost
+
+WebviewProviderRegistry.registerBuiltInProviders()
+
+let environment = ProcessInfo.processInfo.environment
+let issuer = URL(string: environment["ISSUER"] ?? "http://127.0.0.1:4593/api/oidc")!
+let scopes = ["openid", "profile", "email", "offline_access"]
+
+/// Watches a session's notifications: injects the autopilot into every loaded page and records
+/// the step titles the page announces.
+@MainActor
+final class PageDriver {
+    private(set) var titles: [String] = []
+    private(set) var notifications: [String] = []
+    private var views = Set<WebviewHandle>()
+    private let signals = SignalConnections()
+    private var observers: [any NSObjectProtocol] = []
+
+    init(script: String?) {
+        let names: [Notification.Name] = [.webAuthDidStartLoad, .webAuthDidFinishLoad, .webAuthDidComplete, .webAuthDidFail]
+        for name in names {
+            observers.append(NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
+                let handle = note.userInfo?[WebAuthNotificationKey.webview] as? WebviewHandle
+                let finished = note.name == .webAuthDidFinishLoad
+                let short = note.name.rawValue.replacingOccurrences(of: "WebAuth", with: "").replacingOccurrences(of: "Notification", with: "")
+                MainActor.assumeIsolated {
+                    guard let self else { return }
+                    self.notifications.append(short)
+                    guard finished, let handle, let script else { return }
+                    self.watchTitle(of: handle)
+                    webkit_web_view_evaluate_javascript(wvh_web_view(handle.pointer), script, -1, nil, nil, nil, nil, nil)
+                }
+            })
+        }
+    }
+
+    private func watchTitle(of handle: WebviewHandle) {
+        guard views.insert(handle).inserted else { return }
+        let view = handle.pointer
+        signals.connect(view, "notify::title", .pointer { [weak self] _ in
+            guard let title = webkit_web_view_get_title(wvh_web_view(view)) else { return }
+            let text = String(cString: title)
+            if text.hasPrefix("wvh:") { self?.titles.append(text) }
+        })
+    }
+
+    func stop() {
+        signals.disconnectAll()
+        for observer in observers { NotificationCenter.default.removeObserver(observer) }
+        observers = []
+    }
+}
+
+@MainActor
+func signIn(
+    clientID: String, redirect: String, webview: WebviewParameters, driver: PageDriver, silentAfterwards: Bool = false
+) async -> ScenarioReport {
+    var facts: [String: ScenarioReport.Value] = [:]
+    do throws(WebAuthError) {
+        let app = try PublicClientApplication(configuration: .init(clientID: clientID, authority: issuer, redirectURI: URL(string: redirect)!))
+        let result = try await app.acquireToken(with: InteractiveTokenParameters(scopes: scopes, webviewParameters: webview))
+        facts["outcome"] = .string("success")
+        facts["name"] = .string(result.account.name ?? "")
+        facts["username"] = .string(result.account.username ?? "")
+        facts["subject"] = .string(result.account.subject)
+        facts["issuer"] = .string(result.account.issuer)
+        facts["scopes"] = .strings(result.scopes)
+        facts["hasRefreshToken"] = .bool(result.refreshToken != nil)
+        facts["accessTokenLength"] = .int(result.accessToken.count)
+        if silentAfterwards {
+            let renewed = try await app.acquireTokenSilent(with: SilentTokenParameters(scopes: scopes, account: result.account, forceRefresh: true))
+            facts["renewedAccessTokenDiffers"] = .bool(renewed.accessToken != result.accessToken)
+            facts["renewedSubject"] = .string(renewed.account.subject)
+        }
+    } catch {
+        facts["outcome"] = .string("\(error.code)")
+        facts["message"] = .string(error.message)
+    }
+    driver.stop()
+    facts["titles"] = .strings(driver.titles)
+    facts["notifications"] = .strings(driver.notifications)
+    return ScenarioReport(facts)
+}
+
+ScenarioHost.main([
+    // arguments: client id, then the passwords to type in turn (comma-separated).
+    "embedded-window": { arguments in
+        let passwords = arguments.dropFirst().first.map { $0.split(separator: ",").map(String.init) } ?? ["alice-password"]
+        let driver = PageDriver(script: autopilotScript(username: "alice", passwords: passwords))
+        return await signIn(
+            clientID: arguments.first ?? "webviewhost-tests", redirect: "http://127.0.0.1:53685/embedded-callback",
+            webview: WebviewParameters(webviewType: .embedded, timeout: .seconds(60)), driver: driver)
+    },
+    "embedded-custom-view": { arguments in
+        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        gtk_window_set_default_size(wvh_window(window), 800, 700)
+        let view = webkit_web_view_new()!
+        gtk_container_add(wvh_container(window), view)
+        gtk_widget_show_all(window)
+        let driver = PageDriver(script: autopilotScript(username: "alice", passwords: ["alice-password"]))
+        var report = await signIn(
+            clientID: arguments.first ?? "webviewhost-tests", redirect: "http://127.0.0.1:53685/embedded-callback",
+            webview: WebviewParameters(customWebview: WebviewHandle(view), timeout: .seconds(60)), driver: driver)
+        report["viewStillInWindow"] = .bool(gtk_widget_get_parent(view) == UnsafeMutablePointer<GtkWidget>(OpaquePointer(window)))
+        return report
+    },
+    // The person's browser: whatever the desktop's default http handler is (the test registers
+    // a scripted one); then a silent renewal with the refresh token.
+    "system-browser": { arguments in
+        let driver = PageDriver(script: nil)
+        return await signIn(
+            clientID: arguments.first ?? "webviewhost-tests", redirect: "http://127.0.0.1:53682/callback",
+            webview: WebviewParameters(webviewType: .authenticationSession, timeout: .seconds(60)), driver: driver,
+            silentAfterwards: true)
+    },
+])
