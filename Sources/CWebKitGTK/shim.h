@@ -52,4 +52,8 @@ static inline guint32 wvh_gdk_current_time(void) { return GDK_CURRENT_TIME; }
 static inline GApplication *wvh_application(gpointer p) { return G_APPLICATION(p); }
 static inline GAppInfo *wvh_app_info(gpointer p) { return G_APP_INFO(p); }
 
+// MARK: SystemBrowserProvider (custom scheme)
+// G_IS_APPLICATION
+static inline gboolean wvh_is_application(gpointer p) { return p != NULL && G_IS_APPLICATION(p); }
+
 #endif

@@ -32,7 +32,8 @@ public struct SystemBrowserProvider: WebviewProvider {
     }
 
     /// - Throws: `invalidParameters` for a `customWebview`, or a redirect URI the browser cannot
-    ///   hand back (anything but a loopback `http` URI or a custom scheme).
+    ///   hand back (anything but a loopback `http` URI or a custom scheme that
+    ///   ``CustomSchemeRegistration/validate(scheme:)`` accepts).
     @MainActor
     public func makeSession(for request: WebAuthRequest, reporter: WebAuthSessionReporter) throws
         -> any WebviewProviderSession
@@ -51,6 +52,8 @@ public struct SystemBrowserProvider: WebviewProvider {
                         + "or a custom URI scheme; \"\(request.redirectURI)\" cannot reach the app.",
                     url: request.redirectURI.url)
             }
+        } else {
+            try CustomSchemeRegistration.validate(scheme: request.redirectURI.url.scheme ?? "")
         }
         return SystemBrowserSession(request: request, reporter: reporter)
     }
