@@ -168,6 +168,17 @@ struct SystemBrowserProviderTests {
         #expect(report.string("browserFinalBody") == "<p>app says: done</p>")
     }
 
+    @Test("The provider conformance suite (WebviewHostTestKit) passes against the system browser and the test browser")
+    func conformance() async throws {
+        let report = try await scenario("conformance")
+        #expect(report.strings("checks") == ["success", "cancel", "cancelBeforeStart", "timeout", "secondSession", "quietAfterEnd"])
+        #expect(report.strings("failures") == [], "\(report.strings("failures") ?? [])")
+        // The browser really ran: it followed the succeeding URL and fetched the pending page.
+        let requests = try #require(report.strings("loginRequests"))
+        #expect(requests.contains("/authorize"))
+        #expect(requests.contains("/pending"))
+    }
+
     @Test("browserCompletion .redirect: the browser is sent on to the app's page with 303")
     func redirectPage() async throws {
         let report = try await scenario("redirect-page")
