@@ -29,7 +29,6 @@ struct CustomSchemeTests {
         let secondLog = desktop.root.appendingPathComponent("second-instance.log")
         var environment = desktop.environment
         environment["SCHEME_TEST_SECOND_LOG"] = secondLog.path
-        environment["NO_AT_BRIDGE"] = "1"  // no accessibility bus to start on the private session bus
         let report = try await ScenarioRunner.run(
             "SystemBrowserScenarios", "custom-scheme", environment: environment, timeout: .seconds(60),
             launcher: ["dbus-run-session", "--"])
@@ -80,11 +79,9 @@ struct CustomSchemeTests {
     func handOverEdges() async throws {
         let desktop = try TestDesktop(.registered)
         defer { desktop.remove() }
-        var environment = desktop.environment
-        environment["NO_AT_BRIDGE"] = "1"
         // Its GApplications connect to the session bus even when non-unique: a private one, not an autolaunched one.
         let report = try await ScenarioRunner.run(
-            "SystemBrowserScenarios", "custom-scheme-edges", environment: environment, timeout: .seconds(60),
+            "SystemBrowserScenarios", "custom-scheme-edges", environment: desktop.environment, timeout: .seconds(60),
             launcher: ["dbus-run-session", "--"])
         #expect(report.bool("handOverWithoutSession") == false)
         #expect(report.bool("openWithoutSessionSurvived") == true)

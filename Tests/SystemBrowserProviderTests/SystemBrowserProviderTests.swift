@@ -2,12 +2,15 @@ import Foundation
 import ScenarioSupport
 import Testing
 
-/// Runs one SystemBrowserScenarios scenario with a temporary desktop whose default browser is `browser`.
+/// Runs one SystemBrowserScenarios scenario with a temporary desktop whose default browser is
+/// `browser`, on a private session bus (as on a desktop: GIO announces launches on it; without
+/// one, GLib would autolaunch a bus that outlives the test).
 func scenario(_ name: String, browser: TestDesktop.Browser = .registered) async throws -> ScenarioReport {
     let desktop = try TestDesktop(browser)
     defer { desktop.remove() }
     return try await ScenarioRunner.run(
-        "SystemBrowserScenarios", name, environment: desktop.environment, timeout: .seconds(60))
+        "SystemBrowserScenarios", name, environment: desktop.environment, timeout: .seconds(60),
+        launcher: ["dbus-run-session", "--"])
 }
 
 let successNotifications = ["WebAuthDidStartLoad", "WebAuthDidFinishLoad", "WebAuthDidComplete"]
