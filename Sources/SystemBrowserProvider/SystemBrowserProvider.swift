@@ -4,7 +4,9 @@ public import WebviewHost
 /// Signs in through the person's default web browser (RFC 8252), launched through GIO (the
 /// OpenURI portal inside Flatpak or Snap). The redirect comes back to a loopback listener
 /// (`http://127.0.0.1[:port]/path`, `http://[::1][:port]/path`) or, for a custom scheme
-/// (`com.example.app:/oauth2redirect`), through ``CustomSchemeRedirect/handOver(_:)``.
+/// (`com.example.app:/oauth2redirect`), to the app registered for it with
+/// ``CustomSchemeRegistration``, whose `GApplication` receives it through
+/// ``CustomSchemeRedirect/connect(to:)`` (or ``CustomSchemeRedirect/handOver(_:)``).
 ///
 /// A browser tab closing cannot be seen, so sessions time out after 10 minutes unless
 /// ``WebviewParameters/timeout`` says otherwise.

@@ -80,8 +80,10 @@ enum CustomSchemeApp {
         _ = try withGError { g_application_register(wvh_application(app), nil, $0) }
         let isRemote = g_application_get_is_remote(wvh_application(app)) != 0
 
+        // A hand-over that never arrives fails in 20 s (timedOut), not at the 10-minute default.
         var report = try await SignInRun(
-            redirectURI: redirectURI, browserEnvironment: browser(["TEST_BROWSER_OPEN_WITH": "gio open"])
+            redirectURI: redirectURI, timeout: .seconds(20),
+            browserEnvironment: browser(["TEST_BROWSER_OPEN_WITH": "gio open"])
         ).run()
         report["desktopFile"] = .string(desktopFile.path)
         report["firstInstanceIsRemote"] = .bool(isRemote)
