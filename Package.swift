@@ -59,11 +59,18 @@ let package = Package(
         // MARK: System browser tests
         .executableTarget(
             name: "SystemBrowserScenarios",
-            dependencies: ["ScenarioSupport", "SystemBrowserProvider", "WebviewHost", "GLibSupport", "CWebKitGTK"],
+            dependencies: [
+                "ScenarioSupport", "SystemBrowserProvider", "WebviewHost", "WebviewHostTestKit", "GLibSupport",
+                "CWebKitGTK",
+            ],
             path: "Tests/SystemBrowserScenarios"
         ),
         // Launches SystemBrowserScenarios (built beside it by `swift test`) with a temporary XDG setup.
-        .testTarget(name: "SystemBrowserProviderTests", dependencies: ["ScenarioSupport"]),
+        // Also links SystemBrowserProvider for the checks that need no browser (scheme validation).
+        .testTarget(
+            name: "SystemBrowserProviderTests",
+            dependencies: ["ScenarioSupport", "SystemBrowserProvider", "WebviewHost"]
+        ),
 
         // MARK: Embedded provider tests
         // Real WebKitGTK sessions in a real gtk_main(), against libsoup servers on 127.0.0.1.

@@ -67,4 +67,8 @@ static inline SoupServer *wvh_soup_server_new_with_certificate(GTlsCertificate *
     return certificate ? soup_server_new("tls-certificate", certificate, NULL) : soup_server_new(NULL, NULL);
 }
 
+// MARK: SystemBrowserProvider (custom scheme)
+// G_IS_APPLICATION
+static inline gboolean wvh_is_application(gpointer p) { return p != NULL && G_IS_APPLICATION(p); }
+
 #endif

@@ -24,6 +24,9 @@ public enum SignalHandler {
         @MainActor (_ uri: String, _ certificate: UnsafeMutableRawPointer?, _ errors: UInt32) -> Bool)
     /// `GtkWidget *(*)(GObject *, gpointer action, gpointer)`: `create`.
     case create(@MainActor (_ action: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?)
+    /// `void (*)(GApplication *, GFile **files, gint n_files, gchar *hint, gpointer)`: `GApplication::open`.
+    /// The files arrive as their URIs (`g_file_get_uri`), in order.
+    case open(@MainActor (_ uris: [String], _ hint: String) -> Void)
 
     /// The C function GLib calls; it finds this handler again through the user data.
     fileprivate var thunk: GCallback {
@@ -80,6 +83,22 @@ public enum SignalHandler {
                 guard case .create(let body) = SignalBox.handler(data) else { return nil }
                 let widget = MainActor.assumeIsolated { [action = UnsafePointerBits(action)] in UInt(bitPattern: body(action.pointer)) }
                 return UnsafeMutableRawPointer(bitPattern: widget)
+            }
+            return unsafeBitCast(f, to: GCallback.self)
+        case .open:
+            let f: @convention(c) (gpointer?, UnsafeMutablePointer<OpaquePointer?>?, gint, UnsafeMutablePointer<gchar>?, gpointer?) -> Void = {
+                _, files, count, hint, data in
+                guard case .open(let body) = SignalBox.handler(data) else { return }
+                var uris: [String] = []
+                if let files {
+                    for index in 0..<Int(max(count, 0)) {
+                        guard let file = files[index], let uri = g_file_get_uri(file) else { continue }
+                        uris.append(String(cString: uri))
+                        g_free(uri)
+                    }
+                }
+                let hint = hint.map { String(cString: $0) } ?? ""
+                MainActor.assumeIsolated { body(uris, hint) }
             }
             return unsafeBitCast(f, to: GCallback.self)
         }

@@ -1,14 +1,93 @@
+import CWebKitGTK
 public import Foundation
+import GLibSupport
+public import WebviewHost
 
 /// Custom-scheme redirects (`com.example.app:/oauth2redirect`, RFC 8252 section 7.1).
+///
+/// The browser sends the redirect to the scheme's handler (see ``CustomSchemeRegistration``),
+/// which starts the app a second time with the URI. With `G_APPLICATION_HANDLES_OPEN`, the second
+/// instance's `GApplication` passes the URI over D-Bus to the running one and exits; there its
+/// `open` signal delivers it to the waiting sign-in:
+///
+/// ```swift
+/// let app = g_application_new("com.example.App", G_APPLICATION_HANDLES_OPEN)  // or a GtkApplication
+/// let redirects = try CustomSchemeRedirect.connect(to: app)  // keep it while the app runs
+/// g_application_run(app, argc, argv)
+/// ```
 public enum CustomSchemeRedirect {
     /// The system-browser session waiting for a custom-scheme redirect, if any.
     @MainActor static weak var waitingSession: SystemBrowserSession?
 
-    /// Hands a URL the app was opened with (its `GApplication` `open` handler) to the running
-    /// sign-in. Returns `true` when it was that sign-in's redirect and ended it. Main thread.
+    /// Hands a URL the app was opened with to the running sign-in; for apps that handle
+    /// `open` themselves instead of using ``connect(to:)``.
+    ///
+    /// Returns `true` when it was the waiting sign-in's redirect and ended it; `false` (and
+    /// nothing happens) when no sign-in waits for a custom-scheme redirect, the sign-in already
+    /// ended, or `url` is not its redirect URI. Main thread.
     @MainActor
     public static func handOver(_ url: URL) -> Bool {
-        waitingSession?.receive(url) ?? false
+        waitingSession?.receive(url.absoluteString) ?? false
+    }
+
+    /// ``handOver(_:)`` for the URI text as GIO delivered it, so that malformed percent-encoding
+    /// ends the session with `invalidResponse` instead of being silently re-encoded.
+    @MainActor
+    static func handOver(uri: String) -> Bool {
+        waitingSession?.receive(uri) ?? false
+    }
+
+    /// Attaches a handler to the `open` signal of `application` (a `GApplication *`, or a
+    /// subclass such as `GtkApplication *`) that hands every URI it is opened with to the waiting
+    /// sign-in (``handOver(_:)``); URIs that are not the redirect are left alone. Main thread.
+    ///
+    /// If `application` is not registered yet and lacks `G_APPLICATION_HANDLES_OPEN`, the flag
+    /// is added (a second instance started with the URI then hands it over instead of starting
+    /// its own app). The handler stays connected until ``Connection/disconnect()`` or until the
+    /// returned ``Connection`` is released: keep it for as long as the app runs.
+    ///
+    /// - Throws: `invalidParameters` when `application` is not a `GApplication`, or is already
+    ///   registered without `G_APPLICATION_HANDLES_OPEN` (it could never receive the URI).
+    @MainActor
+    public static func connect(to application: UnsafeMutableRawPointer) throws(WebAuthError) -> Connection {
+        guard wvh_is_application(application) != 0 else {
+            throw WebAuthError(
+                .invalidParameters, "CustomSchemeRedirect.connect(to:) needs a GApplication (or GtkApplication) pointer.")
+        }
+        let app = wvh_application(application)
+        let flags = g_application_get_flags(app)
+        if flags.rawValue & G_APPLICATION_HANDLES_OPEN.rawValue == 0 {
+            guard g_application_get_is_registered(app) == 0 else {
+                throw WebAuthError(
+                    .invalidParameters,
+                    "The application is already registered without G_APPLICATION_HANDLES_OPEN, so it can never "
+                        + "receive the sign-in's redirect URI; create it with that flag.")
+            }
+            g_application_set_flags(app, GApplicationFlags(flags.rawValue | G_APPLICATION_HANDLES_OPEN.rawValue))
+        }
+        let connection = Connection()
+        connection.connections.connect(
+            application, "open",
+            .open { uris, _ in
+                for uri in uris { _ = handOver(uri: uri) }
+            })
+        return connection
+    }
+
+    /// The `open` handler ``connect(to:)`` attached; it is disconnected by ``disconnect()`` or
+    /// when this object is released.
+    @MainActor
+    public final class Connection {
+        fileprivate let connections = SignalConnections()
+
+        fileprivate init() {}
+
+        /// Whether the handler is still connected.
+        public var isConnected: Bool { connections.count > 0 }
+
+        /// Disconnects the handler. Calling it again does nothing.
+        public func disconnect() {
+            connections.disconnectAll()
+        }
     }
 }

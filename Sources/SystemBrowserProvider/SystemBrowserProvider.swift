@@ -4,7 +4,9 @@ public import WebviewHost
 /// Signs in through the person's default web browser (RFC 8252), launched through GIO (the
 /// OpenURI portal inside Flatpak or Snap). The redirect comes back to a loopback listener
 /// (`http://127.0.0.1[:port]/path`, `http://[::1][:port]/path`) or, for a custom scheme
-/// (`com.example.app:/oauth2redirect`), through ``CustomSchemeRedirect/handOver(_:)``.
+/// (`com.example.app:/oauth2redirect`), to the app registered for it with
+/// ``CustomSchemeRegistration``, whose `GApplication` receives it through
+/// ``CustomSchemeRedirect/connect(to:)`` (or ``CustomSchemeRedirect/handOver(_:)``).
 ///
 /// A browser tab closing cannot be seen, so sessions time out after 10 minutes unless
 /// ``WebviewParameters/timeout`` says otherwise.
@@ -32,7 +34,8 @@ public struct SystemBrowserProvider: WebviewProvider {
     }
 
     /// - Throws: `invalidParameters` for a `customWebview`, or a redirect URI the browser cannot
-    ///   hand back (anything but a loopback `http` URI or a custom scheme).
+    ///   hand back (anything but a loopback `http` URI or a custom scheme that
+    ///   ``CustomSchemeRegistration/validate(scheme:)`` accepts).
     @MainActor
     public func makeSession(for request: WebAuthRequest, reporter: WebAuthSessionReporter) throws
         -> any WebviewProviderSession
@@ -51,6 +54,8 @@ public struct SystemBrowserProvider: WebviewProvider {
                         + "or a custom URI scheme; \"\(request.redirectURI)\" cannot reach the app.",
                     url: request.redirectURI.url)
             }
+        } else {
+            try CustomSchemeRegistration.validate(scheme: request.redirectURI.url.scheme ?? "")
         }
         return SystemBrowserSession(request: request, reporter: reporter)
     }

@@ -24,13 +24,11 @@ final class SystemBrowserSession: WebviewProviderSession {
     }
 
     /// Binds the loopback listener; returns the redirect URI with the bound port when the
-    /// requested one named none.
+    /// requested one named none. A custom-scheme redirect URI is returned unchanged.
     func prepare() async throws -> URL {
         if dismissed { throw WebAuthError.canceled() }
-        guard request.redirectURI.isLoopback else {
-            CustomSchemeRedirect.waitingSession = self
-            return redirectURI
-        }
+        // A custom scheme needs no listener: the redirect comes through CustomSchemeRedirect once presented.
+        guard request.redirectURI.isLoopback else { return redirectURI }
         guard var components = URLComponents(url: redirectURI, resolvingAgainstBaseURL: true),
             let host = components.percentEncodedHost
         else {
@@ -49,6 +47,7 @@ final class SystemBrowserSession: WebviewProviderSession {
     }
 
     func present(authorizationURL: URL) throws {
+        if !request.redirectURI.isLoopback { CustomSchemeRedirect.waitingSession = self }
         try launch.open(
             authorizationURL, parentWindow: request.parameters.parentWindow,
             sandboxed: request.environment.isSandboxed
@@ -75,10 +74,11 @@ final class SystemBrowserSession: WebviewProviderSession {
         if CustomSchemeRedirect.waitingSession === self { CustomSchemeRedirect.waitingSession = nil }
     }
 
-    /// Delivers a URL that reached the app through its custom scheme; true when it was the redirect.
-    func receive(_ url: URL) -> Bool {
-        guard !dismissed else { return false }
-        return reporter.handleRedirect(url)
+    /// Delivers a URI that reached the app through its custom scheme; true when it was the
+    /// redirect and ended the session (false once the session has its outcome).
+    func receive(_ uri: String) -> Bool {
+        guard !dismissed, !reporter.isFinished else { return false }
+        return reporter.handleRedirect(uri)
     }
 
     /// The listener's answer to one request: only the redirect path, by GET or form POST, ends

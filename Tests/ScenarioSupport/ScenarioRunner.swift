@@ -13,34 +13,37 @@ public enum ScenarioRunner {
     }
 
     /// Runs `program scenario arguments...` and returns the report it printed.
+    ///
+    /// - Parameter launcher: a command that runs the program (found on `PATH`), such as
+    ///   `["dbus-run-session", "--"]`; the program path and its arguments follow it.
     /// - Throws: ``Failure`` when the program printed no report or reported an error; its
-    ///   standard error is in the message.
+    ///   standard error is in the message. The program (or its launcher) is killed if it is
+    ///   still running 10 s after `timeout`, beyond its own watchdog.
     public static func run(
         _ program: String, _ scenario: String, arguments: [String] = [], environment: [String: String] = [:],
-        timeout: Duration = .seconds(120)
+        timeout: Duration = .seconds(120), launcher: [String] = []
     ) async throws -> ScenarioReport {
-        let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent(program)
-        process.arguments = [scenario] + arguments
+        let programPath = productsDirectory.appendingPathComponent(program).path
         var env = ProcessInfo.processInfo.environment
         env["SCENARIO_TIMEOUT"] = env["SCENARIO_TIMEOUT"] ?? String(timeout.components.seconds - 5)
         for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        // Not Foundation's Process: see CleanSpawn (its children would never get SIGTERM or SIGALRM).
+        let child = try CleanSpawn(launcher + [programPath, scenario] + arguments, environment: env)
+        let pid = child.pid
+        let killer = Task.detached {
+            try await Task.sleep(for: timeout + .seconds(10))
+            kill(pid, SIGKILL)
+        }
         // Read both pipes to the end while the program runs, so neither fills up.
-        async let outData = Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-        async let errData = Task.detached { errors.fileHandleForReading.readDataToEndOfFile() }.value
+        async let outData = Task.detached { child.output.readDataToEndOfFile() }.value
+        async let errData = Task.detached { child.errors.readDataToEndOfFile() }.value
         let (stdout, stderr) = await (outData, errData)
-        process.waitUntilExit()
+        let exitStatus = child.waitForExit()
+        killer.cancel()
         let text = String(decoding: stdout, as: UTF8.self)
         let log = String(decoding: stderr, as: UTF8.self)
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix(ScenarioHost.reportPrefix) }) else {
-            throw Failure(description: "\(program) \(scenario) printed no report (exit \(process.terminationStatus)).\nstdout:\n\(text)\nstderr:\n\(log.suffix(4000))")
+            throw Failure(description: "\(program) \(scenario) printed no report (exit \(exitStatus)).\nstdout:\n\(text)\nstderr:\n\(log.suffix(4000))")
         }
         let report = try JSONDecoder().decode(ScenarioReport.self, from: Data(line.dropFirst(ScenarioHost.reportPrefix.count).utf8))
         if let error = report.error {

@@ -2,12 +2,15 @@ import Foundation
 import ScenarioSupport
 import Testing
 
-/// Runs one SystemBrowserScenarios scenario with a temporary desktop whose default browser is `browser`.
+/// Runs one SystemBrowserScenarios scenario with a temporary desktop whose default browser is
+/// `browser`, on a private session bus (as on a desktop: GIO announces launches on it; without
+/// one, GLib would autolaunch a bus that outlives the test).
 func scenario(_ name: String, browser: TestDesktop.Browser = .registered) async throws -> ScenarioReport {
     let desktop = try TestDesktop(browser)
     defer { desktop.remove() }
     return try await ScenarioRunner.run(
-        "SystemBrowserScenarios", name, environment: desktop.environment, timeout: .seconds(60))
+        "SystemBrowserScenarios", name, environment: desktop.environment, timeout: .seconds(60),
+        launcher: ["dbus-run-session", "--"])
 }
 
 let successNotifications = ["WebAuthDidStartLoad", "WebAuthDidFinishLoad", "WebAuthDidComplete"]
@@ -166,6 +169,17 @@ struct SystemBrowserProviderTests {
         let report = try await scenario("custom-page")
         #expect(report.string("outcome") == "success")
         #expect(report.string("browserFinalBody") == "<p>app says: done</p>")
+    }
+
+    @Test("The provider conformance suite (WebviewHostTestKit) passes against the system browser and the test browser")
+    func conformance() async throws {
+        let report = try await scenario("conformance")
+        #expect(report.strings("checks") == ["success", "cancel", "cancelBeforeStart", "timeout", "secondSession", "quietAfterEnd"])
+        #expect(report.strings("failures") == [], "\(report.strings("failures") ?? [])")
+        // The browser really ran: it followed the succeeding URL and fetched the pending page.
+        let requests = try #require(report.strings("loginRequests"))
+        #expect(requests.contains("/authorize"))
+        #expect(requests.contains("/pending"))
     }
 
     @Test("browserCompletion .redirect: the browser is sent on to the app's page with 303")

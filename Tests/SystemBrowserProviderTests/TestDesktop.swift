@@ -60,6 +60,8 @@ struct TestDesktop {
             // GTK still needs the system's GSettings schemas.
             "GSETTINGS_SCHEMA_DIR": "/usr/share/glib-2.0/schemas",
             "TEST_BROWSER_LOG": browserLog.path,
+            // No accessibility bridge: it would autolaunch a session bus (dbus-launch) that outlives the test.
+            "NO_AT_BRIDGE": "1",
         ]
     }
 

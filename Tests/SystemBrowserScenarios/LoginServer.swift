@@ -5,6 +5,7 @@ import GLibSupport
 /// The identity provider's "login page" for the scenarios: a SoupServer on 127.0.0.1 (kernel-chosen
 /// port). `GET /authorize?redirect_uri=R&...` sends the browser on to R with every other query
 /// parameter, by a 302 (query) or, with `response_mode=form_post`, by an auto-submitting form.
+/// `GET /pending` is a page that never goes on.
 @MainActor
 final class LoginServer {
     let server: UnsafeMutablePointer<SoupServer>
@@ -47,6 +48,13 @@ final class LoginServer {
         let text = String(cString: g_uri_to_string(uri))
         let components = URLComponents(string: text)
         requests.append(components?.path ?? "?")
+        if components?.path == "/pending" {
+            // A page that shows and never goes on (the person has not signed in yet).
+            let page = "<html><body><p>Waiting for you to sign in.</p></body></html>"
+            soup_server_message_set_status(message, 200, nil)
+            soup_server_message_set_response(message, "text/html", SOUP_MEMORY_COPY, page, gsize(page.utf8.count))
+            return
+        }
         guard components?.path == "/authorize", let items = components?.queryItems,
             let redirect = items.first(where: { $0.name == "redirect_uri" })?.value
         else {

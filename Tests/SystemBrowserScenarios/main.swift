@@ -13,6 +13,9 @@ func browser(_ extra: [String: String] = [:]) -> [String: String] {
     return environment
 }
 
+// Started by the desktop with a custom-scheme URI: the app's second instance, not a scenario.
+if CustomSchemeApp.isSecondInstance { CustomSchemeApp.runSecondInstance() }
+
 ScenarioHost.main([
     "query": { _ in try await SignInRun(browserEnvironment: browser()).run() },
     "form-post": { _ in try await SignInRun(formPost: true, browserEnvironment: browser()).run() },
@@ -66,4 +69,9 @@ ScenarioHost.main([
             browserEnvironment: browser()
         ).run()
     },
+    // Custom scheme (run under dbus-run-session): the browser opens the redirect with `gio open`,
+    // GIO starts this program again with it, and that instance hands it over D-Bus.
+    "custom-scheme": { _ in try await CustomSchemeApp.runFirstInstance() },
+    "custom-scheme-edges": { _ in try await CustomSchemeApp.runEdges() },
+    "conformance": { _ in try await ConformanceRun.run() },
 ])

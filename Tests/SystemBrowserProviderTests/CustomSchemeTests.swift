@@ -1,0 +1,171 @@
+import Foundation
+import ScenarioSupport
+import SystemBrowserProvider
+import Testing
+import WebviewHost
+
+/// Runs `gio` with `arguments` in `environment` (bounded: killed after 10 s) and returns its output.
+func gio(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["timeout", "10", "gio"] + arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+@Suite("Custom-scheme redirect", .serialized)
+struct CustomSchemeTests {
+    @Test("End to end on a private session bus: the browser opens the URI, the second instance hands it over D-Bus")
+    func endToEnd() async throws {
+        let desktop = try TestDesktop(.registered)
+        defer { desktop.remove() }
+        let secondLog = desktop.root.appendingPathComponent("second-instance.log")
+        var environment = desktop.environment
+        environment["SCHEME_TEST_SECOND_LOG"] = secondLog.path
+        let report = try await ScenarioRunner.run(
+            "SystemBrowserScenarios", "custom-scheme", environment: environment, timeout: .seconds(60),
+            launcher: ["dbus-run-session", "--"])
+
+        let callback = "com.example.webviewhost:/oauth2redirect?code=the-code&state=s-123"
+        #expect(report.string("outcome") == "success")
+        #expect(report.string("code") == "the-code")
+        #expect(report.string("state") == "s-123")
+        #expect(report.string("callbackURL") == callback)
+        #expect(report.string("preparedRedirectURI") == "com.example.webviewhost:/oauth2redirect")
+        // Completed exactly once, by the one URI the open handler received.
+        #expect(report.strings("notifications") == successNotifications)
+        #expect(report.strings("openedURIs") == [callback])
+        #expect(report.bool("handOverAfterEnd") == false)
+        #expect(report.bool("connectedAfterDisconnect") == false)
+        // The first instance is the primary one; connect(to:) added HANDLES_OPEN before registration.
+        #expect(report.bool("firstInstanceIsRemote") == false)
+        #expect(report.bool("handlesOpenAfterConnect") == true)
+        // The browser really handed the URI to the desktop (gio open), not to the app directly.
+        #expect(report.string("browserFinalURL") == callback)
+        #expect(report.bool("browserFinished") == true)
+        // One second instance, started by GIO with the URI, handed it over (never became primary,
+        // never emitted open itself) and exited 0 quickly.
+        #expect(report.int("secondInstanceCount") == 1)
+        #expect(report.string("secondInstanceURI") == callback)
+        #expect(report.bool("secondInstanceIsRemote") == true)
+        #expect(report.int("secondInstanceOpenedHere") == 0)
+        #expect(report.int("secondInstanceStatus") == 0)
+        let seconds = try #require(report.double("secondInstanceSeconds"))
+        #expect(seconds >= 0 && seconds < 5)
+
+        // The desktop entry declares the scheme, and GIO (another process) sees it as the default.
+        let desktopFile = try #require(report.string("desktopFile"))
+        #expect(desktopFile == desktop.root.appendingPathComponent("data/applications/org.webviewhost.SchemeTest.desktop").path)
+        let entry = try String(contentsOfFile: desktopFile, encoding: .utf8)
+        let lines = entry.split(separator: "\n").map(String.init)
+        #expect(lines.contains("MimeType=x-scheme-handler/com.example.webviewhost;"))
+        #expect(lines.contains("NoDisplay=true"))
+        #expect(lines.contains { $0.hasPrefix("Exec=") && $0.hasSuffix("/SystemBrowserScenarios %u") })
+        let mime = try gio(["mime", "x-scheme-handler/com.example.webviewhost"], environment: desktop.environment)
+        #expect(mime.status == 0)
+        #expect(
+            mime.output.contains("x-scheme-handler/com.example.webviewhost”: org.webviewhost.SchemeTest.desktop"),
+            "\(mime.output)")
+    }
+
+    @Test("Hand-overs that are not the waiting sign-in's redirect return false and change nothing")
+    func handOverEdges() async throws {
+        let desktop = try TestDesktop(.registered)
+        defer { desktop.remove() }
+        // Its GApplications connect to the session bus even when non-unique: a private one, not an autolaunched one.
+        let report = try await ScenarioRunner.run(
+            "SystemBrowserScenarios", "custom-scheme-edges", environment: desktop.environment, timeout: .seconds(60),
+            launcher: ["dbus-run-session", "--"])
+        #expect(report.bool("handOverWithoutSession") == false)
+        #expect(report.bool("openWithoutSessionSurvived") == true)
+        #expect(report.string("connectNotAnApp") == "invalidParameters")
+        #expect(report.string("connectRegisteredWithoutOpen") == "invalidParameters")
+        #expect(report.string("connectRegisteredWithoutOpenMessage")?.contains("G_APPLICATION_HANDLES_OPEN") == true)
+        #expect(report.int("handlersAfterConnect") == 1)
+        #expect(report.string("preparedRedirectURI") == "com.example.webviewhost:/oauth2redirect")
+        // Before the browser is shown, a redirect is not taken (a stale one from an earlier attempt).
+        #expect(report.bool("handOverBeforePresent") == false)
+        #expect(report.bool("handOverOtherPath") == false)
+        #expect(report.bool("handOverOtherScheme") == false)
+        #expect(report.bool("runningAfterWrongURIs") == true)
+        // The right URI through GApplication's open completes it; afterwards, hand-overs are ignored.
+        #expect(report.string("outcome") == "success")
+        #expect(report.string("code") == "the-code")
+        #expect(report.string("state") == "s-123")
+        #expect(report.bool("handOverAfterEnd") == false)
+        #expect(report.int("handlersAfterDisconnect") == 0)
+    }
+
+    @Test(
+        "Valid private-use schemes (RFC 8252 7.1)",
+        arguments: ["com.example.app", "com.example.webviewhost", "com.googleusercontent.apps.123-abc", "org.example+x.app", "a.b"])
+    func validSchemes(scheme: String) throws {
+        try CustomSchemeRegistration.validate(scheme: scheme)
+    }
+
+    @Test(
+        "Invalid schemes fail with invalidParameters and say why",
+        arguments: [
+            ("", "empty"), ("myapp", "no period"), ("Com.example.app", "start with a lowercase letter"), ("com.Example.app", "uppercase letter"), ("com.example_app", "\"_\""),
+            ("1com.example", "start with a lowercase letter"), (".com.example", "start with a lowercase letter"),
+            ("com.example.", "empty label"), ("com..example", "empty label"), ("com.exämple", "\"ä\""),
+            ("com example.app", "\" \""), ("http", "no period"),
+        ])
+    func invalidSchemes(scheme: String, reason: String) {
+        let error = #expect(throws: WebAuthError.self) { try CustomSchemeRegistration.validate(scheme: scheme) }
+        #expect(error?.code == .invalidParameters)
+        #expect(error?.message.contains(reason) == true, "\(error?.message ?? "")")
+        #expect(error?.message.contains("RFC 8252") == true)
+    }
+
+    @Test("install refuses a bad scheme, application id or executable before writing anything")
+    func installValidation() throws {
+        let cases: [(scheme: String, id: String, executable: String, says: String)] = [
+            ("myapp", "org.example.App", "/bin/true", "no period"),
+            ("com.example.app", "../evil", "/bin/true", "application id"),
+            ("com.example.app", "NoDots", "/bin/true", "application id"),
+            ("com.example.app", "org.example.App", "/nonexistent/app", "not an executable"),
+            ("com.example.app", "org.example.App", "/bin/true\nExec=evil", "control characters"),
+            ("com.example.app", "org.example.App", "", "control characters"),
+        ]
+        for item in cases {
+            let error = #expect(throws: WebAuthError.self) {
+                try CustomSchemeRegistration.install(
+                    scheme: item.scheme, applicationID: item.id, executable: item.executable, displayName: "x")
+            }
+            #expect(error?.code == .invalidParameters)
+            #expect(error?.message.contains(item.says) == true, "\(error?.message ?? "")")
+        }
+    }
+
+    @Test("A session with a custom-scheme redirect URI: validated, no listener, returned unchanged by prepare")
+    @MainActor
+    func sessionRedirectValidation() async throws {
+        // Sandboxed: the provider is available without looking for a browser on this machine.
+        let environment = WebviewEnvironment(variables: [:], hasDisplay: true, isSandboxed: true)
+        try await WebviewProviderRegistry.withIsolatedRegistry {
+            WebviewProviderRegistry.register(SystemBrowserProvider())
+            for bad in ["myapp:/oauth2redirect", "Com.Example.App:/oauth2redirect", "com..example:/cb"] {
+                let session = WebAuthSession(
+                    redirectURI: URL(string: bad)!, parameters: .init(webviewType: .authenticationSession),
+                    environment: environment)
+                let error = await #expect(throws: WebAuthError.self) { _ = try await session.prepare() }
+                #expect(error?.code == .invalidParameters, "\(bad)")
+                #expect(error?.message.contains("RFC 8252") == true, "\(error?.message ?? "")")
+            }
+            let good = URL(string: "com.example.app:/oauth2redirect")!
+            let session = WebAuthSession(
+                redirectURI: good, parameters: .init(webviewType: .authenticationSession), environment: environment)
+            let prepared = try await session.prepare()
+            #expect(prepared == good)
+            session.cancel()
+        }
+    }
+}
