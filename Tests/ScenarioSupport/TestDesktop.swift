@@ -14,8 +14,15 @@ public struct TestDesktop: Sendable {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-desktop-\(UUID().uuidString)")
         let applications = root.appendingPathComponent("data/applications")
         let config = root.appendingPathComponent("config")
-        for folder in [applications, config, root.appendingPathComponent("dirs")] {
+        let dirs = root.appendingPathComponent("dirs")
+        for folder in [applications, config, dirs] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        // The system's data a desktop always has (MIME database, icons, GSettings schemas), but
+        // none of its applications, so no installed browser can answer.
+        for shared in ["mime", "icons", "glib-2.0"] where FileManager.default.fileExists(atPath: "/usr/share/\(shared)") {
+            try FileManager.default.createSymbolicLink(
+                at: dirs.appendingPathComponent(shared), withDestinationURL: URL(fileURLWithPath: "/usr/share/\(shared)"))
         }
         guard let browserCommand, !schemes.isEmpty else { return }
         let entry = """
@@ -38,9 +45,9 @@ public struct TestDesktop: Sendable {
             "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
             "XDG_CACHE_HOME": root.appendingPathComponent("cache").path,
             "XDG_DATA_DIRS": root.appendingPathComponent("dirs").path,
-            // GTK still needs the system's GSettings schemas.
-            "GSETTINGS_SCHEMA_DIR": "/usr/share/glib-2.0/schemas",
             "WEBVIEW_HOST_PROVIDER": "",
+            // No accessibility bus: its daemons would outlive the scenario.
+            "NO_AT_BRIDGE": "1",
         ]
     }
 
