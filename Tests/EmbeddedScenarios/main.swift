@@ -284,6 +284,10 @@ ScenarioHost.main([
         guard await run.recorder.waitForFinish(path: "/authorize") else {
             return ScenarioReport(["error": .string("the authorization page never finished loading in the custom view")])
         }
+        // The title reaches the UI process a moment after the load finished; wait for it (bounded).
+        for _ in 0..<80 where webkit_web_view_get_title(wvh_web_view(view)).map({ String(cString: $0) })?.isEmpty ?? true {
+            await ScenarioHost.idle(.milliseconds(25))
+        }
         facts.merge(viewFacts("During")) { $1 }
         let dead = try TestServer()
         let deadURL = dead.url("/unreachable")
