@@ -14,5 +14,5 @@ if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   "$demo" "$@"
 else
   echo "No display: running under Xvfb for 15 seconds and saving demo.png"
-  xvfb-run -a -s "-screen 0 1280x800x24" bash -c "\"$demo\" --sign-in-embedded $* & pid=\$!; sleep 12; import -window root demo.png; kill \$pid"
+  xvfb-run -a -s "-screen 0 1280x800x24" bash -c "\"$demo\" --start=here $* & pid=\$!; sleep 12; import -window root demo.png; kill \$pid"
 fi

@@ -195,8 +195,12 @@ gtk_init(nil, nil)
 MainLoopBridge.install()
 WebviewProviderRegistry.registerBuiltInProviders()
 let demo = DemoWindow()
-if CommandLine.arguments.contains("--sign-in-embedded") {
-    demo.signIn(WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(demo.window)), redirect: "http://127.0.0.1:53685/embedded-callback")
+// `--start=browser|window|here` begins a sign-in at launch (used by run-demo.sh without a display).
+switch CommandLine.arguments.first(where: { $0.hasPrefix("--start=") })?.dropFirst("--start=".count) {
+case "browser": demo.signIn(WebviewParameters(webviewType: .authenticationSession), redirect: "http://127.0.0.1:53682/callback")
+case "window": demo.signIn(WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(demo.window)), redirect: "http://127.0.0.1:53685/embedded-callback")
+case "here": demo.signIn(WebviewParameters(customWebview: WebviewHandle(demo.ownWebview)), redirect: "http://127.0.0.1:53685/embedded-callback")
+default: break
 }
 gtk_main()
 withExtendedLifetime(demo) {}
