@@ -70,7 +70,7 @@ final class LoopbackRedirectListener {
                 underlyingError: error)
         }
         self.server = server
-        self.port = port != 0 ? port : Self.boundPort(of: server)
+        self.port = port != 0 ? port : boundPort(of: server)
         let box = Unmanaged.passRetained(RequestBox(self)).toOpaque()
         soup_server_add_handler(
             server, nil,
@@ -143,22 +143,6 @@ final class LoopbackRedirectListener {
         case .redirect(let url):
             soup_server_message_set_redirect(message, 303, url.absoluteString)
         }
-    }
-
-    /// The port the kernel chose (`soup_server_get_uris`).
-    private static func boundPort(of server: UnsafeMutablePointer<SoupServer>) -> Int {
-        var port = 0
-        let uris = soup_server_get_uris(server)
-        var node = uris
-        while let current = node {
-            if let uri = current.pointee.data {
-                port = Int(g_uri_get_port(OpaquePointer(uri)))
-                g_uri_unref(OpaquePointer(uri))
-            }
-            node = current.pointee.next
-        }
-        g_slist_free(uris)
-        return port
     }
 }
 

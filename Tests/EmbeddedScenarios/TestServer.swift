@@ -59,10 +59,7 @@ final class TestServer {
         try withGError { error in
             _ = soup_server_listen_local(server, 0, SoupServerListenOptions(options), error)
         }
-        if let uris = soup_server_get_uris(server) {
-            port = Int(g_uri_get_port(OpaquePointer(uris.pointee.data)))
-            g_slist_free_full(uris, { g_uri_unref(OpaquePointer($0)) })
-        }
+        port = boundPort(of: server)
     }
 
     /// `http(s)://127.0.0.1:<port><path>`.

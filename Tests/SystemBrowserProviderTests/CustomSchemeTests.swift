@@ -24,7 +24,7 @@ func gio(_ arguments: [String], environment: [String: String]) throws -> (status
 struct CustomSchemeTests {
     @Test("End to end on a private session bus: the browser opens the URI, the second instance hands it over D-Bus")
     func endToEnd() async throws {
-        let desktop = try TestDesktop(.registered)
+        let desktop = try TestBrowserDesktop(.registered)
         defer { desktop.remove() }
         let secondLog = desktop.root.appendingPathComponent("second-instance.log")
         var environment = desktop.environment
@@ -77,7 +77,7 @@ struct CustomSchemeTests {
 
     @Test("Hand-overs that are not the waiting sign-in's redirect return false and change nothing")
     func handOverEdges() async throws {
-        let desktop = try TestDesktop(.registered)
+        let desktop = try TestBrowserDesktop(.registered)
         defer { desktop.remove() }
         // Its GApplications connect to the session bus even when non-unique: a private one, not an autolaunched one.
         let report = try await ScenarioRunner.run(

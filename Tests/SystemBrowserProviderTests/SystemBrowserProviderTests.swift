@@ -5,8 +5,8 @@ import Testing
 /// Runs one SystemBrowserScenarios scenario with a temporary desktop whose default browser is
 /// `browser`, on a private session bus (as on a desktop: GIO announces launches on it; without
 /// one, GLib would autolaunch a bus that outlives the test).
-func scenario(_ name: String, browser: TestDesktop.Browser = .registered) async throws -> ScenarioReport {
-    let desktop = try TestDesktop(browser)
+func scenario(_ name: String, browser: TestBrowserDesktop.Browser = .registered) async throws -> ScenarioReport {
+    let desktop = try TestBrowserDesktop(browser)
     defer { desktop.remove() }
     return try await ScenarioRunner.run(
         "SystemBrowserScenarios", name, environment: desktop.environment, timeout: .seconds(60),

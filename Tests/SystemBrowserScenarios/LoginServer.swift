@@ -93,22 +93,6 @@ struct SendablePointer: @unchecked Sendable {
     init(_ pointer: OpaquePointer) { self.pointer = pointer }
 }
 
-/// The port a SoupServer listens on.
-func boundPort(of server: UnsafeMutablePointer<SoupServer>) -> Int {
-    var port = 0
-    let uris = soup_server_get_uris(server)
-    var node = uris
-    while let current = node {
-        if let uri = current.pointee.data {
-            port = Int(g_uri_get_port(OpaquePointer(uri)))
-            g_uri_unref(OpaquePointer(uri))
-        }
-        node = current.pointee.next
-    }
-    g_slist_free(uris)
-    return port
-}
-
 /// A listener bound to 127.0.0.1 on a kernel-chosen port, held until `close()` (a "busy" port),
 /// or closed at once to learn a free port.
 @MainActor
