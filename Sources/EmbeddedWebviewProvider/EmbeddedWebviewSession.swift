@@ -188,11 +188,14 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         }
     }
 
-    /// Hands a URI the view does not load to the system (`g_app_info_launch_default_for_uri_async`);
-    /// broker schemes post `willSwitchToBrokerApp` first. Reported as finished so spinners stop.
+    /// Hands a URI the view does not load on: a broker app's URI to a registered broker provider
+    /// (after `willSwitchToBrokerApp`), anything else, or a broker URI no provider takes, to the
+    /// system (`g_app_info_launch_default_for_uri_async`). Reported as finished so spinners stop.
     private func handToSystem(_ url: URL) {
-        if let scheme = url.scheme?.lowercased(), Self.brokerSchemes.contains(scheme) {
-            reporter.willSwitchToBrokerApp(url)
+        let scheme = url.scheme?.lowercased() ?? ""
+        if Self.brokerSchemes.contains(scheme) || reporter.isBrokerURL(url) {
+            window?.loadEnded()
+            if reporter.switchToBroker(url) { return }  // the broker presents now; this view is dismissed
         }
         let launchContext = webView.flatMap { gtk_widget_get_display(wvh_widget($0)) }
             .flatMap { gdk_display_get_app_launch_context($0) }

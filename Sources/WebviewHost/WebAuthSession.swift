@@ -39,6 +39,9 @@ public final class WebAuthSession: Sendable {
         var timeout: Task<Void, Never>?
         var webview: WebviewHandle?
         var holdsSlot = false
+        var request: WebAuthRequest?
+        /// The generation of the reporter whose provider presents the session now.
+        var providerGeneration = 0
     }
 
     private enum Phase { case created, preparing, prepared, presenting }
@@ -99,7 +102,8 @@ public final class WebAuthSession: Sendable {
             }
             Self.logger.debug("session prepared", metadata: ["provider": "\(provider.id)"])
             let request = WebAuthRequest(redirectURI: redirect, parameters: parameters, environment: environment)
-            let session = try provider.makeSession(for: request, reporter: WebAuthSessionReporter(session: self))
+            state.withLock { $0.request = request }
+            let session = try provider.makeSession(for: request, reporter: WebAuthSessionReporter(session: self, generation: 0))
             let stillRunning = state.withLock {
                 $0.providerSession = session
                 return $0.outcome == nil
@@ -226,6 +230,66 @@ public final class WebAuthSession: Sendable {
     var preparedRedirectURI: RedirectURI? { state.withLock { $0.redirectURI } }
     var isFinished: Bool { state.withLock { $0.outcome != nil } }
     var failure: WebAuthError? { terminalError() }
+
+    /// The broker schemes of the providers this session can reach.
+    var brokerSchemes: Set<String> {
+        Set(store.providers.flatMap { $0.brokerSchemes.map { $0.lowercased() } })
+    }
+
+    func isCurrentProvider(_ generation: Int) -> Bool {
+        state.withLock { $0.providerGeneration == generation }
+    }
+
+    /// Hands the session from the provider of `generation` to a registered broker for `url`'s
+    /// scheme: the broker's session is made, prepared and presented with `url`; the previous
+    /// provider session is dismissed on a later main-loop turn.
+    @MainActor
+    func switchToBroker(_ url: URL, from generation: Int) -> Bool {
+        guard let scheme = url.scheme?.lowercased() else { return false }
+        let current = state.withLock { state -> (request: WebAuthRequest, provider: (any WebviewProvider)?)? in
+            guard state.outcome == nil, state.providerGeneration == generation, let request = state.request else { return nil }
+            return (request, state.provider)
+        }
+        guard let current,
+            let broker = store.providers.first(where: { candidate in
+                candidate.id != current.provider?.id && candidate.brokerSchemes.contains { $0.lowercased() == scheme }
+                    && candidate.availability(in: environment).isAvailable
+            })
+        else { return false }
+        let brokerSession: any WebviewProviderSession
+        do {
+            brokerSession = try broker.makeSession(
+                for: current.request, reporter: WebAuthSessionReporter(session: self, generation: generation + 1))
+        } catch {
+            Self.logger.debug("broker refused the session", metadata: ["broker": "\(broker.id)"])
+            return false
+        }
+        let replaced = state.withLock { state -> (any WebviewProviderSession)?? in
+            guard state.outcome == nil, state.providerGeneration == generation else { return .none }
+            let previous = state.providerSession
+            state.providerGeneration = generation + 1
+            state.provider = broker
+            state.providerSession = brokerSession
+            state.webview = nil
+            return .some(previous)
+        }
+        guard let replaced else {
+            scheduleDismiss(brokerSession, resuming: nil, with: nil)
+            return false
+        }
+        Self.logger.debug("switched to broker", metadata: ["broker": "\(broker.id)"])
+        if let replaced { scheduleDismiss(replaced, resuming: nil, with: nil) }
+        Task { @MainActor in
+            do {
+                _ = try await brokerSession.prepare()
+                guard self.isCurrentProvider(generation + 1), !self.isFinished else { return }
+                try brokerSession.present(authorizationURL: url)
+            } catch {
+                if self.isCurrentProvider(generation + 1) { self.finish(.failure(Self.webAuthError(error))) }
+            }
+        }
+        return true
+    }
 
     func setWebview(_ webview: WebviewHandle?) {
         state.withLock { $0.webview = webview }

@@ -6,16 +6,26 @@ public import Foundation
 /// late and duplicate reports are ignored, never crashed on.
 public final class WebAuthSessionReporter: Sendable {
     private weak let session: WebAuthSession?
+    /// Which provider session this reporter belongs to; a provider replaced by a broker is no
+    /// longer current, and its reports are ignored.
+    private let generation: Int
 
-    init(session: WebAuthSession) {
+    init(session: WebAuthSession, generation: Int) {
         self.session = session
+        self.generation = generation
+    }
+
+    /// The session, while this reporter's provider is the one presenting it.
+    private var active: WebAuthSession? {
+        guard let session, session.isCurrentProvider(generation) else { return nil }
+        return session
     }
 
     /// The redirect URI the session ends at, once ``WebviewProviderSession/prepare()`` returned.
     public var redirectURI: RedirectURI? { session?.preparedRedirectURI }
 
     /// Whether the session already has its outcome; a provider can stop early.
-    public var isFinished: Bool { session?.isFinished ?? true }
+    public var isFinished: Bool { active?.isFinished ?? true }
 
     /// The error the session ended with, or `nil` while it runs or when it succeeded; lets a
     /// provider tell the person how it ended (the browser page after a loopback redirect).
@@ -34,7 +44,7 @@ public final class WebAuthSessionReporter: Sendable {
     @discardableResult
     public func handleRedirect(_ url: URL) -> Bool {
         guard isRedirect(url) else { return false }
-        session?.redirectReached(url.absoluteString)
+        active?.redirectReached(url.absoluteString)
         return true
     }
 
@@ -44,32 +54,51 @@ public final class WebAuthSessionReporter: Sendable {
     @discardableResult
     public func handleRedirect(_ urlString: String) -> Bool {
         guard let url = URL(string: urlString), isRedirect(url) else { return false }
-        session?.redirectReached(urlString)
+        active?.redirectReached(urlString)
         return true
     }
 
     /// Ends the session with `error` (the first outcome wins).
     public func fail(_ error: WebAuthError) {
-        session?.finish(.failure(error))
+        active?.finish(.failure(error))
     }
 
     /// A page started loading: posts `webAuthDidStartLoad`.
     public func didStartLoad(_ url: URL) {
-        session?.post(.didStartLoad(url))
+        active?.post(.didStartLoad(url))
     }
 
     /// A page finished loading, or a navigation was handed elsewhere: posts `webAuthDidFinishLoad`.
     public func didFinishLoad(_ url: URL) {
-        session?.post(.didFinishLoad(url))
+        active?.post(.didFinishLoad(url))
     }
 
     /// A broker app is about to take over: posts `webAuthWillSwitchToBrokerApp`.
     public func willSwitchToBrokerApp(_ url: URL) {
-        session?.post(.willSwitchToBrokerApp(url))
+        active?.post(.willSwitchToBrokerApp(url))
+    }
+
+    /// Whether a registered provider is a broker for `url`'s scheme (see ``WebviewProvider/brokerSchemes``).
+    public func isBrokerURL(_ url: URL) -> Bool {
+        guard let scheme = url.scheme?.lowercased() else { return false }
+        return session?.brokerSchemes.contains(scheme) ?? false
+    }
+
+    /// Offers a broker app's URI (`msauth://...`) the sign-in page navigated to: posts
+    /// `webAuthWillSwitchToBrokerApp`, then hands the session to a registered, available provider
+    /// whose ``WebviewProvider/brokerSchemes`` include the URI's scheme, which is presented with
+    /// `url`. Returns `false` when no such provider exists (hand the URI to the system instead);
+    /// after `true` this provider is dismissed and its reports are ignored.
+    @MainActor
+    @discardableResult
+    public func switchToBroker(_ url: URL) -> Bool {
+        guard let session = active else { return false }
+        session.post(.willSwitchToBrokerApp(url))
+        return session.switchToBroker(url, from: generation)
     }
 
     /// The view showing the sign-in; it is put in every notification's userInfo under `webview`.
     public func setWebview(_ webview: WebviewHandle?) {
-        session?.setWebview(webview)
+        active?.setWebview(webview)
     }
 }

@@ -21,6 +21,10 @@ public protocol WebviewProvider: Sendable {
     var supportsCustomWebview: Bool { get }
     /// The timeout used when ``WebviewParameters/timeout`` is `nil`; `nil` for none.
     var defaultTimeout: Duration? { get }
+    /// URI schemes of the broker app this provider stands for (`msauth`...): a sign-in page in
+    /// another provider that navigates to one is handed to this provider (see
+    /// ``WebAuthSessionReporter/switchToBroker(_:)``). Empty for providers that are no broker.
+    var brokerSchemes: Set<String> { get }
 
     /// Whether the provider can run in `environment`, and why not. Called from any thread.
     func availability(in environment: WebviewEnvironment) -> WebviewProviderAvailability
@@ -36,6 +40,7 @@ extension WebviewProvider {
     public var requiresDisplay: Bool { true }
     public var supportsCustomWebview: Bool { false }
     public var defaultTimeout: Duration? { nil }
+    public var brokerSchemes: Set<String> { [] }
 }
 
 /// One sign-in as a provider runs it. All calls come on the main actor, in the order

@@ -23,6 +23,7 @@ public struct FakeWebviewProvider: WebviewProvider {
     public var requiresDisplay: Bool
     public var supportsCustomWebview: Bool
     public var defaultTimeout: Duration?
+    public var brokerSchemes: Set<String>
     /// What ``availability(in:)`` answers (for every environment).
     public var fixedAvailability: WebviewProviderAvailability
     /// Turns the requested redirect URI into the prepared one (a loopback provider adds a port).
@@ -38,6 +39,7 @@ public struct FakeWebviewProvider: WebviewProvider {
         requiresDisplay: Bool = false,
         supportsCustomWebview: Bool = false,
         defaultTimeout: Duration? = nil,
+        brokerSchemes: Set<String> = [],
         availability: WebviewProviderAvailability = .available,
         prepareRedirect: @escaping @Sendable (URL) throws -> URL = { $0 },
         behavior: @escaping Behavior = FakeWebviewProvider.redirect(query: "code=fake-code")
@@ -49,6 +51,7 @@ public struct FakeWebviewProvider: WebviewProvider {
         self.requiresDisplay = requiresDisplay
         self.supportsCustomWebview = supportsCustomWebview
         self.defaultTimeout = defaultTimeout
+        self.brokerSchemes = brokerSchemes
         self.fixedAvailability = availability
         self.prepareRedirect = prepareRedirect
         self.behavior = behavior

@@ -413,6 +413,33 @@ ScenarioHost.main([
         return ScenarioReport(facts)
     },
 
+    // A sign-in page that navigates to a broker app's URI (msauth://) while a broker provider is
+    // registered: the broker takes the session over and completes it; the window goes away.
+    "broker": { _ in
+        let brokerLog = FakeWebviewProvider(id: "test-broker", brokerSchemes: ["msauth"], behavior: { presentation in
+            let callback = FakeWebviewProvider.callback(for: presentation, query: "code=from-broker&state=xyz")
+            DispatchQueue.main.async { presentation.reporter.handleRedirect(callback) }
+        })
+        WebviewProviderRegistry.register(brokerLog)
+        let app = Probes.makeAppWindow()
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        idp.route("/authorize") { _ in .html(Pages.plain("Use the broker app")) }
+        let run = SessionRun(
+            redirectURI: callback.url("/callback"), parameters: windowParameters(parent: app),
+            authorizationURL: idp.url("/authorize"))
+        var facts: Facts = [:]
+        if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
+            Probes.evaluate("location.href = 'msauth://broker/authorize?request=abc'", in: view)
+        }
+        let result = await run.outcome()
+        facts.merge(run.facts(result)) { $1 }
+        facts["brokerCalls"] = .strings(brokerLog.log.all.map { "\($0)" })
+        facts["callbackRequests"] = .int(callback.requests.count)
+        facts["visibleToplevelsAfter"] = .int(Probes.visibleToplevels())
+        return ScenarioReport(facts)
+    },
+
     // The provider contract suite (WebviewHostTestKit), in a library-owned window ("window") or
     // in a caller-supplied view ("custom-view").
     "conformance": { arguments in

@@ -229,4 +229,15 @@ struct EmbeddedWebviewProviderTests {
         #expect(report.strings("failures") == [], "\(report.strings("failures") ?? [])")
         #expect(report.int("callbackRequests") == 0, "the code never reached the network")
     }
+
+    @Test("A broker URI (msauth://) goes to a registered broker provider, which completes the session")
+    func brokerTakesOver() async throws {
+        let report = try await Self.scenario("broker")
+        #expect(report.string("outcome") == "success")
+        #expect(report.string("code") == "from-broker")
+        #expect(report.strings("eventNames") == ["didStartLoad", "didFinishLoad", "willSwitchToBrokerApp", "didComplete"])
+        #expect(report.strings("brokerCalls") == ["made", "prepared", "presented(msauth://broker/authorize?request=abc)", "dismissed"])
+        #expect(report.int("visibleToplevelsAfter") == 1, "the sign-in window was closed when the broker took over")
+        #expect(report.int("callbackRequests") == 0)
+    }
 }
