@@ -119,12 +119,14 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         switch WebKitPolicyDecisionType(type) {
         case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION:
             let action = webkit_navigation_policy_decision_get_navigation_action(wvh_navigation_policy_decision(decision))
-            guard let url = Self.url(of: webkit_navigation_action_get_request(action)) else { return false }
-            if request.redirectURI.matches(url) {
-                // The callback (and its code) never reaches the network.
+            let request = webkit_navigation_action_get_request(action)
+            guard let url = Self.url(of: request) else { return false }
+            if self.request.redirectURI.matches(url) {
+                // The callback (and its code) never reaches the network. The host reads the URI
+                // text as WebKit has it, so malformed percent-encoding is refused, not re-encoded.
                 webkit_policy_decision_ignore(wvh_policy_decision(decision))
                 window?.loadEnded()
-                reporter.handleRedirect(url)
+                reporter.handleRedirect(Self.text(of: request) ?? url.absoluteString)
                 return true
             }
             if Self.loadsInView(url) { return false }
@@ -207,6 +209,11 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     }
 
     // MARK: - Helpers
+
+    private static func text(of request: UnsafeMutablePointer<WebKitURIRequest>?) -> String? {
+        guard let request, let uri = webkit_uri_request_get_uri(request) else { return nil }
+        return String(cString: uri)
+    }
 
     private static func url(of request: UnsafeMutablePointer<WebKitURIRequest>?) -> URL? {
         guard let request, let uri = webkit_uri_request_get_uri(request) else { return nil }

@@ -98,6 +98,8 @@ ScenarioHost.main([
             }
         case "replace":
             idp.route("/authorize") { _ in .html(Pages.scripted("Replacing", "setTimeout(() => location.replace('\(target)'), 100)")) }
+        case "malformed":  // a 302 to the redirect URI whose code has a broken percent-escape
+            idp.route("/authorize") { _ in .redirect(callback.url("/callback") + "?code=ab%zz&state=xyz") }
         default:  // "query"
             idp.route("/authorize") { _ in .redirect(idp.url("/callback") + "?redirect_uri=\(callback.url("/callback"))&state=xyz") }
             idp.route("/callback") { _ in .html(Pages.scripted("Lookalike", "setTimeout(() => { location.href = '\(target)' }, 200)")) }

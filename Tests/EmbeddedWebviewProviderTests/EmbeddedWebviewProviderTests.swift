@@ -64,6 +64,14 @@ struct EmbeddedWebviewProviderTests {
         #expect(report.int("visibleToplevelsAfter") == 1)
     }
 
+    @Test("A callback with malformed percent-encoding ends the session with invalidResponse, never reaching the network")
+    func malformedCallback() async throws {
+        let report = try await Self.scenario("redirect", "malformed")
+        #expect(report.string("outcome") == "invalidResponse")
+        #expect(report.int("callbackRequests") == 0)
+        #expect(report.int("terminalCount") == 1)
+    }
+
     @Test("Client-side redirects end the session; a lookalike URL carrying redirect_uri= does not", arguments: ["meta", "replace", "query"])
     func clientSideRedirects(kind: String) async throws {
         let report = try await Self.scenario("redirect", kind)
