@@ -100,13 +100,14 @@ final class SystemBrowserSession: WebviewProviderSession {
         var text = redirectURI.absoluteString
         if let query = text.firstIndex(of: "?") { text = String(text[..<query]) }
         if !parameters.isEmpty { text += "?" + parameters }
-        guard let callbackURL = URL(string: text) else {
+        guard URL(string: text) != nil else {
             let error = WebAuthError(
                 .invalidResponse, "The sign-in callback could not be read; it was not accepted.", url: redirectURI)
             reporter.fail(error)
             return completion(for: error)
         }
-        guard reporter.handleRedirect(callbackURL) else {
+        // The text as received: the host refuses malformed percent-encoding instead of re-encoding it.
+        guard reporter.handleRedirect(text) else {
             return .page(status: 404, html: BrowserCompletionPage.notFound)
         }
         return completion(for: reporter.failure)

@@ -65,6 +65,17 @@ struct SystemBrowserProviderTests {
         #expect(report.bool("listenerRefusedAfterEnd") == true)
     }
 
+    /// `%E9` is well-formed syntax but not UTF-8, so libsoup passes it on and the host refuses it.
+    /// (A `%zz` never reaches the provider: libsoup answers 400 itself and the session waits for its timeout.)
+    @Test("A callback whose percent-encoding is not UTF-8: invalidResponse, and the browser is told sign-in failed")
+    func malformedCallback() async throws {
+        let report = try await scenario("malformed-callback")
+        #expect(report.string("outcome") == "error")
+        #expect(report.string("errorCode") == "invalidResponse")
+        #expect(report.string("browserFinalBody")?.contains("Sign-in failed") == true)
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+    }
+
     @Test("State mismatch: stateMismatch, and the browser is told sign-in failed")
     func stateMismatch() async throws {
         let report = try await scenario("state-mismatch")

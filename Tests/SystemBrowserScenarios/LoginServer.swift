@@ -69,6 +69,11 @@ final class LoginServer {
             let page = "<html><body onload=\"document.forms[0].submit()\"><form method=\"post\" action=\"\(escape(redirect))\">\(inputs)</form></body></html>"
             soup_server_message_set_status(message, 200, nil)
             soup_server_message_set_response(message, "text/html", SOUP_MEMORY_COPY, page, gsize(page.utf8.count))
+        } else if let raw = items.first(where: { $0.name == "raw_query" })?.value {
+            // The callback's query exactly as given (a malformed percent-escape, say).
+            // Set by hand: soup_server_message_set_redirect refuses a malformed URI.
+            soup_server_message_set_status(message, 302, nil)
+            soup_message_headers_replace(soup_server_message_get_response_headers(message), "Location", redirect + "?" + raw)
         } else {
             var target = URLComponents(string: redirect)!
             target.queryItems = echoed

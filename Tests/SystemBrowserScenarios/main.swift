@@ -25,6 +25,9 @@ ScenarioHost.main([
             browserEnvironment: browser()
         ).run()
     },
+    "malformed-callback": { _ in
+        try await SignInRun(echoed: [("raw_query", "code=ab%E9&state=s-123")], browserEnvironment: browser()).run()
+    },
     "state-mismatch": { _ in
         try await SignInRun(echoed: [("code", "the-code"), ("state", "forged")], browserEnvironment: browser()).run()
     },
