@@ -26,6 +26,8 @@ public enum ScenarioRunner {
         let programPath = productsDirectory.appendingPathComponent(program).path
         var env = ProcessInfo.processInfo.environment
         env["SCENARIO_TIMEOUT"] = env["SCENARIO_TIMEOUT"] ?? String(timeout.components.seconds - 5)
+        // No accessibility bus: GTK would start one (a dbus-daemon) that outlives the scenario.
+        env["NO_AT_BRIDGE"] = env["NO_AT_BRIDGE"] ?? "1"
         for (key, value) in environment { env[key] = value }
         // Not Foundation's Process: see CleanSpawn (its children would never get SIGTERM or SIGALRM).
         let child = try CleanSpawn(launcher + [programPath, scenario] + arguments, environment: env)

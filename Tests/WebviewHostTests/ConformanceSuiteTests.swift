@@ -8,8 +8,14 @@ struct ConformanceSuiteTests {
     static let fixture = WebviewProviderConformance.Fixture(
         redirectURI: testRedirect, parameters: .init(), environment: graphical,
         succeedingAuthorizationURL: { _, state in URL(string: "https://idp.example.test/authorize?mode=ok&state=\(state)")! },
-        pendingAuthorizationURL: { _ in URL(string: "https://idp.example.test/authorize?mode=wait")! },
-        patience: .seconds(3))
+        pendingAuthorizationURL: { _ in URL(string: "https://idp.example.test/authorize?mode=wait")! })
+
+    /// For providers that are broken on purpose: they never end, so wait only briefly.
+    static var impatient: WebviewProviderConformance.Fixture {
+        var fixture = fixture
+        fixture.patience = .seconds(2)
+        return fixture
+    }
 
     /// Succeeds or waits depending on the URL's `mode`, from a later main-loop turn.
     static let scripted: FakeWebviewProvider.Behavior = { presentation in
@@ -31,7 +37,7 @@ struct ConformanceSuiteTests {
     @MainActor
     func brokenProviderIsCaught() async {
         let failures = await WebviewProviderConformance.run(
-            provider: FakeWebviewProvider(behavior: FakeWebviewProvider.waitForever), fixture: Self.fixture,
+            provider: FakeWebviewProvider(behavior: FakeWebviewProvider.waitForever), fixture: Self.impatient,
             only: ["success"])
         #expect(failures.contains { $0.check == "success" && $0.detail.contains("no outcome") })
     }
@@ -42,7 +48,7 @@ struct ConformanceSuiteTests {
         let wrong = FakeWebviewProvider(behavior: { presentation in
             presentation.reporter.handleRedirect(URL(string: "http://127.0.0.1:8080/other?code=x")!)
         })
-        let failures = await WebviewProviderConformance.run(provider: wrong, fixture: Self.fixture, only: ["success"])
+        let failures = await WebviewProviderConformance.run(provider: wrong, fixture: Self.impatient, only: ["success"])
         #expect(!failures.isEmpty)
     }
 }
