@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "SystemBrowserProvider", targets: ["SystemBrowserProvider"]),
         .library(name: "BuiltInWebviewProviders", targets: ["BuiltInWebviewProviders"]),
         .library(name: "SignIn", targets: ["SignIn"]),
+        .library(name: "TerminalPromptProvider", targets: ["TerminalPromptProvider"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -107,6 +108,10 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
+
+        // MARK: Plugins (providers outside the built-ins: they import WebviewHost only)
+        .target(name: "TerminalPromptProvider", dependencies: ["WebviewHost"], path: "Plugins/TerminalPromptProvider"),
+        .testTarget(name: "TerminalPromptProviderTests", dependencies: ["TerminalPromptProvider", "WebviewHost", "WebviewHostTestKit"]),
 
         // MARK: Examples
         .executableTarget(

@@ -1,0 +1,108 @@
+import Foundation
+import Synchronization
+import Testing
+import TerminalPromptProvider
+import WebviewHost
+import WebviewHostTestKit
+
+/// A terminal made of two pipes: what the provider prints, and what the "person" types.
+final class PipeTerminal: Sendable {
+    let keyboard = Pipe()
+    let screen = Pipe()
+    private let printed = Mutex("")
+
+    init(onPrint: (@Sendable (String, PipeTerminal) -> Void)? = nil) {
+        screen.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let text = String(decoding: handle.availableData, as: UTF8.self)
+            guard let self, !text.isEmpty else { return }
+            self.printed.withLock { $0 += text }
+            onPrint?(text, self)
+        }
+    }
+
+    var provider: TerminalPromptProvider {
+        TerminalPromptProvider(input: keyboard.fileHandleForReading, output: screen.fileHandleForWriting, requiresTerminal: false)
+    }
+
+    func type(_ line: String) { keyboard.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+    func closeKeyboard() { try? keyboard.fileHandleForWriting.close() }
+    var text: String { printed.withLock { $0 } }
+
+    deinit { screen.fileHandleForReading.readabilityHandler = nil }
+}
+
+@Suite("TerminalPromptProvider, a plugin for sessions with no display")
+struct TerminalPromptProviderTests {
+    let redirect = URL(string: "http://127.0.0.1:8080/callback")!
+    let authorization = URL(string: "https://idp.example.test/authorize?client_id=cli&state=s1")!
+    let headless = WebviewEnvironment(variables: ["SSH_CONNECTION": "10.0.0.1 22"])
+
+    @Test("With no display the default policy picks it; a wrong paste is refused, the right one signs in")
+    @MainActor
+    func pasteTheAddress() async throws {
+        let terminal = PipeTerminal()
+        try await WebviewProviderRegistry.withIsolatedRegistry {
+            WebviewProviderRegistry.register(FakeWebviewProvider(id: "embedded", kind: .embeddedView, requiresDisplay: true))
+            WebviewProviderRegistry.register(terminal.provider)
+            let session = WebAuthSession(redirectURI: redirect, environment: headless)
+            _ = try await session.prepare()
+            #expect(session.provider?.id == TerminalPromptProvider.id)
+            Task.detached {
+                try await Task.sleep(for: .milliseconds(100))
+                terminal.type("https://idp.example.test/some/other/page")
+                try await Task.sleep(for: .milliseconds(100))
+                terminal.type("  http://127.0.0.1:8080/callback?code=pasted&state=s1  ")
+            }
+            let response = try await session.start(authorizationURL: authorization, expectedState: "s1")
+            #expect(response.code == "pasted")
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(terminal.text.contains(authorization.absoluteString), "the link to open is printed")
+        #expect(terminal.text.contains("That is not the address"), "a wrong paste is explained")
+        #expect(terminal.text.contains("Thank you"))
+    }
+
+    @Test("Input closed before the address was pasted: userCanceled, not a hang")
+    @MainActor
+    func inputClosed() async throws {
+        let terminal = PipeTerminal()
+        try await WebviewProviderRegistry.withIsolatedRegistry {
+            WebviewProviderRegistry.register(terminal.provider)
+            let session = WebAuthSession(redirectURI: redirect, environment: headless)
+            _ = try await session.prepare()
+            Task.detached {
+                try await Task.sleep(for: .milliseconds(100))
+                terminal.closeKeyboard()
+            }
+            do throws(WebAuthError) {
+                _ = try await session.start(authorizationURL: authorization)
+                Issue.record("signed in without a pasted address")
+            } catch {
+                #expect(error.code == .userCanceled)
+            }
+        }
+    }
+
+    @Test("Without a terminal on standard input it is unavailable, and says why")
+    func needsATerminal() {
+        let provider = TerminalPromptProvider(input: Pipe().fileHandleForReading, output: .standardError)
+        #expect(provider.availability(in: headless).reason?.contains("not a terminal") == true)
+    }
+
+    @Test("It keeps the session contract (the person pastes the callback for each succeeding link)")
+    @MainActor
+    func conformance() async {
+        let terminal = PipeTerminal(onPrint: { text, terminal in
+            // A person who opens the link, signs in and pastes the address the browser ends on.
+            guard let range = text.range(of: "mode=ok&state=") else { return }
+            let state = text[range.upperBound...].prefix { !$0.isWhitespace }
+            terminal.type("http://127.0.0.1:8080/callback?code=pasted&state=\(state)")
+        })
+        let fixture = WebviewProviderConformance.Fixture(
+            redirectURI: redirect, parameters: .init(), environment: headless,
+            succeedingAuthorizationURL: { _, state in URL(string: "https://idp.example.test/authorize?mode=ok&state=\(state)")! },
+            pendingAuthorizationURL: { _ in URL(string: "https://idp.example.test/authorize?mode=wait")! })
+        let failures = await WebviewProviderConformance.run(provider: terminal.provider, fixture: fixture)
+        #expect(failures.isEmpty, "\(failures)")
+    }
+}
