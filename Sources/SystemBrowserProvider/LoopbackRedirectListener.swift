@@ -30,11 +30,17 @@ final class LoopbackRedirectListener {
 
     /// Called for every request, on the main thread.
     var onRequest: ((Request) -> Answer)?
+    /// Called when libsoup answered a request 400 itself, before ``onRequest`` could see it
+    /// (a request target it cannot parse, such as a callback with a `%zz` escape).
+    var onMalformedRequest: (() -> Void)?
 
     /// The port the listener is bound to.
     let port: Int
 
     private var server: UnsafeMutablePointer<SoupServer>?
+    private let signals = SignalConnections()
+    /// The messages ``onRequest`` answered, until libsoup reports them finished.
+    private var answered = Set<UInt>()
 
     /// Binds a listener on `host` (`127.0.0.1`, `[::1]`/`::1`, or `localhost` for both) and `port`
     /// (0: the kernel picks one).
@@ -85,6 +91,13 @@ final class LoopbackRedirectListener {
             { data in
                 if let data { Unmanaged<RequestBox>.fromOpaque(data).release() }
             })
+        signals.connect(server, "request-finished", .pointer { [weak self] message in
+            guard let self, let message else { return }
+            let unanswered = self.answered.remove(UInt(bitPattern: message)) == nil
+            if unanswered, soup_server_message_get_status(OpaquePointer(message)) == 400 {
+                self.onMalformedRequest?()
+            }
+        })
     }
 
     isolated deinit {
@@ -100,6 +113,8 @@ final class LoopbackRedirectListener {
         guard let server else { return }
         self.server = nil
         onRequest = nil
+        onMalformedRequest = nil
+        signals.disconnectAll()
         soup_server_remove_handler(server, nil)
         soup_server_disconnect(server)
         // Responses already queued are written by the connections, which hold their own references.
@@ -107,6 +122,7 @@ final class LoopbackRedirectListener {
     }
 
     private func respond(to message: OpaquePointer) {
+        answered.insert(UInt(bitPattern: UnsafeMutableRawPointer(message)))
         let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? ""
         let uri = soup_server_message_get_uri(message)
         let path = g_uri_get_path(uri).map { String(cString: $0) } ?? "/"

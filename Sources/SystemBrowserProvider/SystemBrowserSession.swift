@@ -38,6 +38,13 @@ final class SystemBrowserSession: WebviewProviderSession {
         listener.onRequest = { [weak self] request in
             self?.answer(request) ?? .page(status: 410, html: BrowserCompletionPage.alreadyEnded)
         }
+        listener.onMalformedRequest = { [reporter] in
+            // libsoup answered 400 before the request reached us: the callback cannot be read, so
+            // end the session now rather than at its timeout.
+            reporter.fail(WebAuthError(
+                .invalidResponse,
+                "The browser's request to the sign-in callback was malformed (its address could not be read); it was not accepted."))
+        }
         self.listener = listener
         if components.port == nil {
             components.port = listener.port

@@ -65,8 +65,15 @@ struct SystemBrowserProviderTests {
         #expect(report.bool("listenerRefusedAfterEnd") == true)
     }
 
+    @Test("A callback libsoup cannot parse (a %zz escape, answered 400 before the provider sees it) ends the session at once")
+    func unreadableCallback() async throws {
+        let report = try await scenario("unreadable-callback")
+        #expect(report.string("outcome") == "error")
+        #expect(report.string("errorCode") == "invalidResponse")
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+    }
+
     /// `%E9` is well-formed syntax but not UTF-8, so libsoup passes it on and the host refuses it.
-    /// (A `%zz` never reaches the provider: libsoup answers 400 itself and the session waits for its timeout.)
     @Test("A callback whose percent-encoding is not UTF-8: invalidResponse, and the browser is told sign-in failed")
     func malformedCallback() async throws {
         let report = try await scenario("malformed-callback")

@@ -28,6 +28,9 @@ ScenarioHost.main([
     "malformed-callback": { _ in
         try await SignInRun(echoed: [("raw_query", "code=ab%E9&state=s-123")], browserEnvironment: browser()).run()
     },
+    "unreadable-callback": { _ in
+        try await SignInRun(echoed: [("raw_query", "code=ab%zz&state=s-123")], browserEnvironment: browser()).run()
+    },
     "state-mismatch": { _ in
         try await SignInRun(echoed: [("code", "the-code"), ("state", "forged")], browserEnvironment: browser()).run()
     },
