@@ -186,24 +186,12 @@ public final class WebAuthSession: Sendable {
         authorizationURL makeAuthorizationURL: @escaping @Sendable (_ redirectURI: URL) throws -> URL,
         completion: @escaping @MainActor @Sendable (Result<WebAuthResponse, WebAuthError>) -> Void
     ) {
-        Task { @MainActor in
-            do throws(WebAuthError) {
-                completion(.success(try await authenticate(expectedState: expectedState, authorizationURL: makeAuthorizationURL)))
-            } catch {
-                completion(.failure(error))
-            }
-        }
+        callBack(completion) { () async throws(WebAuthError) in try await self.authenticate(expectedState: expectedState, authorizationURL: makeAuthorizationURL) }
     }
 
     /// ``prepare()`` with a completion handler, called once on the main thread.
     public func prepare(completion: @escaping @MainActor @Sendable (Result<URL, WebAuthError>) -> Void) {
-        Task { @MainActor in
-            do throws(WebAuthError) {
-                completion(.success(try await prepare()))
-            } catch {
-                completion(.failure(error))
-            }
-        }
+        callBack(completion) { () async throws(WebAuthError) in try await self.prepare() }
     }
 
     /// ``start(authorizationURL:expectedState:)`` with a completion handler, called once on the main thread.
@@ -211,13 +199,7 @@ public final class WebAuthSession: Sendable {
         authorizationURL: URL, expectedState: String? = nil,
         completion: @escaping @MainActor @Sendable (Result<WebAuthResponse, WebAuthError>) -> Void
     ) {
-        Task { @MainActor in
-            do throws(WebAuthError) {
-                completion(.success(try await start(authorizationURL: authorizationURL, expectedState: expectedState)))
-            } catch {
-                completion(.failure(error))
-            }
-        }
+        callBack(completion) { () async throws(WebAuthError) in try await self.start(authorizationURL: authorizationURL, expectedState: expectedState) }
     }
 
     /// Ends the session with `canceled`, from any thread. Has no effect once the session ended.
@@ -343,6 +325,20 @@ public final class WebAuthSession: Sendable {
     }
 
     // MARK: - Private
+
+    /// Runs `operation` on the main actor and hands its result to `completion`, once.
+    private func callBack<Value: Sendable>(
+        _ completion: @escaping @MainActor @Sendable (Result<Value, WebAuthError>) -> Void,
+        _ operation: @escaping @MainActor @Sendable () async throws(WebAuthError) -> Value
+    ) {
+        Task { @MainActor in
+            do throws(WebAuthError) {
+                completion(.success(try await operation()))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
 
     private func terminalError() -> WebAuthError? {
         if case .failure(let error) = state.withLock({ $0.outcome }) { return error }

@@ -15,10 +15,8 @@ public final class WebAuthEventRecorder: Sendable {
 
         /// `didStartLoad`, `didFinishLoad`, `didComplete`, `didFail`, `willSwitchToBrokerApp`.
         public var shortName: String {
-            name.rawValue.replacingOccurrences(of: "WebAuth", with: "").replacingOccurrences(of: "Notification", with: "")
-                .prefix(1).lowercased()
-                + name.rawValue.replacingOccurrences(of: "WebAuth", with: "").replacingOccurrences(of: "Notification", with: "")
-                .dropFirst()
+            let bare = name.rawValue.replacingOccurrences(of: "WebAuth", with: "").replacingOccurrences(of: "Notification", with: "")
+            return bare.prefix(1).lowercased() + bare.dropFirst()
         }
 
         public var description: String { shortName + (url.map { "(\($0.absoluteString))" } ?? "") }

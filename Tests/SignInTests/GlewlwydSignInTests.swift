@@ -174,23 +174,15 @@ struct GlewlwydSignInTests {
         #expect(error.code == .canceled)
     }
 
-    /// Marks the main queue. Under swift-testing on Linux the main queue may be served by a
-    /// thread other than the process's first one, so `Thread.isMainThread` cannot tell.
-    static let mainQueueKey: DispatchSpecificKey<Bool> = {
-        let key = DispatchSpecificKey<Bool>()
-        DispatchQueue.main.setSpecific(key: key, value: true)
-        return key
-    }()
-
     @Test func completionHandlerFormCallsBackOnTheMainQueue() async throws {
-        let key = Self.mainQueueKey
         let app = try makeApplication()
         let browser = provider(.signIn([alice]))
         let (result, onMain) = await WebviewProviderRegistry.withIsolatedRegistry {
             WebviewProviderRegistry.register(browser)
             return await withCheckedContinuation { continuation in
                 app.acquireToken(with: .init(scopes: [], webviewParameters: .init(webviewType: .provider(browser.id)))) { result in
-                    continuation.resume(returning: (result, DispatchQueue.getSpecific(key: key) == true))
+                    // Main thread or main-queue job: under swift-testing on Linux the main queue runs off thread 0.
+                    continuation.resume(returning: (result, MainContext.isCurrent))
                 }
             }
         }
