@@ -1,4 +1,4 @@
-import Foundation
+public import Foundation
 
 /// Starts a program with an empty signal mask (`posix_spawnp` with `POSIX_SPAWN_SETSIGMASK`).
 ///
@@ -6,31 +6,41 @@ import Foundation
 /// Dispatch worker thread, which blocks almost every signal: the child and everything it starts
 /// inherit that mask, so `SIGTERM` (dbus-run-session ending its bus) and `SIGALRM` (the test
 /// browser's own time limit) never arrive, and such processes outlive the test holding its pipes.
-struct CleanSpawn {
-    let pid: pid_t
-    /// The read ends of the child's standard output and standard error.
-    let output: FileHandle
-    let errors: FileHandle
+public struct CleanSpawn: Sendable {
+    public let pid: pid_t
+    /// The read ends of the child's standard output and standard error (`nil` when written to files).
+    public let output: FileHandle?
+    public let errors: FileHandle?
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Starts `arguments[0]` (looked up on `PATH`) with `environment`; standard input is /dev/null.
-    init(_ arguments: [String], environment: [String: String]) throws {
-        var outPipe: [Int32] = [0, 0]
-        var errPipe: [Int32] = [0, 0]
-        guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
-            throw Failure(description: "pipe failed: errno \(errno)")
+    /// Standard output and error go to pipes (``output``, ``errors``), or to the files named in
+    /// `outputFiles`: use files when the program may leave a daemon behind that would inherit a
+    /// pipe and keep it open.
+    public init(_ arguments: [String], environment: [String: String], outputFiles: (output: String, errors: String)? = nil) throws {
+        var outPipe: [Int32] = [-1, -1]
+        var errPipe: [Int32] = [-1, -1]
+        if outputFiles == nil {
+            guard pipe(&outPipe) == 0, pipe(&errPipe) == 0 else {
+                throw Failure(description: "pipe failed: errno \(errno)")
+            }
+            // Close-on-exec: other children started later do not inherit these ends (dup2 clears it for this one).
+            for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         }
-        // Close-on-exec: other children started later do not inherit these ends (dup2 clears it for this one).
-        for fd in outPipe + errPipe { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        if let outputFiles {
+            posix_spawn_file_actions_addopen(&actions, 1, outputFiles.output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+            posix_spawn_file_actions_addopen(&actions, 2, outputFiles.errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, outPipe[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, errPipe[1], 2)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -46,22 +56,32 @@ struct CleanSpawn {
         }
         var pid: pid_t = 0
         let status = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
-        close(outPipe[1])
-        close(errPipe[1])
+        for fd in [outPipe[1], errPipe[1]] where fd >= 0 { close(fd) }
         guard status == 0 else {
-            close(outPipe[0])
-            close(errPipe[0])
+            for fd in [outPipe[0], errPipe[0]] where fd >= 0 { close(fd) }
             throw Failure(description: "could not start \(arguments[0]): errno \(status)")
         }
         self.pid = pid
-        output = FileHandle(fileDescriptor: outPipe[0], closeOnDealloc: true)
-        errors = FileHandle(fileDescriptor: errPipe[0], closeOnDealloc: true)
+        output = outPipe[0] >= 0 ? FileHandle(fileDescriptor: outPipe[0], closeOnDealloc: true) : nil
+        errors = errPipe[0] >= 0 ? FileHandle(fileDescriptor: errPipe[0], closeOnDealloc: true) : nil
     }
 
     /// Waits for the child to end; its exit status, or 128 + the signal that ended it.
-    func waitForExit() -> Int32 {
+    public func waitForExit() -> Int32 {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+        return Self.exitStatus(status)
+    }
+
+    /// The child's exit status if it has ended (and reaps it), `nil` while it runs.
+    public func exitStatusIfEnded() -> Int32? {
+        var status: Int32 = 0
+        let reaped = waitpid(pid, &status, WNOHANG)
+        if reaped == pid { return Self.exitStatus(status) }
+        return reaped == -1 && errno == ECHILD ? -1 : nil
+    }
+
+    private static func exitStatus(_ status: Int32) -> Int32 {
         let signal = status & 0x7f
         return signal == 0 ? (status >> 8) & 0xff : 128 + signal
     }

@@ -37,8 +37,8 @@ public enum ScenarioRunner {
             kill(pid, SIGKILL)
         }
         // Read both pipes to the end while the program runs, so neither fills up.
-        async let outData = Task.detached { child.output.readDataToEndOfFile() }.value
-        async let errData = Task.detached { child.errors.readDataToEndOfFile() }.value
+        async let outData = Task.detached { child.output!.readDataToEndOfFile() }.value
+        async let errData = Task.detached { child.errors!.readDataToEndOfFile() }.value
         let (stdout, stderr) = await (outData, errData)
         let exitStatus = child.waitForExit()
         killer.cancel()

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioSupport
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -28,52 +29,33 @@ enum ScriptRunner {
         _ executable: String, _ arguments: [String], environment: [String: String] = [:],
         timeout: TimeInterval, started: @Sendable (Handle) -> Void = { _ in }
     ) async throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [executable] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         // Files, not pipes: a daemon the program starts may inherit the descriptors and would
         // keep a pipe open (no end of file) for as long as it runs.
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signin-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let outputURL = directory.appendingPathComponent("stdout"), errorURL = directory.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let stdout = try FileHandle(forWritingTo: outputURL), stderr = try FileHandle(forWritingTo: errorURL)
-        defer {
-            try? stdout.close()
-            try? stderr.close()
-        }
-        process.standardOutput = stdout
-        process.standardError = stderr
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let handle = Handle(process.processIdentifier)
+        // CleanSpawn, not Foundation's Process: one owner reaps the child, and its signals are not blocked.
+        let child = try CleanSpawn(
+            [executable] + arguments, environment: environment, outputFiles: (outputURL.path, errorURL.path))
+        let handle = Handle(child.pid)
         started(handle)
-        // Foundation's own exit notification (terminationHandler, waitUntilExit) never comes in
-        // this test process (the child stays a zombie), so reap the child here with waitpid.
-        let pid = process.processIdentifier
         let deadline = Date().addingTimeInterval(timeout)
         var timedOut = false
-        var status: Int32 = 0
         var exitStatus: Int32?
         while exitStatus == nil {
-            let reaped = waitpid(pid, &status, WNOHANG)
-            if reaped != 0 { handle.markFinished() }
-            if reaped == pid {
-                exitStatus = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-            } else if reaped == -1 {
-                exitStatus = process.terminationStatus  // reaped by Foundation after all
-            } else {
-                if Date() > deadline, !timedOut {
-                    timedOut = true
-                    handle.terminate()
-                }
-                try? await Task.sleep(for: .milliseconds(50))
+            exitStatus = child.exitStatusIfEnded()
+            if exitStatus != nil {
+                handle.markFinished()  // reaped: its pid may be reused, so never signal it again
+                break
             }
+            if Date() > deadline, !timedOut {
+                timedOut = true
+                handle.terminate()
+            }
+            try? await Task.sleep(for: .milliseconds(50))
         }
-        handle.markFinished()
         return Output(
             status: exitStatus ?? -1,
             standardOutput: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
