@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// What the selection policy and providers know about where the app runs.
 /// Tests inject their own; apps use ``current``.

@@ -19,6 +19,9 @@ public struct WebviewParameters: Sendable {
     public var windowSize: WindowSize
     /// What the person's browser shows once the redirect reached the app (system browser only).
     public var browserCompletion: BrowserCompletion
+    /// What happens when a sign-in page navigates to a scheme that is neither web nor the redirect
+    /// (`mailto:`, another app's scheme): by default the library's window asks the person first.
+    public var externalSchemes: ExternalSchemePolicy
 
     public init(
         webviewType: WebviewType = .default,
@@ -28,7 +31,8 @@ public struct WebviewParameters: Sendable {
         timeout: Duration? = nil,
         windowTitle: String = "Sign in",
         windowSize: WindowSize = .init(width: 520, height: 680),
-        browserCompletion: BrowserCompletion = .defaultPage
+        browserCompletion: BrowserCompletion = .defaultPage,
+        externalSchemes: ExternalSchemePolicy = .ask
     ) {
         self.webviewType = webviewType
         self.parentWindow = parentWindow
@@ -38,6 +42,7 @@ public struct WebviewParameters: Sendable {
         self.windowTitle = windowTitle
         self.windowSize = windowSize
         self.browserCompletion = browserCompletion
+        self.externalSchemes = externalSchemes
     }
 }
 
