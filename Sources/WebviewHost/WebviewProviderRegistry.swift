@@ -80,26 +80,3 @@ final class ProviderStore: Sendable {
         set { state.withLock { $0.policy = newValue } }
     }
 }
-
-/// The one interactive session a process (or an isolated registry) may run at a time.
-final class InteractiveSessionSlot: Sendable {
-    private let holder = Mutex<ObjectIdentifier?>(nil)
-
-    /// Claims the slot for `owner`; false when another owner holds it.
-    func claim(for owner: ObjectIdentifier) -> Bool {
-        holder.withLock { current in
-            guard current == nil || current == owner else { return false }
-            current = owner
-            return true
-        }
-    }
-
-    /// Frees the slot if `owner` holds it.
-    func release(from owner: ObjectIdentifier) {
-        holder.withLock { current in
-            if current == owner { current = nil }
-        }
-    }
-
-    var isFree: Bool { holder.withLock { $0 == nil } }
-}

@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+
+/// The one way a session's events leave it: posted as `webAuth*` notifications and yielded on
+/// ``WebAuthSession/events``.
+///
+/// Events are delivered on the main thread in the order they were sent, from whatever thread.
+/// Delivery is never re-entrant: an event sent while another is being delivered (a `cancel()`
+/// from inside an observer, say) is delivered after that one has reached every observer.
+/// The terminal event closes the channel; anything sent after it is dropped.
+final class SessionEventChannel: Sendable {
+    /// The session's steps as an async sequence; finishes after the terminal event.
+    let stream: AsyncStream<WebAuthEvent>
+
+    private struct Pending: Sendable {
+        let event: WebAuthEvent
+        let webview: WebviewHandle?
+        /// The notification's object; kept alive until the event is delivered.
+        let sender: WebAuthSession
+    }
+
+    private struct State {
+        var queue: [Pending] = []
+        var closed = false
+        var delivering = false
+    }
+
+    private let state = Mutex(State())
+    private let sink: AsyncStream<WebAuthEvent>.Continuation
+
+    init() {
+        (stream, sink) = AsyncStream.makeStream(of: WebAuthEvent.self)
+    }
+
+    deinit {
+        sink.finish()
+    }
+
+    /// Queues `event` for delivery, unless the terminal event was already sent; from any thread.
+    /// Returns `false` when the event was dropped.
+    @discardableResult
+    func send(_ event: WebAuthEvent, webview: WebviewHandle?, from sender: WebAuthSession) -> Bool {
+        let accepted = state.withLock { state in
+            guard !state.closed else { return false }
+            state.queue.append(Pending(event: event, webview: webview, sender: sender))
+            if event.isTerminal { state.closed = true }
+            return true
+        }
+        guard accepted else { return false }
+        if MainContext.isCurrent {
+            deliverPending()
+        } else {
+            DispatchQueue.main.async { self.deliverPending() }
+        }
+        return true
+    }
+
+    /// Whether the terminal event was sent.
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Delivers everything queued, in order; returns at once when a delivery is already under
+    /// way further up the stack (that one delivers what was queued meanwhile). Main thread.
+    private func deliverPending() {
+        let claimed = state.withLock { state in
+            guard !state.delivering else { return false }
+            state.delivering = true
+            return true
+        }
+        guard claimed else { return }
+        while let next = state.withLock({ state -> Pending? in
+            guard !state.queue.isEmpty else {
+                state.delivering = false
+                return nil
+            }
+            return state.queue.removeFirst()
+        }) {
+            deliver(next)
+        }
+    }
+
+    private func deliver(_ pending: Pending) {
+        var userInfo: [String: Any] = [:]
+        switch pending.event {
+        case .didStartLoad(let url), .didFinishLoad(let url), .willSwitchToBrokerApp(let url), .didComplete(let url):
+            userInfo[WebAuthNotificationKey.url] = url
+        case .didFail(let error):
+            userInfo[WebAuthNotificationKey.error] = error
+            if let url = error.url { userInfo[WebAuthNotificationKey.url] = url }
+        }
+        if let webview = pending.webview { userInfo[WebAuthNotificationKey.webview] = webview }
+        NotificationCenter.default.post(name: pending.event.notificationName, object: pending.sender, userInfo: userInfo)
+        sink.yield(pending.event)
+        if pending.event.isTerminal { sink.finish() }
+    }
+}

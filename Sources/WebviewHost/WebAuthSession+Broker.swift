@@ -1,0 +1,56 @@
+import Foundation
+import Logging
+import Synchronization
+
+extension WebAuthSession {
+    /// Hands the session from the provider of `generation` to a registered broker for `url`'s
+    /// scheme: the broker's session is made, prepared and presented with `url`; the previous
+    /// provider session is dismissed on a later main-loop turn. False when no broker takes it.
+    @MainActor
+    func switchToBroker(_ url: URL, from generation: Int) -> Bool {
+        guard let scheme = url.scheme?.lowercased() else { return false }
+        let current = state.withLock { state -> (request: WebAuthRequest, provider: (any WebviewProvider)?)? in
+            guard state.outcome == nil, state.providerGeneration == generation, let request = state.request else { return nil }
+            return (request, state.provider)
+        }
+        guard let current,
+            let broker = store.providers.first(where: { candidate in
+                candidate.id != current.provider?.id && candidate.brokerSchemes.contains { $0.lowercased() == scheme }
+                    && candidate.availability(in: environment).isAvailable
+            })
+        else { return false }
+        let brokerSession: any WebviewProviderSession
+        do {
+            brokerSession = try broker.makeSession(
+                for: current.request, reporter: WebAuthSessionReporter(session: self, generation: generation + 1))
+        } catch {
+            Self.logger.debug("broker refused the session", metadata: ["broker": "\(broker.id)"])
+            return false
+        }
+        let replaced = state.withLock { state -> (any WebviewProviderSession)?? in
+            guard state.outcome == nil, state.providerGeneration == generation else { return .none }
+            let previous = state.providerSession
+            state.providerGeneration = generation + 1
+            state.provider = broker
+            state.providerSession = brokerSession
+            state.webview = nil
+            return .some(previous)
+        }
+        guard let replaced else {
+            scheduleDismiss(brokerSession)
+            return false
+        }
+        Self.logger.debug("switched to broker", metadata: ["broker": "\(broker.id)"])
+        if let replaced { scheduleDismiss(replaced) }
+        Task { @MainActor in
+            do {
+                _ = try await brokerSession.prepare()
+                guard self.isCurrentProvider(generation + 1), !self.isFinished else { return }
+                try brokerSession.present(authorizationURL: url)
+            } catch {
+                if self.isCurrentProvider(generation + 1) { self.finish(.failure(Self.webAuthError(error))) }
+            }
+        }
+        return true
+    }
+}
