@@ -28,6 +28,9 @@ public struct FakeWebviewProvider: WebviewProvider {
     public var fixedAvailability: WebviewProviderAvailability
     /// Turns the requested redirect URI into the prepared one (a loopback provider adds a port).
     public var prepareRedirect: @Sendable (URL) throws -> URL
+    /// Whether `prepare()` never returns until the session is dismissed (a provider stuck getting
+    /// ready: a plugin that never answers, a listener that never binds).
+    public var preparesUntilDismissed: Bool
     public var behavior: Behavior
     public let log = FakeProviderLog()
 
@@ -42,6 +45,7 @@ public struct FakeWebviewProvider: WebviewProvider {
         brokerSchemes: Set<String> = [],
         availability: WebviewProviderAvailability = .available,
         prepareRedirect: @escaping @Sendable (URL) throws -> URL = { $0 },
+        preparesUntilDismissed: Bool = false,
         behavior: @escaping Behavior = FakeWebviewProvider.redirect(query: "code=fake-code")
     ) {
         self.id = id
@@ -54,6 +58,7 @@ public struct FakeWebviewProvider: WebviewProvider {
         self.brokerSchemes = brokerSchemes
         self.fixedAvailability = availability
         self.prepareRedirect = prepareRedirect
+        self.preparesUntilDismissed = preparesUntilDismissed
         self.behavior = behavior
     }
 
@@ -68,7 +73,7 @@ public struct FakeWebviewProvider: WebviewProvider {
         log.record(.made)
         return FakeProviderSession(
             requested: request.redirectURI.url, reporter: reporter, prepareRedirect: prepareRedirect,
-            behavior: behavior, log: log)
+            preparesUntilDismissed: preparesUntilDismissed, behavior: behavior, log: log)
     }
 
     // MARK: Behaviours
@@ -135,23 +140,31 @@ final class FakeProviderSession: WebviewProviderSession {
     private let requested: URL
     private let reporter: WebAuthSessionReporter
     private let prepareRedirect: @Sendable (URL) throws -> URL
+    private let preparesUntilDismissed: Bool
     private let behavior: FakeWebviewProvider.Behavior
     private let log: FakeProviderLog
     private var prepared: URL?
+    private var stuck: CheckedContinuation<Void, Never>?
+    private var dismissed = false
 
     init(
         requested: URL, reporter: WebAuthSessionReporter, prepareRedirect: @escaping @Sendable (URL) throws -> URL,
-        behavior: @escaping FakeWebviewProvider.Behavior, log: FakeProviderLog
+        preparesUntilDismissed: Bool, behavior: @escaping FakeWebviewProvider.Behavior, log: FakeProviderLog
     ) {
         self.requested = requested
         self.reporter = reporter
         self.prepareRedirect = prepareRedirect
+        self.preparesUntilDismissed = preparesUntilDismissed
         self.behavior = behavior
         self.log = log
     }
 
     func prepare() async throws -> URL {
         log.record(.prepared)
+        if preparesUntilDismissed, !dismissed {
+            await withCheckedContinuation { stuck = $0 }
+            throw WebAuthError(.canceled, "The fake provider was dismissed while it prepared.")
+        }
         let url = try prepareRedirect(requested)
         prepared = url
         return url
@@ -164,5 +177,8 @@ final class FakeProviderSession: WebviewProviderSession {
 
     func dismiss() {
         log.record(.dismissed)
+        dismissed = true
+        stuck?.resume()
+        stuck = nil
     }
 }

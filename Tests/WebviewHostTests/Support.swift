@@ -14,12 +14,13 @@ func registerFake(
     requiresDisplay: Bool = false, supportsCustomWebview: Bool = false,
     availability: WebviewProviderAvailability = .available,
     prepareRedirect: @escaping @Sendable (URL) throws -> URL = { $0 },
+    preparesUntilDismissed: Bool = false,
     behavior: @escaping FakeWebviewProvider.Behavior = FakeWebviewProvider.redirect(query: "code=c1")
 ) -> FakeWebviewProvider {
     let provider = FakeWebviewProvider(
         id: id, priority: priority, kind: kind, requiresDisplay: requiresDisplay,
         supportsCustomWebview: supportsCustomWebview, availability: availability,
-        prepareRedirect: prepareRedirect, behavior: behavior)
+        prepareRedirect: prepareRedirect, preparesUntilDismissed: preparesUntilDismissed, behavior: behavior)
     WebviewProviderRegistry.register(provider)
     return provider
 }
