@@ -2,8 +2,9 @@ public import Foundation
 public import WebviewHost
 
 /// The session contract as a suite any provider can run against itself (as swift-log's
-/// LogHandler tests do): one terminal outcome, the one-session slot, cancel, timeout,
-/// notifications on the main thread and in order, nothing after the end.
+/// LogHandler tests do): one terminal outcome, the one-session slot, cancel (from another thread,
+/// from inside an observer, by cancelling the awaiting task), timeout, notifications on the main
+/// thread and in order, nothing after the end.
 ///
 /// ```swift
 /// let failures = await WebviewProviderConformance.run(provider: MyProvider(), fixture: fixture)
@@ -48,7 +49,8 @@ public enum WebviewProviderConformance {
 
     /// The checks, by name (each is one entry of ``run(provider:fixture:only:)``'s result when it fails).
     public static let checks = [
-        "success", "cancel", "cancelBeforeStart", "timeout", "secondSession", "quietAfterEnd",
+        "success", "cancel", "cancelBeforeStart", "taskCancellation", "cancelFromObserver", "timeout",
+        "secondSession", "quietAfterEnd",
     ]
 
     /// Runs the checks (all, or those named in `only`) and returns what failed; empty means
@@ -144,6 +146,8 @@ public enum WebviewProviderConformance {
             case "success": await success()
             case "cancel": await cancel()
             case "cancelBeforeStart": await cancelBeforeStart()
+            case "taskCancellation": await taskCancellation()
+            case "cancelFromObserver": await cancelFromObserver()
             case "timeout": await timeout()
             case "secondSession": await secondSession()
             case "quietAfterEnd": await quietAfterEnd()
@@ -211,6 +215,64 @@ public enum WebviewProviderConformance {
                 fail("start after cancel returned a response")
             } catch {
                 if error.code != .canceled { fail("expected canceled, got \(error.code)") }
+            }
+            await expectSlotFree()
+        }
+
+        /// The app cancels the Swift task awaiting `start` while the page shows.
+        func taskCancellation() async {
+            let session = makeSession()
+            let recorder = WebAuthEventRecorder(session: session)
+            do {
+                let redirect = try await session.prepare()
+                let url = fixture.pendingAuthorizationURL(redirect)
+                let waiting = Task { @MainActor in try await session.start(authorizationURL: url) }
+                let watchdog = Task { @MainActor in
+                    try await Task.sleep(for: self.fixture.patience)
+                    session.cancel()
+                    self.fail("cancelling the task did not end the session within \(self.fixture.patience)")
+                }
+                defer { watchdog.cancel() }
+                try? await Task.sleep(for: .milliseconds(300))
+                waiting.cancel()
+                switch await waiting.result {
+                case .success: fail("expected canceled, got success")
+                case .failure(let error as WebAuthError) where error.code != .canceled: fail("expected canceled, got \(error.code)")
+                default: break
+                }
+            } catch {
+                fail("prepare failed: \(error)")
+            }
+            await expectEnding(recorder, terminal: .webAuthDidFail)
+            await expectSlotFree()
+        }
+
+        /// An observer of the first event cancels from inside it; a later observer must still see
+        /// that event before `didFail`, and `didFail` last.
+        func cancelFromObserver() async {
+            let session = makeSession()
+            let names: [Notification.Name] = [.webAuthDidStartLoad, .webAuthDidFinishLoad, .webAuthWillSwitchToBrokerApp]
+            let tokens = names.map { name in
+                NotificationCenter.default.addObserver(forName: name, object: session, queue: nil) { _ in session.cancel() }
+            }
+            defer { for token in tokens { NotificationCenter.default.removeObserver(token) } }
+            let recorder = WebAuthEventRecorder(session: session)
+            do {
+                let redirect = try await session.prepare()
+                let result = await outcome(
+                    of: session, url: fixture.pendingAuthorizationURL(redirect), state: nil, limit: fixture.patience)
+                if case .failure(let error) = result, error.code != .canceled {
+                    fail("expected canceled, got \(error.code)")
+                } else if case .success = result {
+                    fail("expected canceled, got success")
+                }
+            } catch {
+                fail("prepare failed: \(error)")
+            }
+            await expectEnding(recorder, terminal: .webAuthDidFail)
+            let shortNames = recorder.shortNames
+            if shortNames.count != 2 || shortNames.first == "didFail" {
+                fail("a later observer saw \(shortNames); expected the first event, then didFail")
             }
             await expectSlotFree()
         }

@@ -192,7 +192,7 @@ struct SystemBrowserProviderTests {
     @Test("The provider conformance suite (WebviewHostTestKit) passes against the system browser and the test browser")
     func conformance() async throws {
         let report = try await scenario("conformance")
-        #expect(report.strings("checks") == ["success", "cancel", "cancelBeforeStart", "timeout", "secondSession", "quietAfterEnd"])
+        #expect(report.strings("checks") == ["success", "cancel", "cancelBeforeStart", "taskCancellation", "cancelFromObserver", "timeout", "secondSession", "quietAfterEnd"])
         #expect(report.strings("failures") == [], "\(report.strings("failures") ?? [])")
         // The browser really ran: it followed the succeeding URL and fetched the pending page.
         let requests = try #require(report.strings("loginRequests"))
