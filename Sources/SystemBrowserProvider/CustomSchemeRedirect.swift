@@ -1,5 +1,5 @@
 import CWebKitGTK
-public import Foundation
+import Foundation
 import GLibSupport
 public import WebviewHost
 
@@ -8,7 +8,8 @@ public import WebviewHost
 /// The browser sends the redirect to the scheme's handler (see ``CustomSchemeRegistration``),
 /// which starts the app a second time with the URI. With `G_APPLICATION_HANDLES_OPEN`, the second
 /// instance's `GApplication` passes the URI over D-Bus to the running one and exits; there its
-/// `open` signal delivers it to the waiting sign-in:
+/// `open` signal hands it to the host, which ends the waiting sign-in with it
+/// (``WebviewHost/WebAuthSession/handleOpenURL(_:)-(String)``):
 ///
 /// ```swift
 /// let app = g_application_new("com.example.App", G_APPLICATION_HANDLES_OPEN)  // or a GtkApplication
@@ -16,30 +17,11 @@ public import WebviewHost
 /// g_application_run(app, argc, argv)
 /// ```
 public enum CustomSchemeRedirect {
-    /// The system-browser session waiting for a custom-scheme redirect, if any.
-    @MainActor static weak var waitingSession: SystemBrowserSession?
-
-    /// Hands a URL the app was opened with to the running sign-in; for apps that handle
-    /// `open` themselves instead of using ``connect(to:)``.
-    ///
-    /// Returns `true` when it was the waiting sign-in's redirect and ended it; `false` (and
-    /// nothing happens) when no sign-in waits for a custom-scheme redirect, the sign-in already
-    /// ended, or `url` is not its redirect URI. Main thread.
-    @MainActor
-    public static func handOver(_ url: URL) -> Bool {
-        waitingSession?.receive(url.absoluteString) ?? false
-    }
-
-    /// ``handOver(_:)`` for the URI text as GIO delivered it, so that malformed percent-encoding
-    /// ends the session with `invalidResponse` instead of being silently re-encoded.
-    @MainActor
-    static func handOver(uri: String) -> Bool {
-        waitingSession?.receive(uri) ?? false
-    }
-
     /// Attaches a handler to the `open` signal of `application` (a `GApplication *`, or a
     /// subclass such as `GtkApplication *`) that hands every URI it is opened with to the waiting
-    /// sign-in (``handOver(_:)``); URIs that are not the redirect are left alone. Main thread.
+    /// sign-in through the host (``WebviewHost/WebAuthSession/handleOpenURL(_:)-(String)``); URIs that
+    /// are not the running sign-in's redirect URI are left alone. Apps that handle `open` themselves
+    /// call `WebAuthSession.handleOpenURL` with each URI instead. Main thread.
     ///
     /// If `application` is not registered yet and lacks `G_APPLICATION_HANDLES_OPEN`, the flag
     /// is added (a second instance started with the URI then hands it over instead of starting
@@ -69,7 +51,7 @@ public enum CustomSchemeRedirect {
         connection.connections.connect(
             application, "open",
             .open { uris, _ in
-                for uri in uris { _ = handOver(uri: uri) }
+                for uri in uris { WebAuthSession.handleOpenURL(uri) }
             })
         return connection
     }

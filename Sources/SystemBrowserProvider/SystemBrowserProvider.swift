@@ -6,7 +6,8 @@ public import WebviewHost
 /// (`http://127.0.0.1[:port]/path`, `http://[::1][:port]/path`) or, for a custom scheme
 /// (`com.example.app:/oauth2redirect`), to the app registered for it with
 /// ``CustomSchemeRegistration``, whose `GApplication` receives it through
-/// ``CustomSchemeRedirect/connect(to:)`` (or ``CustomSchemeRedirect/handOver(_:)``).
+/// ``CustomSchemeRedirect/connect(to:)`` (or, for apps that handle `open` themselves,
+/// `WebAuthSession.handleOpenURL(_:)`).
 ///
 /// A browser tab closing cannot be seen, so sessions time out after 10 minutes unless
 /// ``WebviewParameters/timeout`` says otherwise.

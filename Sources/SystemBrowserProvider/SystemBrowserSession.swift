@@ -27,7 +27,7 @@ final class SystemBrowserSession: WebviewProviderSession {
     /// requested one named none. A custom-scheme redirect URI is returned unchanged.
     func prepare() async throws -> URL {
         if dismissed { throw WebAuthError.canceled() }
-        // A custom scheme needs no listener: the redirect comes through CustomSchemeRedirect once presented.
+        // A custom scheme needs no listener: the app hands the redirect to the host (WebAuthSession.handleOpenURL).
         guard request.redirectURI.isLoopback else { return redirectURI }
         guard var components = URLComponents(url: redirectURI, resolvingAgainstBaseURL: true),
             let host = components.percentEncodedHost
@@ -54,7 +54,6 @@ final class SystemBrowserSession: WebviewProviderSession {
     }
 
     func present(authorizationURL: URL) throws {
-        if !request.redirectURI.isLoopback { CustomSchemeRedirect.waitingSession = self }
         try launch.open(
             authorizationURL, parentWindow: request.parameters.parentWindow,
             sandboxed: request.environment.isSandboxed
@@ -78,14 +77,6 @@ final class SystemBrowserSession: WebviewProviderSession {
         listener?.close()
         listener = nil
         launch.cancel()
-        if CustomSchemeRedirect.waitingSession === self { CustomSchemeRedirect.waitingSession = nil }
-    }
-
-    /// Delivers a URI that reached the app through its custom scheme; true when it was the
-    /// redirect and ended the session (false once the session has its outcome).
-    func receive(_ uri: String) -> Bool {
-        guard !dismissed, !reporter.isFinished else { return false }
-        return reporter.handleRedirect(uri)
     }
 
     /// The listener's answer to one request: only the redirect path, by GET or form POST, ends

@@ -112,7 +112,7 @@ enum CustomSchemeApp {
         report["openedURIs"] = .strings(opened)
         // A second delivery of the same redirect after the outcome changes nothing.
         if let callback = opened.first.flatMap(URL.init(string:)) {
-            report["handOverAfterEnd"] = .bool(CustomSchemeRedirect.handOver(callback))
+            report["handOverAfterEnd"] = .bool(WebAuthSession.handleOpenURL(callback))
         }
         redirects.disconnect()
         report["connectedAfterDisconnect"] = .bool(redirects.isConnected)
@@ -127,7 +127,7 @@ enum CustomSchemeApp {
     static func runEdges() async throws -> ScenarioReport {
         var report = ScenarioReport()
         let callback = URL(string: "\(redirectURI)?code=the-code&state=s-123")!
-        report["handOverWithoutSession"] = .bool(CustomSchemeRedirect.handOver(callback))
+        report["handOverWithoutSession"] = .bool(WebAuthSession.handleOpenURL(callback))
 
         // connect(to:) refuses what is not a GApplication, and a registered app without HANDLES_OPEN.
         let notAnApp = UnsafeMutableRawPointer(g_cancellable_new()!)  // a GObject, not a GApplication
@@ -166,7 +166,7 @@ enum CustomSchemeApp {
             parameters: .init(webviewType: .authenticationSession, timeout: .seconds(20)))
         let prepared = try await session.prepare()
         report["preparedRedirectURI"] = .string(prepared.absoluteString)
-        report["handOverBeforePresent"] = .bool(CustomSchemeRedirect.handOver(callback))
+        report["handOverBeforePresent"] = .bool(WebAuthSession.handleOpenURL(callback))
         let running = Task { @MainActor in
             try await session.start(
                 authorizationURL: login.authorizationURL(redirectURI: prepared, parameters: [("state", "s-123")]),
@@ -174,9 +174,9 @@ enum CustomSchemeApp {
         }
         await ScenarioHost.idle(.milliseconds(300))
         report["handOverOtherPath"] = .bool(
-            CustomSchemeRedirect.handOver(URL(string: "\(scheme):/elsewhere?code=x&state=s-123")!))
+            WebAuthSession.handleOpenURL(URL(string: "\(scheme):/elsewhere?code=x&state=s-123")!))
         report["handOverOtherScheme"] = .bool(
-            CustomSchemeRedirect.handOver(URL(string: "com.example.other:/oauth2redirect?code=x&state=s-123")!))
+            WebAuthSession.handleOpenURL(URL(string: "com.example.other:/oauth2redirect?code=x&state=s-123")!))
         open(app, "file:///tmp/not-a-redirect.txt")
         report["runningAfterWrongURIs"] = .bool(await isStillRunning(running))
         open(app, callback.absoluteString)
@@ -189,7 +189,7 @@ enum CustomSchemeApp {
             report["outcome"] = .string("error")
             report["errorCode"] = .string((error as? WebAuthError)?.code.name ?? "\(error)")
         }
-        report["handOverAfterEnd"] = .bool(CustomSchemeRedirect.handOver(callback))
+        report["handOverAfterEnd"] = .bool(WebAuthSession.handleOpenURL(callback))
         redirects.disconnect()
         report["handlersAfterDisconnect"] = .int(SignalInspection.handlerCount(on: app))
         g_object_unref(app)
