@@ -113,6 +113,14 @@ let package = Package(
         .target(name: "TerminalPromptProvider", dependencies: ["WebviewHost"], path: "Plugins/TerminalPromptProvider"),
         .testTarget(name: "TerminalPromptProviderTests", dependencies: ["TerminalPromptProvider", "WebviewHost", "WebviewHostTestKit"]),
 
+        // MARK: Benchmarks
+        // `Benchmarks/run.sh` builds the floor (a bare C WebKitGTK program) and runs this under Xvfb.
+        .executableTarget(
+            name: "webview-host-bench",
+            dependencies: ["ScenarioSupport", "EmbeddedWebviewProvider", "WebviewHost", "GLibSupport", "CWebKitGTK"],
+            path: "Benchmarks/WebviewHostBench"
+        ),
+
         // MARK: Examples
         .executableTarget(
             name: "SignInDemo",

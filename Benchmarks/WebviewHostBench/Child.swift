@@ -1,0 +1,84 @@
+import CWebKitGTK
+import EmbeddedWebviewProvider
+import Foundation
+import GLibSupport
+import WebviewHost
+
+/// The measured side: one sign-in in this process, printing the same lines as the floor
+/// (`loaded`, `navigated`, `resumed`, `hwm`), so both are read by one parser.
+enum Child {
+    static func monotonicNanoseconds() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
+    static func peakResidentKiB() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+
+    static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    nonisolated(unsafe) static var redirectPrefix = ""
+
+    /// Where the redirect navigation reaches the UI process, before any handler runs (an
+    /// emission hook, as in the floor).
+    static let navigationHook: GSignalEmissionHook = { _, _, values, _ in
+        guard let values, g_value_get_enum(values + 2) == Int32(WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION.rawValue),
+            let decision = g_value_get_object(values + 1),
+            let action = webkit_navigation_policy_decision_get_navigation_action(wvh_navigation_policy_decision(decision)),
+            let request = webkit_navigation_action_get_request(action),
+            let uri = webkit_uri_request_get_uri(request)
+        else { return 1 }
+        if String(cString: uri).hasPrefix(Child.redirectPrefix) { Child.say("navigated \(Child.monotonicNanoseconds())") }
+        return 1
+    }
+
+    /// `own-window` (the library's window) or `caller-view` (a window and view made here).
+    @MainActor
+    static func runEmbedded(ownWindow: Bool, page: URL, redirect: URL) -> Never {
+        gtk_init(nil, nil)
+        MainLoopBridge.install()
+        WebviewProviderRegistry.register(EmbeddedWebviewProvider())
+        redirectPrefix = redirect.absoluteString
+        g_type_class_ref(webkit_web_view_get_type())  // its signals exist once the class does
+        g_signal_add_emission_hook(g_signal_lookup("decide-policy", webkit_web_view_get_type()), 0, navigationHook, nil, nil)
+        var parameters = WebviewParameters(webviewType: .embedded)
+        if !ownWindow {
+            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+            gtk_window_set_default_size(wvh_window(window), 480, 640)
+            let view = webkit_web_view_new()!
+            gtk_container_add(wvh_container(window), view)
+            gtk_widget_show_all(window)
+            parameters = WebviewParameters(customWebview: WebviewHandle(UnsafeMutableRawPointer(view)))
+        }
+        let session = WebAuthSession(redirectURI: redirect, parameters: parameters)
+        var loaded = false
+        let observer = NotificationCenter.default.addObserver(forName: .webAuthDidFinishLoad, object: session, queue: nil) { _ in
+            MainActor.assumeIsolated {
+                if !loaded {
+                    loaded = true
+                    say("loaded \(monotonicNanoseconds())")
+                }
+            }
+        }
+        Task { @MainActor in
+            do {
+                _ = try await session.prepare()
+                _ = try await session.start(authorizationURL: page, expectedState: "s")
+                say("resumed \(monotonicNanoseconds())")
+            } catch {
+                say("error \(error)")
+            }
+            NotificationCenter.default.removeObserver(observer)
+            say("hwm \(peakResidentKiB())")
+            exit(0)
+        }
+        gtk_main()
+        exit(1)
+    }
+}

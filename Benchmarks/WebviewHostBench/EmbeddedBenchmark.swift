@@ -1,0 +1,126 @@
+import Foundation
+import ScenarioSupport
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}
+
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// One figure: samples per variant, compared with the floor's median.
+struct Figure {
+    let name: String
+    let unit: String
+    let goal: String
+    var samples: [String: [Double]] = [:]
+
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+}
+
+/// Runs the floor and the library's two embedded variants as separate processes, interleaved,
+/// and reads what each prints.
+struct EmbeddedBenchmark {
+    let floor: String
+    let runs: Int
+    let pagePort: Int
+    static let variants = ["floor", "own-window", "caller-view"]
+
+    struct Report {
+        var figures: [Figure]
+        var runs: Int
+
+        var table: String {
+            var lines = ["runs: \(runs) per variant, interleaved; median [min-max]; ratio = median / floor's median", ""]
+            lines.append("| figure | variant | median [min-max] | vs floor | goal |")
+            lines.append("|---|---|---|---|---|")
+            for figure in figures {
+                let floorMedian = Figure.median(figure.samples["floor"] ?? [])
+                for variant in EmbeddedBenchmark.variants {
+                    guard let values = figure.samples[variant], !values.isEmpty else { continue }
+                    let median = Figure.median(values)
+                    let versus = variant == "floor" ? "—" : String(format: "%.2fx (%+.1f %@)", median / floorMedian, median - floorMedian, figure.unit)
+                    lines.append(String(
+                        format: "| %@ | %@ | %.1f [%.1f-%.1f] %@ | %@ | %@ |", figure.name, variant, median,
+                        values.min()!, values.max()!, figure.unit, versus, variant == "floor" ? "" : figure.goal))
+                }
+            }
+            return lines.joined(separator: "\n")
+        }
+
+        var json: String {
+            let object: [[String: Any]] = figures.map { figure in
+                let floorMedian = Figure.median(figure.samples["floor"] ?? [])
+                var variants: [String: Any] = [:]
+                for (variant, values) in figure.samples where !values.isEmpty {
+                    variants[variant] = [
+                        "median": Figure.median(values), "min": values.min()!, "max": values.max()!,
+                        "ratioToFloor": Figure.median(values) / floorMedian, "samples": values,
+                    ]
+                }
+                return ["figure": figure.name, "unit": figure.unit, "goal": figure.goal, "variants": variants]
+            }
+            let data = try! JSONSerialization.data(withJSONObject: ["runs": runs, "figures": object], options: [.prettyPrinted, .sortedKeys])
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+
+    func run() throws -> Report {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A login page that leaves for the redirect URI by itself, as an authorization server does.
+        let redirect = "http://127.0.0.1:18081/callback"
+        let page = URL(string: "http://127.0.0.1:\(pagePort)/login")!
+        PageServer.page = """
+            <!doctype html><meta charset="utf-8"><title>Sign in</title>
+            <form><label>User <input name="u"></label><label>Password <input name="p" type="password"></label><button>Sign in</button></form>
+            <script>setTimeout(function () { location.href = '\(redirect)?code=the-code&state=s'; }, 300);</script>
+            """
+
+        var start = Figure(name: "process start -> login page loaded", unit: "ms", goal: "<= 1.05x")
+        var resume = Figure(name: "redirect navigation -> caller resumed", unit: "ms", goal: "<= 2 ms, <= 1.5x")
+        var memory = Figure(name: "peak RSS of the UI process", unit: "MiB", goal: "<= +10 MiB")
+        let me = CommandLine.arguments[0]
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_AT_BRIDGE"] = "1"
+        // Each variant's data folders stay apart from the person's.
+        environment["XDG_DATA_HOME"] = folder.appendingPathComponent("data").path
+        environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
+        // A warm-up of each, not counted (the page cache, the web process binary).
+        for round in -1..<runs {
+            // Rotate the order so no variant always runs first after an idle moment.
+            let order = (0..<Self.variants.count).map { Self.variants[($0 + max(round, 0)) % Self.variants.count] }
+            for variant in order {
+                let command = variant == "floor"
+                    ? [floor, page.absoluteString, redirect]
+                    : [me, "child", variant, page.absoluteString, redirect]
+                let began = Child.monotonicNanoseconds()
+                let child = try CleanSpawn(command, environment: environment)
+                let output = String(decoding: child.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+                let status = child.waitForExit()
+                var marks: [String: Int64] = [:]
+                for line in output.split(separator: "\n") {
+                    let parts = line.split(separator: " ", maxSplits: 1)
+                    if parts.count == 2, let value = Int64(parts[1]) { marks[String(parts[0])] = value }
+                }
+                guard status == 0, let loaded = marks["loaded"], let navigated = marks["navigated"],
+                    let resumed = marks["resumed"], let hwm = marks["hwm"]
+                else {
+                    let errors = String(decoding: child.errors?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+                    throw BenchmarkFailure(description: "\(variant) failed (status \(status)):\n\(output)\n\(errors)")
+                }
+                guard round >= 0 else { continue }
+                start.samples[variant, default: []].append(Double(loaded - began) / 1e6)
+                resume.samples[variant, default: []].append(Double(resumed - navigated) / 1e6)
+                memory.samples[variant, default: []].append(Double(hwm) / 1024)
+            }
+        }
+        return Report(figures: [start, resume, memory], runs: runs)
+    }
+}

@@ -1,0 +1,62 @@
+// webview-host-bench: the embedded sign-in measured against a bare WebKitGTK program (the floor)
+// in the same run, interleaved. See Benchmarks/README.md.
+import CWebKitGTK
+import Foundation
+
+struct Options: Sendable {
+    var runs = 7
+    var wantsJSON = false
+    var floorPath = ".build-bench/floor"
+
+    init(_ arguments: [String]) {
+        var index = 0
+        while index < arguments.count {
+            switch arguments[index] {
+            case "--runs": index += 1; runs = Int(arguments[safe: index] ?? "") ?? runs
+            case "--json": wantsJSON = true
+            case "--floor": index += 1; floorPath = arguments[safe: index] ?? floorPath
+            default:
+                FileHandle.standardError.write(Data("usage: webview-host-bench [--runs N] [--json] [--floor PATH]\n".utf8))
+                exit(2)
+            }
+            index += 1
+        }
+    }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "child", arguments.count == 4, let page = URL(string: arguments[2]), let redirect = URL(string: arguments[3]) {
+    MainActor.assumeIsolated {
+        Child.runEmbedded(ownWindow: arguments[1] == "own-window", page: page, redirect: redirect)
+    }
+}
+
+let options = Options(arguments)
+guard FileManager.default.isExecutableFile(atPath: options.floorPath) else {
+    FileHandle.standardError.write(Data("No floor program at \(options.floorPath): run Benchmarks/run.sh, which builds it.\n".utf8))
+    exit(2)
+}
+
+// The page server runs on this (main) thread's GLib loop; the children are run from another thread.
+MainActor.assumeIsolated {
+    let server: PageServer
+    do {
+        server = try PageServer()
+    } catch {
+        FileHandle.standardError.write(Data("The page server could not start: \(error)\n".utf8))
+        exit(1)
+    }
+    let port = server.port
+    Thread {
+        do {
+            let report = try EmbeddedBenchmark(floor: options.floorPath, runs: options.runs, pagePort: port).run()
+            print(options.wantsJSON ? report.json : report.table)
+            exit(0)
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            exit(1)
+        }
+    }.start()
+    g_main_loop_run(g_main_loop_new(nil, 0))
+    withExtendedLifetime(server) {}
+}
