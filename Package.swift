@@ -114,11 +114,11 @@ let package = Package(
         .testTarget(name: "TerminalPromptProviderTests", dependencies: ["TerminalPromptProvider", "WebviewHost", "WebviewHostTestKit"]),
 
         // MARK: Benchmarks
-        // `Benchmarks/run.sh` builds the floor (a bare C WebKitGTK program) and runs this under Xvfb.
+        // `Tests/Benchmarks/run.sh` builds the floor (a bare C WebKitGTK program) and runs this under Xvfb.
         .executableTarget(
             name: "webview-host-bench",
             dependencies: ["ScenarioSupport", "EmbeddedWebviewProvider", "WebviewHost", "GLibSupport", "CWebKitGTK"],
-            path: "Benchmarks/WebviewHostBench"
+            path: "Tests/Benchmarks/WebviewHostBench"
         ),
 
         // MARK: Examples

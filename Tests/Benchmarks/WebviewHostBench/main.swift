@@ -1,5 +1,5 @@
 // webview-host-bench: the embedded sign-in measured against a bare WebKitGTK program (the floor)
-// in the same run, interleaved. See Benchmarks/README.md.
+// in the same run, interleaved. See Tests/Benchmarks/README.md.
 import CWebKitGTK
 import Foundation
 
@@ -33,7 +33,7 @@ if arguments.first == "child", arguments.count == 4, let page = URL(string: argu
 
 let options = Options(arguments)
 guard FileManager.default.isExecutableFile(atPath: options.floorPath) else {
-    FileHandle.standardError.write(Data("No floor program at \(options.floorPath): run Benchmarks/run.sh, which builds it.\n".utf8))
+    FileHandle.standardError.write(Data("No floor program at \(options.floorPath): run Tests/Benchmarks/run.sh, which builds it.\n".utf8))
     exit(2)
 }
 
