@@ -38,6 +38,8 @@ final class SystemBrowserSession: WebviewProviderSession {
         listener.onRequest = { [weak self] request in
             self?.answer(request) ?? .page(status: 410, html: BrowserCompletionPage.alreadyEnded)
         }
+        let callbackPath = components.percentEncodedPath
+        listener.callbackPath = callbackPath.isEmpty ? "/" : callbackPath
         listener.onMalformedRequest = { [reporter] in
             // libsoup answered 400 before the request reached us: the callback cannot be read, so
             // end the session now rather than at its timeout.
