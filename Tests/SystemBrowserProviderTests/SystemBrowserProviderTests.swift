@@ -210,3 +210,23 @@ struct SystemBrowserProviderTests {
         #expect(requests[2].hasPrefix("GET 127.0.0.1:9/never-followed-success"))
     }
 }
+
+/// Local processes other than the browser (issue 8): they can talk to the loopback listener,
+/// but only the browser's own callback can end the sign-in.
+@Suite("System browser: hostile local processes", .serialized)
+struct HostileLoopbackTests {
+    @Test("Malformed requests to other paths get 400 and requests naming another host get 421; the session goes on and succeeds")
+    func malformedAndForeignHost() async throws {
+        let report = try await scenario("hostile-requests")
+        #expect(report.int("malformedOtherPath") == 400)
+        #expect(report.int("malformedOtherPathQuery") == 400)
+        #expect(report.int("foreignHostCallback") == 421)
+        #expect(report.int("foreignHostMalformedCallback") == 400)
+        #expect(report.int("noHostCallback") == 421)
+        // The redirect URI says 127.0.0.1: "localhost" is another name for the listener.
+        #expect(report.int("localhostNameCallback") == 421)
+        #expect(report.string("outcome") == "success", "\(report.string("errorMessage") ?? "")")
+        #expect(report.string("code") == "the-code")
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+    }
+}

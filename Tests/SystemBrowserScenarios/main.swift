@@ -80,4 +80,25 @@ ScenarioHost.main([
     "custom-scheme": { _ in try await CustomSchemeApp.runFirstInstance() },
     "custom-scheme-edges": { _ in try await CustomSchemeApp.runEdges() },
     "conformance": { _ in try await ConformanceRun.run() },
+    // A local process sends malformed requests to other paths and requests naming another host
+    // before the browser comes back; the browser waits for it (TEST_BROWSER_WAIT_FOR).
+    "hostile-requests": { _ in
+        let gate = NSTemporaryDirectory() + "hostile-gate-\(getpid())"
+        return try await SignInRun(
+            browserEnvironment: browser(["TEST_BROWSER_WAIT_FOR": gate]),
+            whilePending: { redirect in
+                defer { _ = FileManager.default.createFile(atPath: gate, contents: nil) }
+                let port = redirect.port ?? 0
+                let own = "127.0.0.1:\(port)"
+                return [
+                    "malformedOtherPath": .int(RawHTTP.exchange(port: port, "GET /favicon.ico%zz HTTP/1.1\r\nHost: \(own)\r\n\r\n") ?? 0),
+                    "malformedOtherPathQuery": .int(RawHTTP.exchange(port: port, "GET /other?x=%zz HTTP/1.1\r\nHost: \(own)\r\n\r\n") ?? 0),
+                    "foreignHostCallback": .int(RawHTTP.exchange(port: port, "GET /callback?code=evil&state=s-123 HTTP/1.1\r\nHost: evil.example:\(port)\r\n\r\n") ?? 0),
+                    "foreignHostMalformedCallback": .int(RawHTTP.exchange(port: port, "GET /callback?code=%zz HTTP/1.1\r\nHost: evil.example\r\n\r\n") ?? 0),
+                    "noHostCallback": .int(RawHTTP.exchange(port: port, "GET /callback?code=evil&state=s-123 HTTP/1.0\r\n\r\n") ?? 0),
+                    "localhostNameCallback": .int(RawHTTP.exchange(port: port, "GET /callback?code=evil&state=s-123 HTTP/1.1\r\nHost: localhost:\(port)\r\n\r\n") ?? 0),
+                ]
+            }
+        ).run()
+    },
 ])

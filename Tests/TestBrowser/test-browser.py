@@ -9,6 +9,8 @@ by TEST_BROWSER_LOG. Behaviour, from the environment:
                             request to it (favicon, a wrong path)
   TEST_BROWSER_REPEAT=1     GET the last callback URL again after the final page
   TEST_BROWSER_STALL=1      load the first page only, then stop (the person walked away)
+  TEST_BROWSER_WAIT_FOR     a file to wait for (at most 15 s) before the first request
+  TEST_BROWSER_NEVER_FETCH=1  log the launch and exit 0 without any request
   TEST_BROWSER_OPEN_WITH    a program to run with a custom-scheme URL the sign-in lands on
                             (as a desktop would start the scheme's handler)
 It never runs longer than 20 seconds and only talks to loopback addresses.
@@ -19,6 +21,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -87,6 +90,14 @@ def fetch(method, url, data=None):
 def main():
     start = sys.argv[1]
     log("launched", url=start)
+    if os.environ.get("TEST_BROWSER_NEVER_FETCH") == "1":
+        log("done")
+        return
+    wait_for = os.environ.get("TEST_BROWSER_WAIT_FOR")
+    if wait_for:
+        deadline = time.monotonic() + 15
+        while not os.path.exists(wait_for) and time.monotonic() < deadline:
+            time.sleep(0.05)
     extra = [p for p in os.environ.get("TEST_BROWSER_EXTRA_FIRST", "").split(",") if p]
     seen_origins = {origin(start)}
     method, url, data = "GET", start, None
