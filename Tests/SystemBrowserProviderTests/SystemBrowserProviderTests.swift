@@ -5,11 +5,11 @@ import Testing
 /// Runs one SystemBrowserScenarios scenario with a temporary desktop whose default browser is
 /// `browser`, on a private session bus (as on a desktop: GIO announces launches on it; without
 /// one, GLib would autolaunch a bus that outlives the test).
-func scenario(_ name: String, browser: TestBrowserDesktop.Browser = .registered) async throws -> ScenarioReport {
+func scenario(_ name: String, browser: TestBrowserDesktop.Browser = .registered, timeout: Duration = .seconds(60)) async throws -> ScenarioReport {
     let desktop = try TestBrowserDesktop(browser)
     defer { desktop.remove() }
     return try await ScenarioRunner.run(
-        "SystemBrowserScenarios", name, environment: desktop.environment, timeout: .seconds(60),
+        "SystemBrowserScenarios", name, environment: desktop.environment, timeout: timeout,
         launcher: ["dbus-run-session", "--"])
 }
 
@@ -35,7 +35,11 @@ struct SystemBrowserProviderTests {
         #expect(report.string("requestedRedirectURI") == "http://127.0.0.1/callback")
         let port = try #require(report.int("listenerPort"))
         #expect(report.string("preparedRedirectURI") == "http://127.0.0.1:\(port)/callback")
-        #expect(report.string("browserLaunchedWith")?.contains("redirect_uri=http://127.0.0.1:\(port)/callback") == true)
+        #expect(report.string("browserAuthorizationURL")?.contains("redirect_uri=http://127.0.0.1:\(port)/callback") == true)
+        // The browser was handed the first hop on the listener, not the authorization URL.
+        let launched = try #require(report.string("browserLaunchedWith"))
+        #expect(launched.hasPrefix("http://127.0.0.1:\(port)/") && !launched.contains("redirect_uri"), "\(launched)")
+        #expect(report.strings("browserRequests")?.first?.hasSuffix("-> 302") == true)
     }
 
     @Test("form_post callback: the POSTed code and state complete the session")
@@ -97,7 +101,8 @@ struct SystemBrowserProviderTests {
         let report = try await scenario("wrong-path-first")
         #expect(report.string("outcome") == "success")
         let requests = try #require(report.strings("browserRequests"))
-        let listenerRequests = requests.dropFirst()
+        // The first hop (302) and the login page come first.
+        let listenerRequests = requests.dropFirst(2)
         #expect(listenerRequests.count == 4)
         #expect(listenerRequests.prefix(3).allSatisfy { $0.hasSuffix("-> 404") })
         #expect(listenerRequests.last?.hasSuffix("/callback?code=the-code&state=s-123 -> 200") == true)
@@ -109,7 +114,7 @@ struct SystemBrowserProviderTests {
         let report = try await scenario("after-completion")
         #expect(report.string("code") == "the-code")
         let requests = try #require(report.strings("browserRequests"))
-        #expect(requests.count == 3)
+        #expect(requests.count == 4)
         // Refused (or reset, if it was still in the accept backlog) when the listener had closed;
         // 410 "already ended" if it came between the outcome and the close. Never a success page.
         let late = try #require(requests.last)
@@ -205,9 +210,9 @@ struct SystemBrowserProviderTests {
         let report = try await scenario("redirect-page")
         #expect(report.string("outcome") == "success")
         let requests = try #require(report.strings("browserRequests"))
-        #expect(requests.count == 3)
-        #expect(requests[1].hasSuffix("-> 303"))
-        #expect(requests[2].hasPrefix("GET 127.0.0.1:9/never-followed-success"))
+        #expect(requests.count == 4)
+        #expect(requests[2].hasSuffix("-> 303"))
+        #expect(requests[3].hasPrefix("GET 127.0.0.1:9/never-followed-success"))
     }
 }
 
@@ -227,6 +232,55 @@ struct HostileLoopbackTests {
         #expect(report.int("localhostNameCallback") == 421)
         #expect(report.string("outcome") == "success", "\(report.string("errorMessage") ?? "")")
         #expect(report.string("code") == "the-code")
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+    }
+}
+
+/// A browser handler GIO starts but that never shows the page (issue 8, point 6).
+@Suite("System browser: handlers that fail to start", .serialized)
+struct BrowserLaunchTests {
+    @Test("A handler that exits 1 at once (Exec=false): browserLaunchFailed within seconds, with the status")
+    func handlerExitsWithFailure() async throws {
+        let report = try await scenario("launch-fails", browser: .command("false %u"), timeout: .seconds(45))
+        #expect(report.string("errorCode") == "browserLaunchFailed")
+        #expect(report.string("errorMessage")?.contains("status 1") == true, "\(report.string("errorMessage") ?? "")")
+        #expect((report.double("elapsedSeconds") ?? 99) < 5)
+        #expect(report.strings("notifications") == ["WebAuthDidFail"])
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+    }
+
+    @Test("A handler whose interpreter is missing (#!/nonexistent/python): browserLaunchFailed within seconds")
+    func handlerInterpreterMissing() async throws {
+        let report = try await scenario(
+            "launch-fails", browser: .script("#!/nonexistent/python\nprint('never')\n"), timeout: .seconds(45))
+        #expect(report.string("errorCode") == "browserLaunchFailed")
+        #expect((report.double("elapsedSeconds") ?? 99) < 5)
+        #expect(report.strings("notifications") == ["WebAuthDidFail"])
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+    }
+
+    @Test("A handler that forwards the URL to a browser and exits 0 at once: the session goes on and succeeds")
+    func handlerForwardsAndExitsZero() async throws {
+        let forwarder = """
+            #!/bin/sh
+            setsid python3 {browser} "$1" </dev/null >/dev/null 2>&1 &
+            exit 0
+
+            """
+        let report = try await scenario("launch-forwards", browser: .script(forwarder), timeout: .seconds(45))
+        #expect(report.string("outcome") == "success", "\(report.string("errorMessage") ?? "")")
+        #expect(report.string("code") == "the-code")
+        #expect(report.strings("notifications") == successNotifications)
+        #expect(report.bool("browserFinished") == true)
+    }
+
+    @Test("A handler that exits 0 and never fetches the link: no didStartLoad, and cancel still ends the session")
+    func handlerNeverFetches() async throws {
+        let report = try await scenario("launch-never-fetches", timeout: .seconds(45))
+        #expect(report.string("errorCode") == "canceled")
+        #expect(report.strings("notifications") == ["WebAuthDidFail"])
+        let elapsed = try #require(report.double("elapsedSeconds"))
+        #expect(elapsed >= 2 && elapsed < 10)
         #expect(report.bool("listenerRefusedAfterEnd") == true)
     }
 }

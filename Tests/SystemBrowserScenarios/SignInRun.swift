@@ -114,6 +114,9 @@ struct SignInRun {
         }
         report["browserFinished"] = .bool(events.contains { $0["event"] as? String == "done" })
         report["browserLaunchedWith"] = .string(events.first { $0["event"] as? String == "launched" }?["url"] as? String ?? "")
+        // Where the first hop sent the browser: the authorization URL.
+        report["browserAuthorizationURL"] = .string(
+            events.first { $0["event"] as? String == "request" }?["location"] as? String ?? "")
         // "METHOD path?query -> status" (or "-> error: ...") for every request, in order.
         report["browserRequests"] = .strings(events.filter { $0["event"] as? String == "request" }.map { event in
             let url = URLComponents(string: event["url"] as? String ?? "")

@@ -80,6 +80,21 @@ ScenarioHost.main([
     "custom-scheme": { _ in try await CustomSchemeApp.runFirstInstance() },
     "custom-scheme-edges": { _ in try await CustomSchemeApp.runEdges() },
     "conformance": { _ in try await ConformanceRun.run() },
+    // The browser handler fails at once (the test's desktop entry decides how): the session must
+    // end within seconds, not at its 30-second timeout.
+    "launch-fails": { _ in
+        try await SignInRun(timeout: .seconds(30), browserEnvironment: browser(), expectBrowser: false).run()
+    },
+    // The handler forwards the URL to a browser and exits 0; the browser arrives a second later.
+    "launch-forwards": { _ in
+        try await SignInRun(timeout: .seconds(30), browserEnvironment: browser(["TEST_BROWSER_DELAY_MS": "1000"])).run()
+    },
+    // The handler exits 0 without ever fetching the link: no didStartLoad; cancel still ends it.
+    "launch-never-fetches": { _ in
+        try await SignInRun(
+            timeout: .seconds(30), cancelAfter: .seconds(2), browserEnvironment: browser(["TEST_BROWSER_NEVER_FETCH": "1"])
+        ).run()
+    },
     // A local process sends malformed requests to other paths and requests naming another host
     // before the browser comes back; the browser waits for it (TEST_BROWSER_WAIT_FOR).
     "hostile-requests": { _ in

@@ -10,6 +10,7 @@ by TEST_BROWSER_LOG. Behaviour, from the environment:
   TEST_BROWSER_REPEAT=1     GET the last callback URL again after the final page
   TEST_BROWSER_STALL=1      load the first page only, then stop (the person walked away)
   TEST_BROWSER_WAIT_FOR     a file to wait for (at most 15 s) before the first request
+  TEST_BROWSER_DELAY_MS     wait this long before the first request
   TEST_BROWSER_NEVER_FETCH=1  log the launch and exit 0 without any request
   TEST_BROWSER_OPEN_WITH    a program to run with a custom-scheme URL the sign-in lands on
                             (as a desktop would start the scheme's handler)
@@ -93,13 +94,16 @@ def main():
     if os.environ.get("TEST_BROWSER_NEVER_FETCH") == "1":
         log("done")
         return
+    time.sleep(int(os.environ.get("TEST_BROWSER_DELAY_MS", "0")) / 1000)
     wait_for = os.environ.get("TEST_BROWSER_WAIT_FOR")
     if wait_for:
         deadline = time.monotonic() + 15
         while not os.path.exists(wait_for) and time.monotonic() < deadline:
             time.sleep(0.05)
     extra = [p for p in os.environ.get("TEST_BROWSER_EXTRA_FIRST", "").split(",") if p]
-    seen_origins = {origin(start)}
+    # The app hands the browser a first hop on its own listener, which redirects to the login
+    # page: the login page's origin is the one already "open"; the next new origin is the callback.
+    seen_origins = set()
     method, url, data = "GET", start, None
     last_callback = None
     status = body = None
@@ -112,7 +116,9 @@ def main():
                 result = subprocess.run(program.split() + [url], timeout=15)
                 log("handler-exited", status=result.returncode)
             break
-        if origin(url) not in seen_origins:
+        if hop == 1:
+            seen_origins.add(origin(url))
+        elif hop >= 2 and origin(url) not in seen_origins:
             seen_origins.add(origin(url))
             last_callback = url
             base = "%s://%s" % (urllib.parse.urlsplit(url).scheme, urllib.parse.urlsplit(url).netloc)
