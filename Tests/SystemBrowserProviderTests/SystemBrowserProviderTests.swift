@@ -283,4 +283,22 @@ struct BrowserLaunchTests {
         #expect(elapsed >= 2 && elapsed < 10)
         #expect(report.bool("listenerRefusedAfterEnd") == true)
     }
+
+    @Test("The first hop: 302 to the authorization URL (no-store, no-referrer), 32 random hex digits, works once; didStartLoad once")
+    func firstHopWorksOnce() async throws {
+        let report = try await scenario("first-hop-once")
+        #expect(report.bool("firstHopFound") == true)
+        #expect(report.int("firstHopPathLength") == 33)
+        #expect(report.int("firstHopStatus") == 302)
+        let port = try #require(report.int("redirectPort"))
+        #expect(report.string("firstHopLocation")?.contains("redirect_uri=http://127.0.0.1:\(port)/callback") == true)
+        #expect(report.bool("firstHopNoStore") == true)
+        #expect(report.bool("firstHopNoReferrer") == true)
+        #expect(report.int("firstHopSecondStatus") == 404)
+        #expect(report.int("guessedHopStatus") == 404)
+        // The browser came second: its fetch of the used hop got 404, so the sign-in never went on.
+        #expect(report.strings("browserRequests")?.first?.hasSuffix("-> 404") == true)
+        #expect(report.string("errorCode") == "canceled")
+        #expect(report.strings("notifications") == ["WebAuthDidStartLoad", "WebAuthDidFinishLoad", "WebAuthDidFail"])
+    }
 }

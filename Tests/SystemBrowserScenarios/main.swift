@@ -80,6 +80,48 @@ ScenarioHost.main([
     "custom-scheme": { _ in try await CustomSchemeApp.runFirstInstance() },
     "custom-scheme-edges": { _ in try await CustomSchemeApp.runEdges() },
     "conformance": { _ in try await ConformanceRun.run() },
+    // Another local process fetches the first hop before the browser does (reading the URL from
+    // the browser's log): it works once, then 404; the session is cancelled after 3 s.
+    "first-hop-once": { _ in
+        let gate = NSTemporaryDirectory() + "first-hop-gate-\(getpid())"
+        let log = ProcessInfo.processInfo.environment["TEST_BROWSER_LOG"] ?? ""
+        return try await SignInRun(
+            cancelAfter: .seconds(3), browserEnvironment: browser(["TEST_BROWSER_WAIT_FOR": gate]),
+            whilePending: { redirect in
+                defer { _ = FileManager.default.createFile(atPath: gate, contents: nil) }
+                var start: URL?
+                for _ in 0..<200 where start == nil {
+                    let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                    for line in text.split(separator: "\n") {
+                        guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                            event["event"] as? String == "launched"
+                        else { continue }
+                        start = (event["url"] as? String).flatMap(URL.init(string:))
+                    }
+                    if start == nil { usleep(50_000) }
+                }
+                guard let start, let port = start.port else { return ["firstHopFound": .bool(false)] }
+                let request = "GET \(start.path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
+                let first = RawHTTP.exchange(port: port, Array(request.utf8))
+                let head = first.text.components(separatedBy: "\r\n\r\n").first ?? ""
+                let headers = head.split(separator: "\r\n").dropFirst().map { $0.lowercased() }
+                let location = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("location:") }
+                    .map { String($0.dropFirst("location:".count)).trimmingCharacters(in: .whitespaces) } ?? ""
+                return [
+                    "firstHopFound": .bool(true),
+                    "firstHopPathLength": .int(start.path.count),
+                    "firstHopStatus": .int(first.status ?? 0),
+                    "firstHopLocation": .string(location),
+                    "firstHopNoStore": .bool(headers.contains("cache-control: no-store")),
+                    "firstHopNoReferrer": .bool(headers.contains("referrer-policy: no-referrer")),
+                    "firstHopSecondStatus": .int(RawHTTP.exchange(port: port, request) ?? 0),
+                    "guessedHopStatus": .int(
+                        RawHTTP.exchange(port: port, "GET /\(String(repeating: "0", count: 32)) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n") ?? 0),
+                    "redirectPort": .int(redirect.port ?? 0),
+                ]
+            }
+        ).run()
+    },
     // The browser handler fails at once (the test's desktop entry decides how): the session must
     // end within seconds, not at its 30-second timeout.
     "launch-fails": { _ in
