@@ -168,4 +168,29 @@ struct CustomSchemeTests {
             session.cancel()
         }
     }
+
+    @Test("install under umask 000: the entry is 0600; a missing applications folder is created 0700, an existing one is left alone")
+    func installPermissions() async throws {
+        let desktop = try TestBrowserDesktop(.registered)
+        defer { desktop.remove() }
+        // A data folder that does not exist yet: install creates it and the applications folder.
+        var fresh = desktop.environment
+        fresh["XDG_DATA_HOME"] = desktop.root.appendingPathComponent("fresh/data").path
+        let created = try await ScenarioRunner.run(
+            "SystemBrowserScenarios", "install-permissions", environment: fresh, timeout: .seconds(60),
+            launcher: ["dbus-run-session", "--"])
+        #expect(created.int("entryMode") == 0o600)
+        #expect(created.int("entryModeAfterReinstall") == 0o600)
+        #expect(created.int("applicationsMode") == 0o700)
+        #expect(created.int("dataHomeMode") == 0o700)
+
+        // The test desktop's applications folder exists (0755): it keeps its mode.
+        let applications = desktop.root.appendingPathComponent("data/applications").path
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: applications)
+        let existing = try await ScenarioRunner.run(
+            "SystemBrowserScenarios", "install-permissions", environment: desktop.environment, timeout: .seconds(60),
+            launcher: ["dbus-run-session", "--"])
+        #expect(existing.int("entryMode") == 0o600)
+        #expect(existing.int("applicationsMode") == 0o755)
+    }
 }

@@ -3,6 +3,7 @@
 // libsoup listener. Each reports facts; SystemBrowserProviderTests asserts on them.
 import Foundation
 import ScenarioSupport
+import SystemBrowserProvider
 import WebviewHost
 
 /// The browser's environment: its log file comes from the test (TEST_BROWSER_LOG).
@@ -80,6 +81,25 @@ ScenarioHost.main([
     "custom-scheme": { _ in try await CustomSchemeApp.runFirstInstance() },
     "custom-scheme-edges": { _ in try await CustomSchemeApp.runEdges() },
     "conformance": { _ in try await ConformanceRun.run() },
+    // CustomSchemeRegistration.install under umask 000: the modes of what it wrote.
+    "install-permissions": { _ in
+        umask(0)
+        let file = try CustomSchemeRegistration.install(
+            scheme: "com.example.perm", applicationID: "com.example.Perm", executable: "/bin/true", displayName: "Perm")
+        func mode(_ path: String) -> Int {
+            var info = stat()
+            return stat(path, &info) == 0 ? Int(info.st_mode & 0o7777) : -1
+        }
+        var report = ScenarioReport()
+        report["entryMode"] = .int(mode(file.path))
+        report["applicationsMode"] = .int(mode(file.deletingLastPathComponent().path))
+        report["dataHomeMode"] = .int(mode(file.deletingLastPathComponent().deletingLastPathComponent().path))
+        // Installing again replaces the entry: still 0600.
+        try CustomSchemeRegistration.install(
+            scheme: "com.example.perm", applicationID: "com.example.Perm", executable: "/bin/true", displayName: "Perm 2")
+        report["entryModeAfterReinstall"] = .int(mode(file.path))
+        return report
+    },
     // Another local process fetches the first hop before the browser does (reading the URL from
     // the browser's log): it works once, then 404; the session is cancelled after 3 s.
     "first-hop-once": { _ in
