@@ -44,7 +44,7 @@ final class SystemBrowserSession: WebviewProviderSession {
     }
 
     /// Binds the loopback listener; returns the redirect URI with the bound port when the
-    /// requested one named none. A custom-scheme redirect URI is returned unchanged.
+    /// requested one named none or port 0. A custom-scheme redirect URI is returned unchanged.
     func prepare() async throws -> URL {
         if dismissed { throw WebAuthError.canceled() }
         // A custom scheme needs no listener: the redirect comes through CustomSchemeRedirect once presented.
@@ -68,7 +68,8 @@ final class SystemBrowserSession: WebviewProviderSession {
                 "The browser's request to the sign-in callback was malformed (its address could not be read); it was not accepted."))
         }
         self.listener = listener
-        if components.port == nil {
+        // No port, or port 0 ("any"): the browser must be sent to the port the kernel chose.
+        if components.port == nil || components.port == 0 {
             components.port = listener.port
             redirectURI = components.url ?? redirectURI
         }

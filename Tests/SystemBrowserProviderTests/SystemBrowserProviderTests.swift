@@ -142,6 +142,19 @@ struct SystemBrowserProviderTests {
         #expect(report.bool("listenerRefusedAfterEnd") == true)
     }
 
+    @Test("Port 0 (http://127.0.0.1:0/callback): the prepared redirect URI and the authorization URL carry the bound port")
+    func portZero() async throws {
+        let report = try await scenario("port-zero")
+        let port = try #require(report.int("listenerPort"))
+        #expect(port != 0)
+        #expect(report.string("requestedRedirectURI") == "http://127.0.0.1:0/callback")
+        #expect(report.string("preparedRedirectURI") == "http://127.0.0.1:\(port)/callback")
+        #expect(report.string("browserAuthorizationURL")?.contains("redirect_uri=http://127.0.0.1:\(port)/callback") == true)
+        #expect(report.string("outcome") == "success", "\(report.string("errorMessage") ?? "")")
+        #expect(report.string("callbackURL")?.hasPrefix("http://127.0.0.1:\(port)/callback?") == true)
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+    }
+
     @Test("Busy port: redirectListenerFailed that names the port, before any browser starts")
     func busyPort() async throws {
         let report = try await scenario("busy-port")

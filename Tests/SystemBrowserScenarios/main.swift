@@ -41,6 +41,7 @@ ScenarioHost.main([
     "after-completion": { _ in
         try await SignInRun(browserEnvironment: browser(["TEST_BROWSER_REPEAT": "1"])).run()
     },
+    "port-zero": { _ in try await SignInRun(redirectURI: "http://127.0.0.1:0/callback", browserEnvironment: browser()).run() },
     "ipv6": { _ in try await SignInRun(redirectURI: "http://[::1]/callback", browserEnvironment: browser()).run() },
     "fixed-port": { _ in
         try await SignInRun(redirectURI: "http://127.0.0.1:{port}/callback", browserEnvironment: browser()).run()
