@@ -82,6 +82,9 @@ ScenarioHost.main([
     "custom-scheme": { _ in try await CustomSchemeApp.runFirstInstance() },
     "custom-scheme-edges": { _ in try await CustomSchemeApp.runEdges() },
     "conformance": { _ in try await ConformanceRun.run() },
+    // A scheme handler at a path holding every character the Exec line must escape, installed
+    // for real and started for real by `gio open`.
+    "install-odd-path": { _ in try InstallOddPath.run() },
     // CustomSchemeRegistration.install under umask 000: the modes of what it wrote.
     "install-permissions": { _ in
         umask(0)
