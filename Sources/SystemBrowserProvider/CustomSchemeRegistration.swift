@@ -90,7 +90,7 @@ public enum CustomSchemeRegistration {
         g_key_file_set_string(keyFile, group, "Type", "Application")
         g_key_file_set_string(keyFile, group, "Version", "1.0")
         g_key_file_set_string(keyFile, group, "Name", displayName)
-        g_key_file_set_string(keyFile, group, "Exec", "\(execArgument(executable)) %u")
+        g_key_file_set_string(keyFile, group, "Exec", execLine(executable))
         g_key_file_set_string(keyFile, group, "MimeType", "\(contentType);")
         g_key_file_set_boolean(keyFile, group, "NoDisplay", 1)
         g_key_file_set_boolean(keyFile, group, "Terminal", 0)
@@ -160,6 +160,18 @@ public enum CustomSchemeRegistration {
             .redirectListenerFailed,
             "The app could not register itself for its sign-in redirect: the desktop entry \(file.path) \(reason).",
             underlyingError: error)
+    }
+
+    /// The `Exec` line that starts `executable` with the URI (`%u`).
+    ///
+    /// GIO checks that an entry's program exists before it expands field codes, so a program
+    /// whose path holds `%` (written `%%`, as the Desktop Entry Specification asks) would never be
+    /// found and the entry never read. Such a program is started through
+    /// `/bin/sh -c 'exec "$0" "$@"' <program> <uri>`, which replaces itself with the program,
+    /// with the same arguments; any other path is the line's program itself.
+    static func execLine(_ executable: String) -> String {
+        guard executable.contains("%") else { return "\(execArgument(executable)) %u" }
+        return "/bin/sh -c \(execArgument("exec \"$0\" \"$@\"")) \(execArgument(executable)) %u"
     }
 
     /// One argument of an `Exec` line, quoted as the Desktop Entry Specification asks (before

@@ -9,14 +9,16 @@ import WebviewHost
 enum InstallOddPath {
     static let folderName = "wvh 100% it's \"q\" $HOME `x` back\\slash"
 
+    /// - Parameter percent: whether the path holds `%` (started through /bin/sh) or only the
+    ///   other reserved characters (the program is the Exec line's first word).
     @MainActor
-    static func run() throws -> ScenarioReport {
+    static func run(percent: Bool = true) throws -> ScenarioReport {
         var report = ScenarioReport()
         let base = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("wvh-odd-\(getpid())")
-        let folder = base.appendingPathComponent(folderName)
+        let folder = base.appendingPathComponent(percent ? folderName : folderName.replacingOccurrences(of: "%", with: ""))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: base) }
-        let handler = folder.appendingPathComponent("handler 50%")
+        let handler = folder.appendingPathComponent(percent ? "handler 50%" : "handler")
         let argsFile = base.appendingPathComponent("args")
         try "#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" > \"$WVH_ARGS_FILE\"\n".write(to: handler, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: handler.path)

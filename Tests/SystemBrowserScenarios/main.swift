@@ -85,6 +85,7 @@ ScenarioHost.main([
     // A scheme handler at a path holding every character the Exec line must escape, installed
     // for real and started for real by `gio open`.
     "install-odd-path": { _ in try InstallOddPath.run() },
+    "install-odd-path-no-percent": { _ in try InstallOddPath.run(percent: false) },
     // CustomSchemeRegistration.install under umask 000: the modes of what it wrote.
     "install-permissions": { _ in
         umask(0)
