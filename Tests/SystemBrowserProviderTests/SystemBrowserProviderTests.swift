@@ -247,6 +247,39 @@ struct HostileLoopbackTests {
         #expect(report.string("code") == "the-code")
         #expect(report.bool("listenerRefusedAfterEnd") == true)
     }
+
+    @Test("1,000 connections, 400 held, slow senders, 1 MiB headers, 10 MiB bodies: the real callback completes; fds back to baseline, port closed")
+    func underLoad() async throws {
+        let report = try await scenario("hostile-load", timeout: .seconds(100))
+        #expect(report.int("opened") == 1000)
+        #expect(report.int("hugeBodyOtherPathStatus") == 404)
+        #expect(report.int("hugeBodyCallbackStatus") == 415)
+        #expect(report.int("burstAnswered") == 50)
+        #expect(report.string("outcome") == "success", "\(report.string("errorMessage") ?? "")")
+        #expect(report.string("code") == "the-code")
+        #expect(report.bool("portClosedAfterOutcome") == true)
+        #expect(report.int("heldClosedByListener") == 400)
+        #expect((report.int("slowBytesSent") ?? 0) > 0)
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+        let baseline = try #require(report.int("fdBaseline"))
+        #expect(report.int("fdAfter") == baseline)
+        print("hostile load: huge header answered \(report.int("hugeHeaderStatus") ?? 0), fds \(baseline) -> \(report.int("fdAfter") ?? -1)")
+    }
+
+    @Test("Twenty valid callbacks at once: the first wins, the others get the already-ended page or none, one outcome")
+    func concurrentCallbacks() async throws {
+        let report = try await scenario("concurrent-callbacks")
+        let answers = try #require(report.strings("callbackAnswers"))
+        #expect(answers.count == 20)
+        let winners = answers.filter { $0.hasSuffix(" 200 finished") }
+        #expect(winners.count == 1, "\(answers)")
+        #expect(answers.allSatisfy { $0.hasSuffix(" 200 finished") || $0.hasSuffix(" 410 already-ended") || $0.hasSuffix(" none other") }, "\(answers)")
+        let code = try #require(report.string("code"))
+        #expect(winners.first?.hasPrefix("\(code) ") == true)
+        #expect(report.strings("notifications")?.filter { $0 == "WebAuthDidComplete" || $0 == "WebAuthDidFail" }.count == 1)
+        #expect(report.bool("listenerRefusedAfterEnd") == true)
+        print("concurrent callbacks: \(answers)")
+    }
 }
 
 /// A browser handler GIO starts but that never shows the page (issue 8, point 6).
