@@ -10,8 +10,10 @@ import WebviewHost
 /// Every request whose `Host` is the listener's own (``expectedHosts``) reaches ``onRequest`` on
 /// the main thread; any other is answered 421 and ignored (DNS rebinding: a page on another name
 /// that resolves to 127.0.0.1 cannot talk to the listener). Every answer closes its connection.
-/// ``close()`` closes the listening sockets and every connection at once (the port then refuses
-/// connections). Main thread only.
+/// ``close()`` closes the listening sockets at once (the port then refuses connections) and
+/// connections that have not sent a request line; requests already read are answered ("already
+/// ended", or the completion page already queued) for at most ``closingGrace``, then every
+/// connection is closed. Main thread only.
 ///
 /// The listener accepts connections itself and hands each one to libsoup
 /// (`soup_server_accept_iostream`) once its request line has arrived, which it reads with
@@ -70,6 +72,10 @@ final class LoopbackRedirectListener {
 
     /// The longest request line read by hand; a longer one is handed to libsoup as it is.
     static let requestLineLimit = 8192
+    /// How long, after ``close()``, requests already read may still be answered.
+    static let closingGrace: Duration = .seconds(2)
+    /// Whether ``close()`` ran: new requests get the "already ended" page.
+    private var closing = false
 
     /// Binds a listener on `host` (`127.0.0.1`, `[::1]`/`::1`, or `localhost` for both) and `port`
     /// (0: the kernel picks one).
@@ -92,6 +98,9 @@ final class LoopbackRedirectListener {
             throw WebAuthError(.invalidParameters, "The redirect URI's port \(port) is not a valid TCP port.")
         }
         let service = g_socket_service_new()!
+        // GIO's default backlog is 10: a local process opening connections in a burst would make
+        // the browser's own connection wait for SYN retransmits (a second or more each).
+        g_socket_listener_set_backlog(wvh_socket_listener(service), gint(SOMAXCONN))
         var boundPort = port
         for (index, address) in addresses.enumerated() {
             let socketAddress = g_inet_socket_address_new_from_string(address, guint(boundPort))!
@@ -175,11 +184,12 @@ final class LoopbackRedirectListener {
     }
 
     isolated deinit {
-        close()
+        // Nothing may keep a deinitializing listener: every connection closes now.
+        close(answeringPending: false)
     }
 
     /// Whether the listener still accepts connections.
-    var isOpen: Bool { server != nil }
+    var isOpen: Bool { service != nil }
 
     /// How many connections are open: waiting for their request line, or held by libsoup.
     var openConnectionCount: Int { waiting.count + requestLines.count }
@@ -187,17 +197,41 @@ final class LoopbackRedirectListener {
     /// Closes the listening sockets and every connection now, so the port refuses connections.
     /// Calling it again does nothing.
     func close() {
-        guard let server, let service else { return }
-        self.server = nil
+        close(answeringPending: true)
+    }
+
+    private func close(answeringPending: Bool) {
+        guard let service else { return disconnect() }
         self.service = nil
+        closing = true
         onRequest = nil
         onMalformedRequest = nil
         g_signal_handler_disconnect(service, incomingHandler)
         g_socket_service_stop(service)
         g_socket_listener_close(wvh_socket_listener(service))
         g_object_unref(service)
+        // A request line that already arrived is answered ("already ended"); the rest are closed.
+        if answeringPending {
+            for connection in Array(waiting.values) { connection.checkNow() }
+        }
         for connection in waiting.values { connection.close() }
         waiting.removeAll()
+        guard answeringPending, !requestLines.isEmpty else { return disconnect() }
+        // This task keeps the listener until its last answers are written (request-finished
+        // removes them), or the grace ends.
+        Task { @MainActor [self] in
+            let deadline = ContinuousClock.now + Self.closingGrace
+            while !requestLines.isEmpty, ContinuousClock.now < deadline {
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            disconnect()
+        }
+    }
+
+    /// Closes every connection libsoup holds and releases the server. Calling it again does nothing.
+    private func disconnect() {
+        guard let server else { return }
+        self.server = nil
         requestLines.removeAll()
         signals.disconnectAll()
         soup_server_remove_handler(server, nil)
@@ -315,9 +349,11 @@ final class LoopbackRedirectListener {
             g_bytes_unref(bytes)
             parameters = contentType?.lowercased() == "application/x-www-form-urlencoded" ? (text ?? "") : nil
         }
+        let request = Request(method: method, path: path.isEmpty ? "/" : path, formEncodedParameters: parameters)
         let answer =
-            onRequest?(Request(method: method, path: path.isEmpty ? "/" : path, formEncodedParameters: parameters))
-            ?? .page(status: 404, html: "")
+            closing
+            ? .page(status: 410, html: BrowserCompletionPage.alreadyEnded)
+            : onRequest?(request) ?? .page(status: 404, html: BrowserCompletionPage.notFound)
         // The callback URL carries the code: keep it out of caches and Referer headers.
         soup_message_headers_replace(headers, "Cache-Control", "no-store")
         soup_message_headers_replace(headers, "Referrer-Policy", "no-referrer")
@@ -390,6 +426,11 @@ private final class WaitingConnection {
             })
         g_source_attach(source, nil)
         self.source = source
+    }
+
+    /// Peeks now, without waiting for the socket to be reported readable.
+    func checkNow() {
+        guard onLine != nil, readable() else { return }
     }
 
     /// Peeks; returns whether to keep waiting.

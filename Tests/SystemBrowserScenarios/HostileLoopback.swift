@@ -37,7 +37,7 @@ enum HostileLoopback {
             whilePending: { redirect in underLoad(port: redirect.port ?? 0, gate: gate) }
         ).run()
         // Give the browser time to finish, then let closed connections be released.
-        await ScenarioHost.idle(.milliseconds(1500))
+        await ScenarioHost.idle(.seconds(3))
         report["fdBaseline"] = .int(baseline)
         report["fdAfter"] = .int(openFileDescriptors())
         return report
