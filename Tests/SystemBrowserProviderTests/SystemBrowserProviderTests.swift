@@ -348,3 +348,50 @@ struct BrowserLaunchTests {
         #expect(report.strings("notifications") == ["WebAuthDidStartLoad", "WebAuthDidFinishLoad", "WebAuthDidFail"])
     }
 }
+
+/// Every terminal outcome of a system-browser sign-in (issue 8): one outcome, the terminal event
+/// last, the slot free, the listener's port closed, no descriptor left behind.
+@Suite("System browser: terminal outcomes", .serialized)
+struct TerminalOutcomeMatrixTests {
+    static let expected: [String: String] = [
+        "success": "success:the-code",
+        "cancel-main": "canceled",
+        "cancel-other-thread": "canceled",
+        "task-cancellation": "canceled",
+        "timeout": "timedOut",
+        "browser-fails-to-start": "browserLaunchFailed",
+        "duplicate-and-late-callbacks": "success:the-code",
+        "state-mismatch": "stateMismatch",
+        "oauth-error": "server",
+    ]
+
+    @Test("Each way to end: the expected outcome, one terminal event and it is last, slot free, port closed, descriptors back")
+    func matrix() async throws {
+        let report = try await scenario("outcome-matrix", timeout: .seconds(150))
+        let rows = try #require(report.strings("rows")).map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        var table = "case                          | outcome             | terminal | last  | quiet | slot  | port closed | fds back | s\n"
+        for row in rows where row.count == 9 {
+            table += [row[0].padding(toLength: 29, withPad: " ", startingAt: 0), row[1].padding(toLength: 19, withPad: " ", startingAt: 0),
+                      row[2].padding(toLength: 8, withPad: " ", startingAt: 0), row[3].padding(toLength: 5, withPad: " ", startingAt: 0),
+                      row[4].padding(toLength: 5, withPad: " ", startingAt: 0), row[5].padding(toLength: 5, withPad: " ", startingAt: 0),
+                      row[6].padding(toLength: 11, withPad: " ", startingAt: 0), row[7].padding(toLength: 8, withPad: " ", startingAt: 0), row[8]]
+                .joined(separator: " | ") + "\n"
+        }
+        print("System browser terminal outcomes (descriptor baseline \(report.int("fdBaseline") ?? -1)):\n" + table)
+        #expect(Set(rows.map { $0[0] }) == Set(Self.expected.keys))
+        for row in rows {
+            try #require(row.count == 9, "\(row)")
+            #expect(row[1] == Self.expected[row[0]], "\(row[0])")
+            #expect(row[2] == "1", "\(row[0]): terminal events")
+            #expect(row[3] == "true", "\(row[0]): terminal event last")
+            #expect(row[4] == "true", "\(row[0]): nothing after the terminal event")
+            #expect(row[5] == "true", "\(row[0]): slot free")
+            #expect(row[6] == "true", "\(row[0]): port refuses connections")
+            #expect(row[7] == "true", "\(row[0]): descriptors back to the baseline")
+        }
+        var seconds: [String: Double] = [:]
+        for row in rows where row.count == 9 { seconds[row[0]] = Double(row[8]) ?? 99 }
+        #expect((seconds["browser-fails-to-start"] ?? 99) < 5)
+        #expect((seconds["timeout"] ?? 0) >= 2 && (seconds["timeout"] ?? 99) < 6)
+    }
+}

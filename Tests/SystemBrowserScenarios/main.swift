@@ -82,6 +82,7 @@ ScenarioHost.main([
     "custom-scheme": { _ in try await CustomSchemeApp.runFirstInstance() },
     "custom-scheme-edges": { _ in try await CustomSchemeApp.runEdges() },
     "conformance": { _ in try await ConformanceRun.run() },
+    "outcome-matrix": { _ in try await OutcomeMatrix.run() },
     "hostile-load": { _ in try await HostileLoopback.load() },
     "concurrent-callbacks": { _ in try await HostileLoopback.concurrentCallbacks() },
     // A scheme handler at a path holding every character the Exec line must escape, installed

@@ -11,6 +11,7 @@ by TEST_BROWSER_LOG. Behaviour, from the environment:
   TEST_BROWSER_STALL=1      load the first page only, then stop (the person walked away)
   TEST_BROWSER_WAIT_FOR     a file to wait for (at most 15 s) before the first request
   TEST_BROWSER_DELAY_MS     wait this long before the first request
+  TEST_BROWSER_EXIT_STATUS   exit with this status at once, without any request
   TEST_BROWSER_NEVER_FETCH=1  log the launch and exit 0 without any request
   TEST_BROWSER_OPEN_WITH    a program to run with a custom-scheme URL the sign-in lands on
                             (as a desktop would start the scheme's handler)
@@ -91,6 +92,9 @@ def fetch(method, url, data=None):
 def main():
     start = sys.argv[1]
     log("launched", url=start)
+    if os.environ.get("TEST_BROWSER_EXIT_STATUS"):
+        log("done")
+        sys.exit(int(os.environ["TEST_BROWSER_EXIT_STATUS"]))
     if os.environ.get("TEST_BROWSER_NEVER_FETCH") == "1":
         log("done")
         return
