@@ -368,14 +368,14 @@ struct TerminalOutcomeMatrixTests {
     @Test("Each way to end: the expected outcome, one terminal event and it is last, slot free, port closed, descriptors back")
     func matrix() async throws {
         let report = try await scenario("outcome-matrix", timeout: .seconds(150))
-        let rows = try #require(report.strings("rows")).map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
-        var table = "case                          | outcome             | terminal | last  | quiet | slot  | port closed | fds back | s\n"
+        let lines = try #require(report.strings("rows"))
+        let rows: [[String]] = lines.map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
+        func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
+        let widths = [28, 18, 8, 5, 5, 5, 11, 8, 4]
+        let header = ["case", "outcome", "terminal", "last", "quiet", "slot", "port closed", "fds back", "s"]
+        var table = zip(header, widths).map { pad($0, $1) }.joined(separator: " | ") + "\n"
         for row in rows where row.count == 9 {
-            table += [row[0].padding(toLength: 29, withPad: " ", startingAt: 0), row[1].padding(toLength: 19, withPad: " ", startingAt: 0),
-                      row[2].padding(toLength: 8, withPad: " ", startingAt: 0), row[3].padding(toLength: 5, withPad: " ", startingAt: 0),
-                      row[4].padding(toLength: 5, withPad: " ", startingAt: 0), row[5].padding(toLength: 5, withPad: " ", startingAt: 0),
-                      row[6].padding(toLength: 11, withPad: " ", startingAt: 0), row[7].padding(toLength: 8, withPad: " ", startingAt: 0), row[8]]
-                .joined(separator: " | ") + "\n"
+            table += zip(row, widths).map { pad($0, $1) }.joined(separator: " | ") + "\n"
         }
         print("System browser terminal outcomes (descriptor baseline \(report.int("fdBaseline") ?? -1)):\n" + table)
         #expect(Set(rows.map { $0[0] }) == Set(Self.expected.keys))
