@@ -371,7 +371,7 @@ struct TerminalOutcomeMatrixTests {
         let lines = try #require(report.strings("rows"))
         let rows: [[String]] = lines.map { $0.split(separator: "|", omittingEmptySubsequences: false).map(String.init) }
         func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0) }
-        let widths = [28, 18, 8, 5, 5, 5, 11, 8, 4]
+        let widths = [28, 19, 8, 5, 5, 5, 11, 8, 4]
         let header = ["case", "outcome", "terminal", "last", "quiet", "slot", "port closed", "fds back", "s"]
         var table = zip(header, widths).map { pad($0, $1) }.joined(separator: " | ") + "\n"
         for row in rows where row.count == 9 {
