@@ -403,6 +403,8 @@ private final class WaitingConnection {
     private var source: UnsafeMutablePointer<GSource>?
     private var onLine: ((String?) -> Void)?
     private var closed = false
+    /// How many bytes the last peek saw.
+    private var peeked = 0
 
     init(_ connection: UnsafeMutablePointer<GSocketConnection>) {
         g_object_ref(connection)
@@ -440,10 +442,14 @@ private final class WaitingConnection {
         var buffer = [UInt8](repeating: 0, count: limit)
         let count = recv(g_socket_get_fd(socket), &buffer, limit, Int32(MSG_PEEK | MSG_DONTWAIT))
         if count < 0, errno == EAGAIN || errno == EINTR { return true }
-        guard count > 0 else {
+        // Nothing (the peer closed), or no more than last time: with SO_RCVLOWAT above what was
+        // peeked, the socket is readable without new bytes only when the peer stopped sending
+        // (a half-closed connection with an unfinished line): drop it rather than spin.
+        guard count > 0, count > peeked else {
             finish(nil)
             return false
         }
+        peeked = count
         let bytes = buffer[..<count]
         if let newline = bytes.firstIndex(of: 0x0A) {
             var line = bytes[..<newline]

@@ -243,6 +243,8 @@ struct HostileLoopbackTests {
         #expect(report.int("noHostCallback") == 421)
         // The redirect URI says 127.0.0.1: "localhost" is another name for the listener.
         #expect(report.int("localhostNameCallback") == 421)
+        // A sender that stops in the middle of its request line is dropped, not spun on.
+        #expect(report.bool("halfClosedPartialLineClosed") == true)
         #expect(report.string("outcome") == "success", "\(report.string("errorMessage") ?? "")")
         #expect(report.string("code") == "the-code")
         #expect(report.bool("listenerRefusedAfterEnd") == true)

@@ -181,6 +181,18 @@ ScenarioHost.main([
                     "foreignHostCallback": .int(RawHTTP.exchange(port: port, "GET /callback?code=evil&state=s-123 HTTP/1.1\r\nHost: evil.example:\(port)\r\n\r\n") ?? 0),
                     "foreignHostMalformedCallback": .int(RawHTTP.exchange(port: port, "GET /callback?code=%zz HTTP/1.1\r\nHost: evil.example\r\n\r\n") ?? 0),
                     "noHostCallback": .int(RawHTTP.exchange(port: port, "GET /callback?code=evil&state=s-123 HTTP/1.0\r\n\r\n") ?? 0),
+                    "halfClosedPartialLineClosed": .bool({
+                        // An unfinished request line, then the sender stops (shutdown of its side).
+                        guard let fd = RawHTTP.connect(port: port) else { return false }
+                        defer { close(fd) }
+                        RawHTTP.send(fd, Array("GET /callback?code=half".utf8))
+                        usleep(200_000)
+                        shutdown(fd, Int32(SHUT_WR))
+                        var byte: UInt8 = 0
+                        // The listener closed it: end of stream, or a reset (it had unread bytes); not the 5 s limit.
+                        let count = recv(fd, &byte, 1, 0)
+                        return count == 0 || (count < 0 && errno == ECONNRESET)
+                    }()),
                     "localhostNameCallback": .int(RawHTTP.exchange(port: port, "GET /callback?code=evil&state=s-123 HTTP/1.1\r\nHost: localhost:\(port)\r\n\r\n") ?? 0),
                 ]
             }
