@@ -75,7 +75,7 @@ enum HostileLoopback {
         sender.start()
         // 1 MiB of headers to another path.
         let bigHeader = "GET /other HTTP/1.1\r\nHost: \(own)\r\nX-Big: " + String(repeating: "a", count: 1 << 20) + "\r\n\r\n"
-        results["hugeHeaderStatus"] = .int(RawHTTP.exchange(port: port, Array(bigHeader.utf8)).status ?? 0)
+        results["hugeHeaderStatus"] = .int(RawHTTP.exchange(port: port, Array(bigHeader.utf8)).status ?? -1)
         // 10 MiB form_post bodies: to another path, and to the callback path as text/plain.
         let body = "code=evil&state=s-123&pad=" + String(repeating: "b", count: 10 << 20)
         for (key, path, type) in [

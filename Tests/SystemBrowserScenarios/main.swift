@@ -193,6 +193,10 @@ ScenarioHost.main([
                         let count = recv(fd, &byte, 1, 0)
                         return count == 0 || (count < 0 && errno == ECONNRESET)
                     }()),
+                    "hugeHeaderAlone": .int({
+                        let request = "GET /other HTTP/1.1\r\nHost: \(own)\r\nX-Big: " + String(repeating: "a", count: 1 << 20) + "\r\n\r\n"
+                        return RawHTTP.exchange(port: port, Array(request.utf8)).status ?? -1
+                    }()),
                     "localhostNameCallback": .int(RawHTTP.exchange(port: port, "GET /callback?code=evil&state=s-123 HTTP/1.1\r\nHost: localhost:\(port)\r\n\r\n") ?? 0),
                 ]
             }
