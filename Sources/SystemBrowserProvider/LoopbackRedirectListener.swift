@@ -191,11 +191,10 @@ final class LoopbackRedirectListener {
     /// Whether the listener still accepts connections.
     var isOpen: Bool { service != nil }
 
-    /// How many connections are open: waiting for their request line, or held by libsoup.
-    var openConnectionCount: Int { waiting.count + requestLines.count }
-
-    /// Closes the listening sockets and every connection now, so the port refuses connections.
-    /// Calling it again does nothing.
+    /// Closes the listening sockets now, so the port refuses connections, and every connection
+    /// that has not sent its request line. Requests already read are answered "already ended"
+    /// (or with the page already queued) for at most ``closingGrace``; then every connection is
+    /// closed and the server released. Calling it again does nothing.
     func close() {
         close(answeringPending: true)
     }
