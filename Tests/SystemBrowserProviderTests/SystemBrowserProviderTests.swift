@@ -310,6 +310,15 @@ struct BrowserLaunchTests {
         #expect(report.bool("listenerRefusedAfterEnd") == true)
     }
 
+    @Test("A handler killed by a signal before the browser arrived: browserLaunchFailed naming the signal")
+    func handlerKilled() async throws {
+        let report = try await scenario("launch-fails", browser: .script("#!/bin/sh\nkill -KILL $$\n"), timeout: .seconds(45))
+        #expect(report.string("errorCode") == "browserLaunchFailed")
+        #expect(report.string("errorMessage")?.contains("signal 9") == true, "\(report.string("errorMessage") ?? "")")
+        #expect((report.double("elapsedSeconds") ?? 99) < 5)
+        #expect(report.strings("notifications") == ["WebAuthDidFail"])
+    }
+
     @Test("A handler that forwards the URL to a browser and exits 0 at once: the session goes on and succeeds")
     func handlerForwardsAndExitsZero() async throws {
         let forwarder = """
