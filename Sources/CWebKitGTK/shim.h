@@ -71,4 +71,19 @@ static inline SoupServer *wvh_soup_server_new_with_certificate(GTlsCertificate *
 // G_IS_APPLICATION
 static inline gboolean wvh_is_application(gpointer p) { return p != NULL && G_IS_APPLICATION(p); }
 
+// MARK: SystemBrowserProvider (loopback listener, browser launch: issue 8)
+#include <sys/wait.h>
+static inline GIOStream *wvh_io_stream(gpointer p) { return G_IO_STREAM(p); }
+static inline GSocketListener *wvh_socket_listener(gpointer p) { return G_SOCKET_LISTENER(p); }
+static inline GInetSocketAddress *wvh_inet_socket_address(gpointer p) { return G_INET_SOCKET_ADDRESS(p); }
+static inline gboolean wvh_is_inet_socket_address(gpointer p) { return p != NULL && G_IS_INET_SOCKET_ADDRESS(p); }
+static inline gboolean wvh_is_desktop_app_info(gpointer p) { return p != NULL && G_IS_DESKTOP_APP_INFO(p); }
+static inline GDesktopAppInfo *wvh_desktop_app_info(gpointer p) { return G_DESKTOP_APP_INFO(p); }
+// WIFEXITED / WEXITSTATUS / WIFSIGNALED / WTERMSIG on a wait status from a GLib child watch.
+static inline gboolean wvh_wait_exited(gint status) { return WIFEXITED(status); }
+static inline gint wvh_wait_exit_status(gint status) { return WEXITSTATUS(status); }
+static inline gboolean wvh_wait_signaled(gint status) { return WIFSIGNALED(status); }
+static inline gint wvh_wait_term_signal(gint status) { return WTERMSIG(status); }
+
+
 #endif

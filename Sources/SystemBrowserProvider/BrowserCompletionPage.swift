@@ -22,6 +22,10 @@ enum BrowserCompletionPage {
     /// The page for a request the listener does not serve (a favicon, a stray path).
     static let notFound = page(title: "Not found", body: "<p>There is nothing here.</p>")
 
+    /// The page for a request that names another host (421 Misdirected Request).
+    static let misdirected = page(
+        title: "Wrong address", body: "<p>This address does not serve the sign-in. Use the link the app opened.</p>")
+
     /// The page for a request that came after the sign-in had already ended.
     static let alreadyEnded = page(
         title: "Sign-in already ended",

@@ -51,7 +51,8 @@ public enum CustomSchemeRegistration {
     /// Writes the desktop entry that declares `x-scheme-handler/<scheme>` (hidden from menus,
     /// `Exec=<executable> %u`) and makes it the scheme's default handler for this user
     /// (`g_app_info_set_as_default_for_type`, which updates `$XDG_CONFIG_HOME/mimeapps.list`).
-    /// Installing again replaces the entry.
+    /// Installing again replaces the entry. The entry is written with mode 0600 whatever the
+    /// umask; missing folders on its path are created 0700, existing ones are left unchanged.
     ///
     /// - Parameters:
     ///   - scheme: the redirect URI's scheme; see ``validate(scheme:)``.
@@ -76,11 +77,12 @@ public enum CustomSchemeRegistration {
         }
         let file = desktopFileURL(applicationID: applicationID)
         let contentType = "x-scheme-handler/\(scheme)"
-        do {
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw registrationFailed("its folder could not be created (\(error.localizedDescription))", file, error)
+        // Missing folders are created 0700 (as the XDG Base Directory spec asks for the user's
+        // data folders); folders that exist are left as they are: the applications folder is
+        // shared with the desktop and other apps, so its mode is not this library's to change.
+        if g_mkdir_with_parents(file.deletingLastPathComponent().path, 0o700) != 0 {
+            let reason = String(cString: strerror(errno))
+            throw registrationFailed("its folder could not be created (\(reason))", file, nil)
         }
         let keyFile = g_key_file_new()!
         defer { g_key_file_free(keyFile) }
@@ -88,12 +90,19 @@ public enum CustomSchemeRegistration {
         g_key_file_set_string(keyFile, group, "Type", "Application")
         g_key_file_set_string(keyFile, group, "Version", "1.0")
         g_key_file_set_string(keyFile, group, "Name", displayName)
-        g_key_file_set_string(keyFile, group, "Exec", "\(execArgument(executable)) %u")
+        g_key_file_set_string(keyFile, group, "Exec", execLine(executable))
         g_key_file_set_string(keyFile, group, "MimeType", "\(contentType);")
         g_key_file_set_boolean(keyFile, group, "NoDisplay", 1)
         g_key_file_set_boolean(keyFile, group, "Terminal", 0)
         do {
-            _ = try withGError { g_key_file_save_to_file(keyFile, file.path, $0) }
+            // 0600 whatever the umask (g_key_file_save_to_file would follow it: 0666 under umask
+            // 000): the entry names a program the desktop starts with a URI from a web page.
+            var length: gsize = 0
+            let data = g_key_file_to_data(keyFile, &length, nil)
+            defer { g_free(data) }
+            _ = try withGError {
+                g_file_set_contents_full(file.path, data, gssize(length), G_FILE_SET_CONTENTS_CONSISTENT, 0o600, $0)
+            }
         } catch {
             throw registrationFailed("it could not be written (\(error.message))", file, error)
         }
@@ -151,6 +160,18 @@ public enum CustomSchemeRegistration {
             .redirectListenerFailed,
             "The app could not register itself for its sign-in redirect: the desktop entry \(file.path) \(reason).",
             underlyingError: error)
+    }
+
+    /// The `Exec` line that starts `executable` with the URI (`%u`).
+    ///
+    /// GIO checks that an entry's program exists before it expands field codes, so a program
+    /// whose path holds `%` (written `%%`, as the Desktop Entry Specification asks) would never be
+    /// found and the entry never read. Such a program is started through
+    /// `/bin/sh -c 'exec "$0" "$@"' <program> <uri>`, which replaces itself with the program,
+    /// with the same arguments; any other path is the line's program itself.
+    static func execLine(_ executable: String) -> String {
+        guard executable.contains("%") else { return "\(execArgument(executable)) %u" }
+        return "/bin/sh -c \(execArgument("exec \"$0\" \"$@\"")) \(execArgument(executable)) %u"
     }
 
     /// One argument of an `Exec` line, quoted as the Desktop Entry Specification asks (before

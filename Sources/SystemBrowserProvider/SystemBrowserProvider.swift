@@ -9,6 +9,12 @@ public import WebviewHost
 /// ``CustomSchemeRedirect/connect(to:)`` (or, for apps that handle `open` themselves,
 /// `WebAuthSession.handleOpenURL(_:)`).
 ///
+/// The browser is handed a one-time first hop on the session's loopback listener, which sends it
+/// on to the authorization URL; `didStartLoad` is reported when the browser arrives there, not
+/// when GIO started a program. If it does not come within a few seconds, the app can offer to
+/// open the browser again or to copy the link. A browser handler that exits with a failure
+/// status before that ends the session with `browserLaunchFailed`.
+///
 /// A browser tab closing cannot be seen, so sessions time out after 10 minutes unless
 /// ``WebviewParameters/timeout`` says otherwise.
 public struct SystemBrowserProvider: WebviewProvider {

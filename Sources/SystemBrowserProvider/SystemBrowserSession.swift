@@ -1,3 +1,4 @@
+import CWebKitGTK
 import Foundation
 import GLibSupport
 import WebviewHost
@@ -6,25 +7,44 @@ import WebviewHost
 /// scheme's hand-over), launches the browser, turns the callback into the session's outcome and
 /// answers the browser with the completion page.
 ///
-/// Reports `didStartLoad` and `didFinishLoad` with the authorization URL once GIO has handed it
-/// to the browser (what happens in the browser after that cannot be seen).
+/// The browser is not handed the authorization URL but a first hop on the loopback listener,
+/// `http://127.0.0.1:<port>/<random path>`, which answers 302 to the authorization URL. That hop
+/// is how the session knows the browser really opened the link: `didStartLoad` and
+/// `didFinishLoad` (with the authorization URL) are reported when the browser fetches it, not
+/// when GIO says it started a program (a handler can start and exit at once without showing
+/// anything). The hop's path is unguessable (128 random bits), works once, and is ignored after
+/// the outcome. When the handler GIO started exits with a failure status (or is killed) before
+/// the browser arrived, the session ends with `browserLaunchFailed` at once.
 @MainActor
 final class SystemBrowserSession: WebviewProviderSession {
     private let request: WebAuthRequest
     private let reporter: WebAuthSessionReporter
     private let launch = BrowserLaunch()
     private var listener: LoopbackRedirectListener?
+    /// The listener for the first hop only, when the redirect is a custom scheme (no listener of its own).
+    private var firstHopListener: LoopbackRedirectListener?
     private var redirectURI: URL
     private var dismissed = false
+    /// The first hop's path: `/` and 32 random hex digits.
+    private let startPath: String
+    private var authorizationURL: URL?
+    /// Whether the browser fetched the first hop.
+    private var browserArrived = false
 
     init(request: WebAuthRequest, reporter: WebAuthSessionReporter) {
         self.request = request
         self.reporter = reporter
         redirectURI = request.redirectURI.url
+        var generator = SystemRandomNumberGenerator()
+        startPath = "/" + (0..<4).map { _ in
+            let value = generator.next() as UInt32
+            let hex = String(value, radix: 16)
+            return String(repeating: "0", count: 8 - hex.count) + hex
+        }.joined()
     }
 
     /// Binds the loopback listener; returns the redirect URI with the bound port when the
-    /// requested one named none. A custom-scheme redirect URI is returned unchanged.
+    /// requested one named none or port 0. A custom-scheme redirect URI is returned unchanged.
     func prepare() async throws -> URL {
         if dismissed { throw WebAuthError.canceled() }
         // A custom scheme needs no listener: the app hands the redirect to the host (WebAuthSession.handleOpenURL).
@@ -38,6 +58,8 @@ final class SystemBrowserSession: WebviewProviderSession {
         listener.onRequest = { [weak self] request in
             self?.answer(request) ?? .page(status: 410, html: BrowserCompletionPage.alreadyEnded)
         }
+        let callbackPath = components.percentEncodedPath
+        listener.callbackPath = callbackPath.isEmpty ? "/" : callbackPath
         listener.onMalformedRequest = { [reporter] in
             // libsoup answered 400 before the request reached us: the callback cannot be read, so
             // end the session now rather than at its timeout.
@@ -46,7 +68,8 @@ final class SystemBrowserSession: WebviewProviderSession {
                 "The browser's request to the sign-in callback was malformed (its address could not be read); it was not accepted."))
         }
         self.listener = listener
-        if components.port == nil {
+        // No port, or port 0 ("any"): the browser must be sent to the port the kernel chose.
+        if components.port == nil || components.port == 0 {
             components.port = listener.port
             redirectURI = components.url ?? redirectURI
         }
@@ -54,28 +77,61 @@ final class SystemBrowserSession: WebviewProviderSession {
     }
 
     func present(authorizationURL: URL) throws {
+        self.authorizationURL = authorizationURL
+        let hop: LoopbackRedirectListener
+        if let listener {
+            hop = listener
+        } else {
+            hop = try LoopbackRedirectListener(host: "127.0.0.1", port: 0)
+            hop.onRequest = { [weak self] request in
+                self?.answer(request) ?? .page(status: 410, html: BrowserCompletionPage.alreadyEnded)
+            }
+            firstHopListener = hop
+        }
+        let startURL = URL(string: "http://\(hop.host):\(hop.port)\(startPath)")!
         try launch.open(
-            authorizationURL, parentWindow: request.parameters.parentWindow,
-            sandboxed: request.environment.isSandboxed
-        ) { [reporter] error in
-            if let error {
+            startURL, parentWindow: request.parameters.parentWindow,
+            sandboxed: request.environment.isSandboxed,
+            completion: { [reporter] error in
+                guard let error else { return }
                 reporter.fail(
                     WebAuthError(
                         .browserLaunchFailed,
                         "Your web browser could not be started to show the sign-in page (\(error.message)). "
                             + "Check that a default web browser is set in your desktop's settings, then try again.",
                         url: authorizationURL, underlyingError: error))
-            } else {
-                reporter.didStartLoad(authorizationURL)
-                reporter.didFinishLoad(authorizationURL)
-            }
+            },
+            onExit: { [weak self] status in self?.browserExited(waitStatus: status) })
+    }
+
+    /// The handler GIO started ended: a failure before the browser opened the first hop ends the
+    /// session. Exit status 0 does not (many browsers hand the URL to a running instance and exit).
+    private func browserExited(waitStatus: Int32) {
+        guard !dismissed, !reporter.isFinished, !browserArrived else { return }
+        let how: String
+        if wvh_wait_exited(waitStatus) != 0 {
+            let code = wvh_wait_exit_status(waitStatus)
+            guard code != 0 else { return }
+            how = "exited with status \(code)"
+        } else if wvh_wait_signaled(waitStatus) != 0 {
+            how = "was killed by signal \(wvh_wait_term_signal(waitStatus))"
+        } else {
+            return
         }
+        reporter.fail(
+            WebAuthError(
+                .browserLaunchFailed,
+                "Your web browser \(how) before it opened the sign-in page. Check that your default web browser "
+                    + "starts (or choose another one in your desktop's settings), then try again.",
+                url: authorizationURL))
     }
 
     func dismiss() {
         dismissed = true
         listener?.close()
         listener = nil
+        firstHopListener?.close()
+        firstHopListener = nil
         launch.cancel()
     }
 
@@ -84,6 +140,16 @@ final class SystemBrowserSession: WebviewProviderSession {
     private func answer(_ received: LoopbackRedirectListener.Request) -> LoopbackRedirectListener.Answer {
         if dismissed || reporter.isFinished {
             return .page(status: 410, html: BrowserCompletionPage.alreadyEnded)
+        }
+        if received.path == startPath, received.method == "GET", !browserArrived, let authorizationURL {
+            browserArrived = true
+            reporter.didStartLoad(authorizationURL)
+            reporter.didFinishLoad(authorizationURL)
+            return .found(authorizationURL)
+        }
+        // The first-hop-only listener of a custom-scheme sign-in serves nothing else.
+        guard request.redirectURI.isLoopback else {
+            return .page(status: 404, html: BrowserCompletionPage.notFound)
         }
         let expectedPath = URLComponents(url: redirectURI, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? "/"
         guard received.path == (expectedPath.isEmpty ? "/" : expectedPath) else {

@@ -29,6 +29,7 @@ import argparse
 import http.cookiejar
 import json
 import os
+import re
 import sys
 import urllib.error
 import urllib.parse
@@ -207,8 +208,17 @@ def main():
         print("browser_signin: ERROR: not an http(s) URL: " + args.authorization_url, file=sys.stderr)
         return 2
     b = Browser(args.timeout, args.verbose)
+    auth_url = args.authorization_url
     try:
-        final = sign_in(args.authorization_url, args.username, args.password,
+        # A system-browser sign-in hands the browser a first hop on the app's loopback listener
+        # (http://127.0.0.1:<port>/<32 hex digits>), which redirects to the authorization URL.
+        parts = urllib.parse.urlsplit(auth_url)
+        if re.fullmatch(r"/[0-9a-f]{32}", parts.path) and not parts.query:
+            status, h, _ = b.request("GET", auth_url)
+            if status != 302 or not h.get("Location"):
+                raise Failure("the app's first hop answered HTTP %d, not a redirect" % status)
+            auth_url = urllib.parse.urljoin(auth_url, h["Location"])
+        final = sign_in(auth_url, args.username, args.password,
                         not args.no_consent, b)
     except Failure as e:
         print("browser_signin: ERROR: %s" % e, file=sys.stderr)

@@ -168,4 +168,47 @@ struct CustomSchemeTests {
             session.cancel()
         }
     }
+
+    @Test("install under umask 000: the entry is 0600; a missing applications folder is created 0700, an existing one is left alone")
+    func installPermissions() async throws {
+        let desktop = try TestBrowserDesktop(.registered)
+        defer { desktop.remove() }
+        // A data folder that does not exist yet: install creates it and the applications folder.
+        var fresh = desktop.environment
+        fresh["XDG_DATA_HOME"] = desktop.root.appendingPathComponent("fresh/data").path
+        let created = try await ScenarioRunner.run(
+            "SystemBrowserScenarios", "install-permissions", environment: fresh, timeout: .seconds(60),
+            launcher: ["dbus-run-session", "--"])
+        #expect(created.int("entryMode") == 0o600)
+        #expect(created.int("entryModeAfterReinstall") == 0o600)
+        #expect(created.int("applicationsMode") == 0o700)
+        #expect(created.int("dataHomeMode") == 0o700)
+
+        // The test desktop's applications folder exists (0755): it keeps its mode.
+        let applications = desktop.root.appendingPathComponent("data/applications").path
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: applications)
+        let existing = try await ScenarioRunner.run(
+            "SystemBrowserScenarios", "install-permissions", environment: desktop.environment, timeout: .seconds(60),
+            launcher: ["dbus-run-session", "--"])
+        #expect(existing.int("entryMode") == 0o600)
+        #expect(existing.int("applicationsMode") == 0o755)
+    }
+
+    @Test(
+        "install with an executable path holding %, spaces, quotes, $, ` and \\: GIO reads the entry and `gio open` starts it with the URI",
+        arguments: ["install-odd-path", "install-odd-path-no-percent"])
+    func installOddExecutablePath(scenario: String) async throws {
+        let desktop = try TestBrowserDesktop(.registered)
+        defer { desktop.remove() }
+        let report = try await ScenarioRunner.run(
+            "SystemBrowserScenarios", scenario, environment: desktop.environment, timeout: .seconds(60),
+            launcher: ["dbus-run-session", "--"])
+        #expect(report.string("installError") == nil, "\(report.string("installError") ?? "")")
+        let handler = try #require(report.string("handlerPath"))
+        #expect(handler.contains("%") == (scenario == "install-odd-path"))
+        #expect(handler.contains(" ") && handler.contains("'") && handler.contains("\"") && handler.contains("$"))
+        #expect(report.int("gioStatus") == 0)
+        // The program GIO started is the handler itself, with the URI as its only argument.
+        #expect(report.strings("handlerArguments") == [handler, try #require(report.string("openedURI"))])
+    }
 }

@@ -11,6 +11,11 @@ struct TestBrowserDesktop {
         case httpsOnly
         /// No handler at all.
         case none
+        /// The handler for http and https is this `Exec` line (`%u` is the URI).
+        case command(String)
+        /// The handler is this script (written to an executable file of its own; the test
+        /// browser's path replaces `{browser}`), started with the URI as its argument.
+        case script(String)
     }
 
     static let browserScript = URL(fileURLWithPath: #filePath)
@@ -21,12 +26,23 @@ struct TestBrowserDesktop {
     var root: URL { desktop.root }
     var browserLog: URL { root.appendingPathComponent("browser.log") }
 
+    /// The handler script of `.script`, removed with the desktop.
+    let handler: URL?
+
     init(_ browser: Browser) throws {
         let command = "python3 \(Self.browserScript.path) %u"
         switch browser {
-        case .registered: desktop = try TestDesktop(browserCommand: command)
-        case .httpsOnly: desktop = try TestDesktop(browserCommand: command, schemes: ["https"])
-        case .none: desktop = try TestDesktop(browserCommand: nil)
+        case .registered: desktop = try TestDesktop(browserCommand: command); handler = nil
+        case .httpsOnly: desktop = try TestDesktop(browserCommand: command, schemes: ["https"]); handler = nil
+        case .none: desktop = try TestDesktop(browserCommand: nil); handler = nil
+        case .command(let exec): desktop = try TestDesktop(browserCommand: exec); handler = nil
+        case .script(let text):
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-handler-\(UUID().uuidString)")
+            try text.replacingOccurrences(of: "{browser}", with: Self.browserScript.path)
+                .write(to: file, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+            handler = file
+            desktop = try TestDesktop(browserCommand: "\(file.path) %u")
         }
     }
 
@@ -35,5 +51,8 @@ struct TestBrowserDesktop {
         desktop.environment.merging(["TEST_BROWSER_LOG": browserLog.path]) { $1 }
     }
 
-    func remove() { desktop.remove() }
+    func remove() {
+        desktop.remove()
+        if let handler { try? FileManager.default.removeItem(at: handler) }
+    }
 }

@@ -18,6 +18,9 @@ struct SignInRun {
     var browserEnvironment: [String: String] = [:]
     /// Whether a browser is expected to run (its log is awaited, bounded).
     var expectBrowser = true
+    /// Runs on a thread of its own once the redirect URI is prepared, while the session waits
+    /// (a hostile local process); what it returns joins the report.
+    var whilePending: (@Sendable (_ redirectURI: URL) -> [String: ScenarioReport.Value])? = nil
 
     @MainActor
     func run() async throws -> ScenarioReport {
@@ -49,10 +52,14 @@ struct SignInRun {
         }
         let started = ContinuousClock.now
         var preparedURL: URL?
+        var pending: Task<[String: ScenarioReport.Value], Never>?
         do {
             let prepared = try await session.prepare()
             preparedURL = prepared
             report["preparedRedirectURI"] = .string(prepared.absoluteString)
+            if let whilePending {
+                pending = Task.detached { whilePending(prepared) }
+            }
             var parameters = echoed
             if formPost { parameters.append(("response_mode", "form_post")) }
             let url = login.authorizationURL(redirectURI: prepared, parameters: parameters)
@@ -71,6 +78,7 @@ struct SignInRun {
             }
         }
         let elapsed = ContinuousClock.now - started
+        if let pending { for (key, value) in await pending.value { report[key] = value } }
         report["elapsedSeconds"] = .double(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
         // Right after the outcome (dismiss has run): is the listener's port closed?
         if let preparedURL, let components = URLComponents(url: preparedURL, resolvingAgainstBaseURL: true),
@@ -106,6 +114,9 @@ struct SignInRun {
         }
         report["browserFinished"] = .bool(events.contains { $0["event"] as? String == "done" })
         report["browserLaunchedWith"] = .string(events.first { $0["event"] as? String == "launched" }?["url"] as? String ?? "")
+        // Where the first hop sent the browser: the authorization URL.
+        report["browserAuthorizationURL"] = .string(
+            events.first { $0["event"] as? String == "request" }?["location"] as? String ?? "")
         // "METHOD path?query -> status" (or "-> error: ...") for every request, in order.
         report["browserRequests"] = .strings(events.filter { $0["event"] as? String == "request" }.map { event in
             let url = URLComponents(string: event["url"] as? String ?? "")

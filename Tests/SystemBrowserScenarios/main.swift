@@ -3,6 +3,7 @@
 // libsoup listener. Each reports facts; SystemBrowserProviderTests asserts on them.
 import Foundation
 import ScenarioSupport
+import SystemBrowserProvider
 import WebviewHost
 
 /// The browser's environment: its log file comes from the test (TEST_BROWSER_LOG).
@@ -40,6 +41,7 @@ ScenarioHost.main([
     "after-completion": { _ in
         try await SignInRun(browserEnvironment: browser(["TEST_BROWSER_REPEAT": "1"])).run()
     },
+    "port-zero": { _ in try await SignInRun(redirectURI: "http://127.0.0.1:0/callback", browserEnvironment: browser()).run() },
     "ipv6": { _ in try await SignInRun(redirectURI: "http://[::1]/callback", browserEnvironment: browser()).run() },
     "fixed-port": { _ in
         try await SignInRun(redirectURI: "http://127.0.0.1:{port}/callback", browserEnvironment: browser()).run()
@@ -80,4 +82,124 @@ ScenarioHost.main([
     "custom-scheme": { _ in try await CustomSchemeApp.runFirstInstance() },
     "custom-scheme-edges": { _ in try await CustomSchemeApp.runEdges() },
     "conformance": { _ in try await ConformanceRun.run() },
+    "outcome-matrix": { _ in try await OutcomeMatrix.run() },
+    "hostile-load": { _ in try await HostileLoopback.load() },
+    "concurrent-callbacks": { _ in try await HostileLoopback.concurrentCallbacks() },
+    // A scheme handler at a path holding every character the Exec line must escape, installed
+    // for real and started for real by `gio open`.
+    "install-odd-path": { _ in try InstallOddPath.run() },
+    "install-odd-path-no-percent": { _ in try InstallOddPath.run(percent: false) },
+    // CustomSchemeRegistration.install under umask 000: the modes of what it wrote.
+    "install-permissions": { _ in
+        umask(0)
+        let file = try CustomSchemeRegistration.install(
+            scheme: "com.example.perm", applicationID: "com.example.Perm", executable: "/bin/true", displayName: "Perm")
+        func mode(_ path: String) -> Int {
+            var info = stat()
+            return stat(path, &info) == 0 ? Int(info.st_mode & 0o7777) : -1
+        }
+        var report = ScenarioReport()
+        report["entryMode"] = .int(mode(file.path))
+        report["applicationsMode"] = .int(mode(file.deletingLastPathComponent().path))
+        report["dataHomeMode"] = .int(mode(file.deletingLastPathComponent().deletingLastPathComponent().path))
+        // Installing again replaces the entry: still 0600.
+        try CustomSchemeRegistration.install(
+            scheme: "com.example.perm", applicationID: "com.example.Perm", executable: "/bin/true", displayName: "Perm 2")
+        report["entryModeAfterReinstall"] = .int(mode(file.path))
+        return report
+    },
+    // Another local process fetches the first hop before the browser does (reading the URL from
+    // the browser's log): it works once, then 404; the session is cancelled after 3 s.
+    "first-hop-once": { _ in
+        let gate = NSTemporaryDirectory() + "first-hop-gate-\(getpid())"
+        let log = ProcessInfo.processInfo.environment["TEST_BROWSER_LOG"] ?? ""
+        return try await SignInRun(
+            cancelAfter: .seconds(3), browserEnvironment: browser(["TEST_BROWSER_WAIT_FOR": gate]),
+            whilePending: { redirect in
+                defer { _ = FileManager.default.createFile(atPath: gate, contents: nil) }
+                var start: URL?
+                for _ in 0..<200 where start == nil {
+                    let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                    for line in text.split(separator: "\n") {
+                        guard let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                            event["event"] as? String == "launched"
+                        else { continue }
+                        start = (event["url"] as? String).flatMap(URL.init(string:))
+                    }
+                    if start == nil { usleep(50_000) }
+                }
+                guard let start, let port = start.port else { return ["firstHopFound": .bool(false)] }
+                let request = "GET \(start.path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
+                let first = RawHTTP.exchange(port: port, Array(request.utf8))
+                let head = first.text.components(separatedBy: "\r\n\r\n").first ?? ""
+                let headers = head.split(separator: "\r\n").dropFirst().map { $0.lowercased() }
+                let location = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("location:") }
+                    .map { String($0.dropFirst("location:".count)).trimmingCharacters(in: .whitespaces) } ?? ""
+                return [
+                    "firstHopFound": .bool(true),
+                    "firstHopPathLength": .int(start.path.count),
+                    "firstHopStatus": .int(first.status ?? 0),
+                    "firstHopLocation": .string(location),
+                    "firstHopNoStore": .bool(headers.contains("cache-control: no-store")),
+                    "firstHopNoReferrer": .bool(headers.contains("referrer-policy: no-referrer")),
+                    "firstHopSecondStatus": .int(RawHTTP.exchange(port: port, request) ?? 0),
+                    "guessedHopStatus": .int(
+                        RawHTTP.exchange(port: port, "GET /\(String(repeating: "0", count: 32)) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n") ?? 0),
+                    "redirectPort": .int(redirect.port ?? 0),
+                ]
+            }
+        ).run()
+    },
+    // The browser handler fails at once (the test's desktop entry decides how): the session must
+    // end within seconds, not at its 30-second timeout.
+    "launch-fails": { _ in
+        try await SignInRun(timeout: .seconds(30), browserEnvironment: browser(), expectBrowser: false).run()
+    },
+    // The handler forwards the URL to a browser and exits 0; the browser arrives a second later.
+    "launch-forwards": { _ in
+        try await SignInRun(timeout: .seconds(30), browserEnvironment: browser(["TEST_BROWSER_DELAY_MS": "1000"])).run()
+    },
+    // The handler exits 0 without ever fetching the link: no didStartLoad; cancel still ends it.
+    "launch-never-fetches": { _ in
+        try await SignInRun(
+            timeout: .seconds(30), cancelAfter: .seconds(2), browserEnvironment: browser(["TEST_BROWSER_NEVER_FETCH": "1"])
+        ).run()
+    },
+    // A local process sends malformed requests to other paths and requests naming another host
+    // before the browser comes back; the browser waits for it (TEST_BROWSER_WAIT_FOR).
+    "hostile-requests": { _ in
+        let gate = NSTemporaryDirectory() + "hostile-gate-\(getpid())"
+        return try await SignInRun(
+            browserEnvironment: browser(["TEST_BROWSER_WAIT_FOR": gate]),
+            whilePending: { redirect in
+                defer { _ = FileManager.default.createFile(atPath: gate, contents: nil) }
+                let port = redirect.port ?? 0
+                let own = "127.0.0.1:\(port)"
+                return [
+                    "malformedOtherPath": .int(RawHTTP.exchange(port: port, "GET /favicon.ico%zz HTTP/1.1\r\nHost: \(own)\r\n\r\n") ?? 0),
+                    "malformedOtherPathQuery": .int(RawHTTP.exchange(port: port, "GET /other?x=%zz HTTP/1.1\r\nHost: \(own)\r\n\r\n") ?? 0),
+                    "foreignHostCallback": .int(RawHTTP.exchange(port: port, "GET /callback?code=evil&state=s-123 HTTP/1.1\r\nHost: evil.example:\(port)\r\n\r\n") ?? 0),
+                    "foreignHostMalformedCallback": .int(RawHTTP.exchange(port: port, "GET /callback?code=%zz HTTP/1.1\r\nHost: evil.example\r\n\r\n") ?? 0),
+                    "noHostCallback": .int(RawHTTP.exchange(port: port, "GET /callback?code=evil&state=s-123 HTTP/1.0\r\n\r\n") ?? 0),
+                    "halfClosedPartialLineClosed": .bool({
+                        // An unfinished request line, then the sender stops (shutdown of its side).
+                        guard let fd = RawHTTP.connect(port: port) else { return false }
+                        defer { close(fd) }
+                        RawHTTP.send(fd, Array("GET /callback?code=half".utf8))
+                        usleep(200_000)
+                        shutdown(fd, Int32(SHUT_WR))
+                        var byte: UInt8 = 0
+                        // The listener closed it: end of stream, or a reset (it had unread bytes); not the 5 s limit.
+                        let count = recv(fd, &byte, 1, 0)
+                        return count == 0 || (count < 0 && errno == ECONNRESET)
+                    }()),
+                    "hugeHeaderAlone": .int({
+                        let request = "GET /other HTTP/1.1\r\nHost: \(own)\r\nX-Big: " + String(repeating: "a", count: 1 << 20) + "\r\n\r\n"
+                        return RawHTTP.exchange(port: port, Array(request.utf8)).status ?? -1
+                    }()),
+                    "localhostNameCallback": .int(RawHTTP.exchange(port: port, "GET /callback?code=evil&state=s-123 HTTP/1.1\r\nHost: localhost:\(port)\r\n\r\n") ?? 0),
+                ]
+            }
+        ).run()
+    },
 ])

@@ -9,6 +9,10 @@ by TEST_BROWSER_LOG. Behaviour, from the environment:
                             request to it (favicon, a wrong path)
   TEST_BROWSER_REPEAT=1     GET the last callback URL again after the final page
   TEST_BROWSER_STALL=1      load the first page only, then stop (the person walked away)
+  TEST_BROWSER_WAIT_FOR     a file to wait for (at most 15 s) before the first request
+  TEST_BROWSER_DELAY_MS     wait this long before the first request
+  TEST_BROWSER_EXIT_STATUS   exit with this status at once, without any request
+  TEST_BROWSER_NEVER_FETCH=1  log the launch and exit 0 without any request
   TEST_BROWSER_OPEN_WITH    a program to run with a custom-scheme URL the sign-in lands on
                             (as a desktop would start the scheme's handler)
 It never runs longer than 20 seconds and only talks to loopback addresses.
@@ -19,6 +23,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -87,8 +92,22 @@ def fetch(method, url, data=None):
 def main():
     start = sys.argv[1]
     log("launched", url=start)
+    if os.environ.get("TEST_BROWSER_EXIT_STATUS"):
+        log("done")
+        sys.exit(int(os.environ["TEST_BROWSER_EXIT_STATUS"]))
+    if os.environ.get("TEST_BROWSER_NEVER_FETCH") == "1":
+        log("done")
+        return
+    time.sleep(int(os.environ.get("TEST_BROWSER_DELAY_MS", "0")) / 1000)
+    wait_for = os.environ.get("TEST_BROWSER_WAIT_FOR")
+    if wait_for:
+        deadline = time.monotonic() + 15
+        while not os.path.exists(wait_for) and time.monotonic() < deadline:
+            time.sleep(0.05)
     extra = [p for p in os.environ.get("TEST_BROWSER_EXTRA_FIRST", "").split(",") if p]
-    seen_origins = {origin(start)}
+    # The app hands the browser a first hop on its own listener, which redirects to the login
+    # page: the login page's origin is the one already "open"; the next new origin is the callback.
+    seen_origins = set()
     method, url, data = "GET", start, None
     last_callback = None
     status = body = None
@@ -101,7 +120,9 @@ def main():
                 result = subprocess.run(program.split() + [url], timeout=15)
                 log("handler-exited", status=result.returncode)
             break
-        if origin(url) not in seen_origins:
+        if hop == 1:
+            seen_origins.add(origin(url))
+        elif hop >= 2 and origin(url) not in seen_origins:
             seen_origins.add(origin(url))
             last_callback = url
             base = "%s://%s" % (urllib.parse.urlsplit(url).scheme, urllib.parse.urlsplit(url).netloc)
