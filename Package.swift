@@ -117,7 +117,10 @@ let package = Package(
         // `Tests/Benchmarks/run.sh` builds the floor (a bare C WebKitGTK program) and runs this under Xvfb.
         .executableTarget(
             name: "webview-host-bench",
-            dependencies: ["ScenarioSupport", "EmbeddedWebviewProvider", "WebviewHost", "GLibSupport", "CWebKitGTK"],
+            dependencies: [
+                "ScenarioSupport", "EmbeddedWebviewProvider", "SystemBrowserProvider", "WebviewHost", "GLibSupport",
+                "CWebKitGTK",
+            ],
             path: "Tests/Benchmarks/WebviewHostBench"
         ),
 

@@ -14,7 +14,10 @@ struct Figure {
     let name: String
     let unit: String
     let goal: String
+    /// The baseline first, then the library's variants.
+    let variants: [String]
     var samples: [String: [Double]] = [:]
+    var baseline: String { variants[0] }
 
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
@@ -27,6 +30,7 @@ struct Figure {
 /// and reads what each prints.
 struct EmbeddedBenchmark {
     let floor: String
+    let soupFloor: String
     let runs: Int
     let pagePort: Int
     static let variants = ["floor", "own-window", "caller-view"]
@@ -34,20 +38,24 @@ struct EmbeddedBenchmark {
     struct Report {
         var figures: [Figure]
         var runs: Int
+        var notes: [String] = []
 
         var table: String {
-            var lines = ["runs: \(runs) per variant, interleaved; median [min-max]; ratio = median / floor's median", ""]
-            lines.append("| figure | variant | median [min-max] | vs floor | goal |")
-            lines.append("|---|---|---|---|---|")
+            var lines = ["runs: \(runs) per variant, interleaved; median [min-max]; ratio = median / the baseline's median"]
+            lines += notes
+            lines += ["", "| figure | variant | median [min-max] | vs baseline | goal |", "|---|---|---|---|---|"]
             for figure in figures {
-                let floorMedian = Figure.median(figure.samples["floor"] ?? [])
-                for variant in EmbeddedBenchmark.variants {
+                let baselineMedian = Figure.median(figure.samples[figure.baseline] ?? [])
+                for variant in figure.variants {
                     guard let values = figure.samples[variant], !values.isEmpty else { continue }
                     let median = Figure.median(values)
-                    let versus = variant == "floor" ? "—" : String(format: "%.2fx (%+.1f %@)", median / floorMedian, median - floorMedian, figure.unit)
+                    let isBaseline = variant == figure.baseline
+                    let versus = isBaseline
+                        ? "baseline"
+                        : String(format: "%.2fx (%+.2f %@)", median / baselineMedian, median - baselineMedian, figure.unit)
                     lines.append(String(
-                        format: "| %@ | %@ | %.1f [%.1f-%.1f] %@ | %@ | %@ |", figure.name, variant, median,
-                        values.min()!, values.max()!, figure.unit, versus, variant == "floor" ? "" : figure.goal))
+                        format: "| %@ | %@ | %.2f [%.2f-%.2f] %@ | %@ | %@ |", figure.name, variant, median,
+                        values.min()!, values.max()!, figure.unit, versus, isBaseline ? "" : figure.goal))
                 }
             }
             return lines.joined(separator: "\n")
@@ -55,19 +63,53 @@ struct EmbeddedBenchmark {
 
         var json: String {
             let object: [[String: Any]] = figures.map { figure in
-                let floorMedian = Figure.median(figure.samples["floor"] ?? [])
+                let floorMedian = Figure.median(figure.samples[figure.baseline] ?? [])
                 var variants: [String: Any] = [:]
                 for (variant, values) in figure.samples where !values.isEmpty {
                     variants[variant] = [
                         "median": Figure.median(values), "min": values.min()!, "max": values.max()!,
-                        "ratioToFloor": Figure.median(values) / floorMedian, "samples": values,
+                        "ratioToBaseline": Figure.median(values) / floorMedian, "samples": values,
                     ]
                 }
-                return ["figure": figure.name, "unit": figure.unit, "goal": figure.goal, "variants": variants]
+                return [
+                    "figure": figure.name, "unit": figure.unit, "goal": figure.goal, "baseline": figure.baseline,
+                    "variants": variants,
+                ]
             }
             let data = try! JSONSerialization.data(withJSONObject: ["runs": runs, "figures": object], options: [.prettyPrinted, .sortedKeys])
             return String(decoding: data, as: UTF8.self)
         }
+    }
+
+    /// The loopback figure: per round, a process of `sessionsPerRound` sessions each, the bare
+    /// libsoup receiver and the library's system-browser listener interleaved.
+    func loopback(environment: [String: String]) throws -> Figure {
+        var figure = Figure(
+            name: "loopback callback sent -> caller resumed", unit: "ms", goal: "<= 2 ms",
+            variants: ["soup-floor", "system-browser"])
+        let desktop = try TestDesktop(browserCommand: "true %u")  // a "browser" that exits at once
+        defer { desktop.remove() }
+        let environment = environment.merging(desktop.environment) { $1 }
+        let sessions = 10
+        for round in -1..<runs {
+            for variant in round % 2 == 0 ? figure.variants : figure.variants.reversed() {
+                let command = variant == "soup-floor" ? [soupFloor, "\(sessions)"] : [CommandLine.arguments[0], "loopback", "\(sessions)"]
+                let child = try CleanSpawn(command, environment: environment)
+                let output = String(decoding: child.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+                let status = child.waitForExit()
+                let samples = output.split(separator: "\n").compactMap { line -> Double? in
+                    let parts = line.split(separator: " ")
+                    guard parts.count == 3, parts[0] == "callback", let sent = Int64(parts[1]), let resumed = Int64(parts[2]) else { return nil }
+                    return Double(resumed - sent) / 1e6
+                }
+                guard status == 0, samples.count == sessions else {
+                    let errors = String(decoding: child.errors?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+                    throw BenchmarkFailure(description: "\(variant) failed (status \(status)):\n\(output)\n\(errors)")
+                }
+                if round >= 0 { figure.samples[variant, default: []] += samples }
+            }
+        }
+        return figure
     }
 
     func run() throws -> Report {
@@ -83,9 +125,10 @@ struct EmbeddedBenchmark {
             <script>setTimeout(function () { location.href = '\(redirect)?code=the-code&state=s'; }, 300);</script>
             """
 
-        var start = Figure(name: "process start -> login page loaded", unit: "ms", goal: "<= 1.05x")
-        var resume = Figure(name: "redirect navigation -> caller resumed", unit: "ms", goal: "<= 2 ms, <= 1.5x")
-        var memory = Figure(name: "peak RSS of the UI process", unit: "MiB", goal: "<= +10 MiB")
+        var start = Figure(name: "process start -> login page loaded", unit: "ms", goal: "<= 1.05x", variants: Self.variants)
+        var resume = Figure(
+            name: "redirect navigation -> caller resumed", unit: "ms", goal: "<= 2 ms, <= 1.5x", variants: Self.variants)
+        var memory = Figure(name: "peak RSS of the UI process", unit: "MiB", goal: "<= +10 MiB", variants: Self.variants)
         let me = CommandLine.arguments[0]
         var environment = ProcessInfo.processInfo.environment
         environment["NO_AT_BRIDGE"] = "1"
@@ -121,6 +164,6 @@ struct EmbeddedBenchmark {
                 memory.samples[variant, default: []].append(Double(hwm) / 1024)
             }
         }
-        return Report(figures: [start, resume, memory], runs: runs)
+        return Report(figures: [start, resume, memory, try loopback(environment: environment)], runs: runs)
     }
 }

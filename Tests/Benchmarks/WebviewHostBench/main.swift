@@ -7,6 +7,7 @@ struct Options: Sendable {
     var runs = 7
     var wantsJSON = false
     var floorPath = ".build-bench/floor"
+    var soupFloorPath = ".build-bench/soup-floor"
 
     init(_ arguments: [String]) {
         var index = 0
@@ -15,8 +16,9 @@ struct Options: Sendable {
             case "--runs": index += 1; runs = Int(arguments[safe: index] ?? "") ?? runs
             case "--json": wantsJSON = true
             case "--floor": index += 1; floorPath = arguments[safe: index] ?? floorPath
+            case "--soup-floor": index += 1; soupFloorPath = arguments[safe: index] ?? soupFloorPath
             default:
-                FileHandle.standardError.write(Data("usage: webview-host-bench [--runs N] [--json] [--floor PATH]\n".utf8))
+                FileHandle.standardError.write(Data("usage: webview-host-bench [--runs N] [--json] [--floor PATH] [--soup-floor PATH]\n".utf8))
                 exit(2)
             }
             index += 1
@@ -31,9 +33,13 @@ if arguments.first == "child", arguments.count == 4, let page = URL(string: argu
     }
 }
 
+if arguments.first == "loopback", arguments.count == 2, let sessions = Int(arguments[1]) {
+    MainActor.assumeIsolated { LoopbackChild.run(sessions: sessions) }
+}
+
 let options = Options(arguments)
-guard FileManager.default.isExecutableFile(atPath: options.floorPath) else {
-    FileHandle.standardError.write(Data("No floor program at \(options.floorPath): run Tests/Benchmarks/run.sh, which builds it.\n".utf8))
+for path in [options.floorPath, options.soupFloorPath] where !FileManager.default.isExecutableFile(atPath: path) {
+    FileHandle.standardError.write(Data("No baseline program at \(path): run Tests/Benchmarks/run.sh, which builds it.\n".utf8))
     exit(2)
 }
 
@@ -49,7 +55,8 @@ MainActor.assumeIsolated {
     let port = server.port
     Thread {
         do {
-            let report = try EmbeddedBenchmark(floor: options.floorPath, runs: options.runs, pagePort: port).run()
+            let report = try EmbeddedBenchmark(
+                floor: options.floorPath, soupFloor: options.soupFloorPath, runs: options.runs, pagePort: port).run()
             print(options.wantsJSON ? report.json : report.table)
             exit(0)
         } catch {

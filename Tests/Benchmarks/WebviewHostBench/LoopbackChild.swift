@@ -1,0 +1,70 @@
+import CWebKitGTK
+import Foundation
+import GLibSupport
+import Synchronization
+import SystemBrowserProvider
+import WebviewHost
+
+/// The measured side of the loopback figure: `sessions` system-browser sign-ins in this process
+/// (the "browser" is a handler that exits at once), each ended by a callback that another thread
+/// sends to the listener, as the soup floor does. Prints `callback <sent> <resumed>` per session.
+enum LoopbackChild {
+    final class SentTime: Sendable {
+        let value = Mutex<Int64>(0)
+    }
+
+    /// Connects to 127.0.0.1:`port` and sends the callback; the time just before the request left.
+    static func sendCallback(port: Int, path: String) -> Int64 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        let sent = Child.monotonicNanoseconds()
+        if connected == 0 {
+            _ = request.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while read(fd, &buffer, buffer.count) > 0 {}
+        }
+        close(fd)
+        return sent
+    }
+
+    @MainActor
+    static func run(sessions: Int) -> Never {
+        MainLoopBridge.install()
+        WebviewProviderRegistry.register(SystemBrowserProvider())
+        Task { @MainActor in
+            for _ in 0..<sessions {
+                let session = WebAuthSession(
+                    redirectURI: URL(string: "http://127.0.0.1/callback")!,
+                    parameters: WebviewParameters(webviewType: .authenticationSession, timeout: .seconds(30)))
+                do {
+                    let redirect = try await session.prepare()
+                    let port = redirect.port ?? 0
+                    let sent = SentTime()
+                    let sender = Thread {
+                        Thread.sleep(forTimeInterval: 0.02)
+                        let time = sendCallback(port: port, path: "/callback?code=the-code&state=s")
+                        sent.value.withLock { $0 = time }
+                    }
+                    sender.start()
+                    _ = try await session.start(authorizationURL: URL(string: "https://login.example/authorize")!, expectedState: "s")
+                    let resumed = Child.monotonicNanoseconds()
+                    while sent.value.withLock({ $0 }) == 0 { try await Task.sleep(for: .milliseconds(1)) }
+                    Child.say("callback \(sent.value.withLock { $0 }) \(resumed)")
+                } catch {
+                    Child.say("error \(error)")
+                    exit(1)
+                }
+            }
+            exit(0)
+        }
+        g_main_loop_run(g_main_loop_new(nil, 0))
+        exit(1)
+    }
+}
