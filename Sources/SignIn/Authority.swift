@@ -38,15 +38,20 @@ actor Authority {
                 .invalidResponse, "The provider's OpenID configuration at \(url) lacks issuer, authorization_endpoint, token_endpoint or jwks_uri.",
                 url: url, underlyingError: error as? DecodingError)
         }
-        // Discovery 4.3: the issuer must be the one asked for.
-        guard Self.sameIssuer(document.issuer, base) else {
-            throw WebAuthError(.invalidResponse, "The provider at \(url) says its issuer is \"\(document.issuer)\", not \"\(base)\"; check the authority URL.", url: url)
-        }
-        for endpoint in [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI] where !endpoint.isHTTPSOrLoopback {
-            throw WebAuthError(.invalidResponse, "The provider's endpoint \(endpoint) is not https; it was not used.", url: endpoint)
-        }
+        try Self.check(document, issuer: base, from: url)
         metadata = document
         return document
+    }
+
+    /// Refuses a discovery document read from `url` that names another issuer than `issuer`
+    /// (Discovery 4.3) or an endpoint that is neither https nor http on a loopback address.
+    static func check(_ document: OpenIDProviderMetadata, issuer: String, from url: URL) throws(WebAuthError) {
+        guard sameIssuer(document.issuer, issuer) else {
+            throw WebAuthError(.invalidResponse, "The provider at \(url) says its issuer is \"\(document.issuer)\", not \"\(issuer)\"; check the authority URL.", url: url)
+        }
+        for endpoint in [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI] where !endpoint.isHTTPSOrLoopback {
+            throw WebAuthError(.invalidResponse, "The provider's endpoint \(endpoint) is neither https nor http on a loopback address; it was not used.", url: endpoint)
+        }
     }
 
     /// The issuer's signing keys, cached; `refresh` fetches them again (keys rotate), at most
