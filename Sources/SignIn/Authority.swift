@@ -83,19 +83,33 @@ actor Authority {
     func requestTokens(_ form: [(String, String)]) async throws(WebAuthError) -> GrantOutcome {
         let url = try await providerMetadata().tokenEndpoint
         let (status, body) = try await connection.postForm(url, form)
+        return try Self.grantOutcome(status: status, body: body, from: url)
+    }
+
+    /// Reads the token endpoint's answer. No error it throws quotes the body (which may hold
+    /// tokens): a decoding failure keeps only what was wrong, without the values (see
+    /// ``withoutValues(_:)``).
+    static func grantOutcome(status: Int, body: Data, from url: URL) throws(WebAuthError) -> GrantOutcome {
         let oauthError = try? JSONDecoder().decode(OAuthErrorResponse.self, from: body)
         switch status {
         case 200:
             do {
                 let tokens = try JSONDecoder().decode(TokenResponse.self, from: body)
                 guard tokens.tokenType.lowercased() == "bearer" else {
-                    throw WebAuthError(.invalidResponse, "The token endpoint returned a \"\(tokens.tokenType)\" token; only bearer tokens are supported.", url: url)
+                    // The type is named only when it looks like one (`DPoP`, `mac`): a broken
+                    // server may put anything in the field, a token included.
+                    let looksLikeAType = tokens.tokenType.count <= 20
+                        && tokens.tokenType.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+                    let type = looksLikeAType ? "a \"\(tokens.tokenType)\" token" : "a token of another type"
+                    throw WebAuthError(.invalidResponse, "The token endpoint returned \(type); only bearer tokens are supported.", url: url)
                 }
                 return .tokens(tokens)
             } catch let error as WebAuthError {
                 throw error
             } catch {
-                throw WebAuthError(.invalidResponse, "The token endpoint's answer has no access_token or token_type.", url: url, underlyingError: error as? DecodingError)
+                throw WebAuthError(
+                    .invalidResponse, "The token endpoint's answer is not JSON with a string access_token and token_type.",
+                    url: url, underlyingError: (error as? DecodingError).map(withoutValues))
             }
         case 400..<500:
             return .refused(status: status, oauthError)
@@ -104,6 +118,23 @@ actor Authority {
                 throw WebAuthError.server(.init(error: oauthError.error, errorDescription: oauthError.errorDescription, errorURI: oauthError.errorURI), url: url)
             }
             throw WebAuthError(.server, "The token endpoint answered HTTP \(status); try again later.", url: url)
+        }
+    }
+
+    /// `error` with its kind and coding path but none of the decoder's own text, which can quote
+    /// the JSON it choked on (a token, for a token response).
+    static func withoutValues(_ error: DecodingError) -> DecodingError {
+        switch error {
+        case .typeMismatch(let type, let context):
+            return .typeMismatch(type, .init(codingPath: context.codingPath, debugDescription: "The value has another type."))
+        case .valueNotFound(let type, let context):
+            return .valueNotFound(type, .init(codingPath: context.codingPath, debugDescription: "The value is null."))
+        case .keyNotFound(let key, let context):
+            return .keyNotFound(key, .init(codingPath: context.codingPath, debugDescription: "The key is missing."))
+        case .dataCorrupted(let context):
+            return .dataCorrupted(.init(codingPath: context.codingPath, debugDescription: "The data is not valid JSON or a value is out of range."))
+        @unknown default:
+            return .dataCorrupted(.init(codingPath: [], debugDescription: "The answer could not be decoded."))
         }
     }
 
