@@ -96,9 +96,9 @@ actor Authority {
             do {
                 let tokens = try JSONDecoder().decode(TokenResponse.self, from: body)
                 guard tokens.tokenType.lowercased() == "bearer" else {
-                    // The type is named only when it looks like one (`DPoP`, `mac`): a broken
-                    // server may put anything in the field, a token included.
-                    let looksLikeAType = tokens.tokenType.count <= 20
+                    // The type is named only when it looks like one (`DPoP`, `mac`: at most ten
+                    // letters, digits, `-`, `_`); a broken server may put anything there, a token too.
+                    let looksLikeAType = tokens.tokenType.count <= 10
                         && tokens.tokenType.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
                     let type = looksLikeAType ? "a \"\(tokens.tokenType)\" token" : "a token of another type"
                     throw WebAuthError(.invalidResponse, "The token endpoint returned \(type); only bearer tokens are supported.", url: url)

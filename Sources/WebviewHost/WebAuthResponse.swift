@@ -65,7 +65,7 @@ public struct WebAuthResponse: Sendable, Hashable {
             throw WebAuthError(
                 .invalidResponse,
                 "The callback URL is malformed (invalid characters or percent-encoding); it was not accepted.",
-                url: URL(string: String(callbackString.prefix { $0 != "?" && $0 != "#" })).map(Self.withoutQueryAndFragment))
+                url: URL(string: String(callbackString.prefix { $0 != "?" && $0 != "#" })).flatMap(Self.withoutQueryAndFragment))
         }
         try self.init(callbackURL: url, expectedState: expectedState)
     }
