@@ -50,9 +50,17 @@ func checkNoSecret(in error: WebAuthError, callback: String) {
         guard parts.count == 2, !["error", "error_description"].contains(parts[0]) else { continue }
         let values = [String(parts[1]), String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""]
         for value in values where value.count >= 6 && value.contains(where: \.isNumber) {
-            if shown.contains(value), !serverText.contains(value) {
+            if contains(shown, value), !contains(serverText, value) {
                 fatalError("an error quotes the value of \(parts[0]): \(shown)")
             }
         }
     }
+}
+
+/// Whether `text` holds `part`, byte for byte (`String.contains` compares by Unicode rules,
+/// under which some characters, NUL among them, match nothing).
+func contains(_ text: String, _ part: String) -> Bool {
+    let text = Array(text.utf8), part = Array(part.utf8)
+    guard !part.isEmpty, part.count <= text.count else { return part.isEmpty }
+    return (0...(text.count - part.count)).contains { text[$0..<($0 + part.count)].elementsEqual(part) }
 }

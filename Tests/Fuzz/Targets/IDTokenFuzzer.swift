@@ -46,6 +46,14 @@ func readClaims(_ json: Data, raw: String) {
 func checkQuotesNoToken(_ error: IDTokenValidationError, raw: String) {
     if error.detail.isEmpty { fatalError("an error without a detail") }
     let parts = raw.split(separator: ".", omittingEmptySubsequences: false)
-    if parts.count == 3, parts[2].count >= 8, error.detail.contains(parts[2]) { fatalError("an error quotes the signature") }
-    if raw.count >= 16, error.detail.contains(raw) { fatalError("an error quotes the token") }
+    if parts.count == 3, parts[2].utf8.count >= 8, contains(error.detail, parts[2]) { fatalError("an error quotes the signature") }
+    if raw.utf8.count >= 16, contains(error.detail, raw) { fatalError("an error quotes the token") }
+}
+
+/// Whether `text` holds `part`, byte for byte (`String.contains` compares by Unicode rules,
+/// under which some characters, NUL among them, match nothing).
+func contains(_ text: String, _ part: some StringProtocol) -> Bool {
+    let text = Array(text.utf8), part = Array(part.utf8)
+    guard !part.isEmpty, part.count <= text.count else { return part.isEmpty }
+    return (0...(text.count - part.count)).contains { text[$0..<($0 + part.count)].elementsEqual(part) }
 }
