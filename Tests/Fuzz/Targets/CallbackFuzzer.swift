@@ -42,14 +42,15 @@ func checkNoSecret(in error: WebAuthError, callback: String) {
             fatalError("the error's url keeps the query, fragment or user info: \(url)")
         }
     }
-    let shown = error.message + error.description
-    let serverText = [error.serverError?.error, error.serverError?.errorDescription].compactMap { $0 }.joined(separator: "\u{0}")
+    // Compared on one line, as the server's text is shown (control characters as spaces).
+    let shown = oneLine(error.message + error.description)
+    let serverText = oneLine([error.serverError?.error, error.serverError?.errorDescription].compactMap { $0 }.joined(separator: "\u{0}"))
     guard let start = callback.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return }
     for field in callback[start...].split(whereSeparator: { "?#&".contains($0) }) {
         let parts = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2, !["error", "error_description"].contains(parts[0]) else { continue }
         let values = [String(parts[1]), String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""]
-        for value in values where value.count >= 6 && value.contains(where: \.isNumber) {
+        for value in values.map(oneLine) where value.count >= 6 && value.contains(where: \.isNumber) {
             if contains(shown, value), !contains(serverText, value) {
                 fatalError("an error quotes the value of \(parts[0]): \(shown)")
             }
@@ -63,4 +64,18 @@ func contains(_ text: String, _ part: String) -> Bool {
     let text = Array(text.utf8), part = Array(part.utf8)
     guard !part.isEmpty, part.count <= text.count else { return part.isEmpty }
     return (0...(text.count - part.count)).contains { text[$0..<($0 + part.count)].elementsEqual(part) }
+}
+
+/// `text` with every run of whitespace, control, format or separator characters as one space.
+func oneLine(_ text: String) -> String {
+    var line = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+        let category = scalar.properties.generalCategory
+        if scalar.properties.isWhitespace || [.control, .format, .lineSeparator, .paragraphSeparator].contains(category) {
+            if line.last != " " { line.append(" ") }
+        } else {
+            line.append(scalar)
+        }
+    }
+    return String(line)
 }
