@@ -17,8 +17,8 @@ public struct WebAuthResponse: Sendable, Hashable {
     ///
     /// No error this throws carries a secret: messages name a parameter and its problem, never a
     /// value or the query, and the error's `url` is the callback without its user info, query
-    /// and fragment (it reaches `didFail` notifications and logs). The server's own `error` and
-    /// `error_description` are quoted when they keep to the characters OAuth allows for them.
+    /// and fragment (it reaches `didFail` notifications and logs). Only the server's own `error`
+    /// and `error_description` are quoted, on one short line (see ``WebAuthError/server(_:url:)``).
     ///
     /// - Throws: `.server` when the callback carries an OAuth `error`; `.stateMismatch` when
     ///   `expectedState` is given and differs (or is missing); `.invalidResponse` for malformed
