@@ -83,14 +83,17 @@ actor Authority {
     func requestTokens(_ form: [(String, String)]) async throws(WebAuthError) -> GrantOutcome {
         let url = try await providerMetadata().tokenEndpoint
         let (status, body) = try await connection.postForm(url, form)
-        return try Self.grantOutcome(status: status, body: body, from: url)
+        let sent = form.filter { ["code", "refresh_token", "code_verifier"].contains($0.0) }.map(\.1)
+        return try Self.grantOutcome(status: status, body: body, from: url, sent: sent)
     }
 
     /// Reads the token endpoint's answer. No error it throws quotes the body (which may hold
     /// tokens): a decoding failure keeps only what was wrong, without the values (see
-    /// ``withoutValues(_:)``).
-    static func grantOutcome(status: Int, body: Data, from url: URL) throws(WebAuthError) -> GrantOutcome {
-        let oauthError = try? JSONDecoder().decode(OAuthErrorResponse.self, from: body)
+    /// ``withoutValues(_:)``). A server that echoes a secret it was `sent` (the code, the
+    /// refresh token, the PKCE verifier) in its OAuth error has it replaced by `[redacted]`,
+    /// in the message and in the ``OAuthErrorResponse`` alike, since both reach logs.
+    static func grantOutcome(status: Int, body: Data, from url: URL, sent: [String] = []) throws(WebAuthError) -> GrantOutcome {
+        let oauthError = (try? JSONDecoder().decode(OAuthErrorResponse.self, from: body)).map { $0.redacting(sent) }
         switch status {
         case 200:
             do {

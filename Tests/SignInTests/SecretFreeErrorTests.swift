@@ -117,3 +117,27 @@ import WebviewHost
         }
     }
 }
+
+extension SecretFreeErrorTests {
+    @Test("A token endpoint that echoes the code or refresh token it was sent has it redacted", arguments: [400, 401, 500, 503])
+    func echoedSecretsAreRedacted(_ status: Int) throws {
+        let body = Data(#"{"error":"invalid_grant \#(Self.marker)","error_description":"refresh token \#(Self.marker) is unknown","error_uri":"https://idp/\#(Self.marker)"}"#.utf8)
+        var shown: [String] = []
+        let outcome: Authority.GrantOutcome
+        do throws(WebAuthError) {
+            outcome = try Authority.grantOutcome(status: status, body: body, from: Self.tokenEndpoint, sent: [Self.marker, "verifier-1"])
+        } catch {
+            shown = Self.texts(of: error)
+            #expect(error.code == .server)
+            #expect(error.message.contains("refresh token [redacted] is unknown"))
+            outcome = .refused(status: 0, nil)
+        }
+        if case .refused(let code, let oauthError) = outcome, code != 0 {
+            let oauthError = try #require(oauthError)
+            shown = [oauthError.error, oauthError.errorDescription ?? "", oauthError.errorURI ?? ""]
+            #expect(oauthError.errorDescription == "refresh token [redacted] is unknown")
+        }
+        #expect(!shown.isEmpty)
+        for text in shown { #expect(!text.contains(Self.marker), "\(text)") }
+    }
+}
