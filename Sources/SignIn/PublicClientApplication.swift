@@ -152,11 +152,13 @@ public final class PublicClientApplication: Sendable {
         switch outcome {
         case .refused(let status, let oauthError):
             cache.removeRefreshTokens(of: account)
-            var message = "The sign-in server refused to renew the token of \(account)"
-            message += oauthError.map { " (\($0.error)\($0.errorDescription.map { ": \($0)" } ?? ""))" } ?? " (HTTP \(status))"
+            // The server's words go through WebAuthError.server, which puts them on one short line.
+            let serverError = oauthError.map { WebAuthError.ServerError(error: $0.error, errorDescription: $0.errorDescription, errorURI: $0.errorURI) }
+            let said = serverError.map { WebAuthError.server($0).message } ?? "It answered HTTP \(status)."
             throw WebAuthError(
-                .interactionRequired, message + "; call acquireToken to sign in again.",
-                serverError: oauthError.map { .init(error: $0.error, errorDescription: $0.errorDescription, errorURI: $0.errorURI) })
+                .interactionRequired,
+                "The sign-in server refused to renew the token of \(account). \(said) Call acquireToken to sign in again.",
+                serverError: serverError)
         case .tokens(let tokens):
             var renewed = entry
             renewed.accessToken = tokens.accessToken
