@@ -38,15 +38,20 @@ actor Authority {
                 .invalidResponse, "The provider's OpenID configuration at \(url) lacks issuer, authorization_endpoint, token_endpoint or jwks_uri.",
                 url: url, underlyingError: error as? DecodingError)
         }
-        // Discovery 4.3: the issuer must be the one asked for.
-        guard Self.sameIssuer(document.issuer, base) else {
-            throw WebAuthError(.invalidResponse, "The provider at \(url) says its issuer is \"\(document.issuer)\", not \"\(base)\"; check the authority URL.", url: url)
-        }
-        for endpoint in [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI] where !endpoint.isHTTPSOrLoopback {
-            throw WebAuthError(.invalidResponse, "The provider's endpoint \(endpoint) is not https; it was not used.", url: endpoint)
-        }
+        try Self.check(document, issuer: base, from: url)
         metadata = document
         return document
+    }
+
+    /// Refuses a discovery document read from `url` that names another issuer than `issuer`
+    /// (Discovery 4.3) or an endpoint that is neither https nor http on a loopback address.
+    static func check(_ document: OpenIDProviderMetadata, issuer: String, from url: URL) throws(WebAuthError) {
+        guard sameIssuer(document.issuer, issuer) else {
+            throw WebAuthError(.invalidResponse, "The provider at \(url) says its issuer is \"\(document.issuer)\", not \"\(issuer)\"; check the authority URL.", url: url)
+        }
+        for endpoint in [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI] where !endpoint.isHTTPSOrLoopback {
+            throw WebAuthError(.invalidResponse, "The provider's endpoint \(endpoint) is neither https nor http on a loopback address; it was not used.", url: endpoint)
+        }
     }
 
     /// The issuer's signing keys, cached; `refresh` fetches them again (keys rotate), at most
@@ -78,19 +83,36 @@ actor Authority {
     func requestTokens(_ form: [(String, String)]) async throws(WebAuthError) -> GrantOutcome {
         let url = try await providerMetadata().tokenEndpoint
         let (status, body) = try await connection.postForm(url, form)
-        let oauthError = try? JSONDecoder().decode(OAuthErrorResponse.self, from: body)
+        let sent = form.filter { ["code", "refresh_token", "code_verifier"].contains($0.0) }.map(\.1)
+        return try Self.grantOutcome(status: status, body: body, from: url, sent: sent)
+    }
+
+    /// Reads the token endpoint's answer. No error it throws quotes the body (which may hold
+    /// tokens): a decoding failure keeps only what was wrong, without the values (see
+    /// ``withoutValues(_:)``). A server that echoes a secret it was `sent` (the code, the
+    /// refresh token, the PKCE verifier) in its OAuth error has it replaced by `[redacted]`,
+    /// in the message and in the ``OAuthErrorResponse`` alike, since both reach logs.
+    static func grantOutcome(status: Int, body: Data, from url: URL, sent: [String] = []) throws(WebAuthError) -> GrantOutcome {
+        let oauthError = (try? JSONDecoder().decode(OAuthErrorResponse.self, from: body)).map { $0.redacting(sent) }
         switch status {
         case 200:
             do {
                 let tokens = try JSONDecoder().decode(TokenResponse.self, from: body)
                 guard tokens.tokenType.lowercased() == "bearer" else {
-                    throw WebAuthError(.invalidResponse, "The token endpoint returned a \"\(tokens.tokenType)\" token; only bearer tokens are supported.", url: url)
+                    // The type is named only when it looks like one (`DPoP`, `mac`: at most ten
+                    // letters, digits, `-`, `_`); a broken server may put anything there, a token too.
+                    let looksLikeAType = tokens.tokenType.count <= 10
+                        && tokens.tokenType.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+                    let type = looksLikeAType ? "a \"\(tokens.tokenType)\" token" : "a token of another type"
+                    throw WebAuthError(.invalidResponse, "The token endpoint returned \(type); only bearer tokens are supported.", url: url)
                 }
                 return .tokens(tokens)
             } catch let error as WebAuthError {
                 throw error
             } catch {
-                throw WebAuthError(.invalidResponse, "The token endpoint's answer has no access_token or token_type.", url: url, underlyingError: error as? DecodingError)
+                throw WebAuthError(
+                    .invalidResponse, "The token endpoint's answer is not JSON with a string access_token and token_type.",
+                    url: url, underlyingError: (error as? DecodingError).map(withoutValues))
             }
         case 400..<500:
             return .refused(status: status, oauthError)
@@ -99,6 +121,23 @@ actor Authority {
                 throw WebAuthError.server(.init(error: oauthError.error, errorDescription: oauthError.errorDescription, errorURI: oauthError.errorURI), url: url)
             }
             throw WebAuthError(.server, "The token endpoint answered HTTP \(status); try again later.", url: url)
+        }
+    }
+
+    /// `error` with its kind and coding path but none of the decoder's own text, which can quote
+    /// the JSON it choked on (a token, for a token response).
+    static func withoutValues(_ error: DecodingError) -> DecodingError {
+        switch error {
+        case .typeMismatch(let type, let context):
+            return .typeMismatch(type, .init(codingPath: context.codingPath, debugDescription: "The value has another type."))
+        case .valueNotFound(let type, let context):
+            return .valueNotFound(type, .init(codingPath: context.codingPath, debugDescription: "The value is null."))
+        case .keyNotFound(let key, let context):
+            return .keyNotFound(key, .init(codingPath: context.codingPath, debugDescription: "The key is missing."))
+        case .dataCorrupted(let context):
+            return .dataCorrupted(.init(codingPath: context.codingPath, debugDescription: "The data is not valid JSON or a value is out of range."))
+        @unknown default:
+            return .dataCorrupted(.init(codingPath: [], debugDescription: "The answer could not be decoded."))
         }
     }
 

@@ -21,7 +21,9 @@ public final class PublicClientApplication: Sendable {
     private let currentInteraction = Mutex<InteractionHandle?>(nil)
 
     /// - Throws: `invalidParameters` for an empty client ID, an authority that is neither https
-    ///   nor loopback http, or a malformed redirect URI.
+    ///   nor loopback http, a malformed redirect URI, or an `http` redirect URI whose host is not
+    ///   a loopback address (`127.0.0.0/8`, `[::1]`, `localhost`; parsed as addresses, so
+    ///   `http://127.evil.example/` is refused).
     public init(configuration: PublicClientApplicationConfiguration) throws(WebAuthError) {
         guard !configuration.clientID.isEmpty else {
             throw WebAuthError(.invalidParameters, "The client ID is empty; use the one registered at the identity provider.")
@@ -33,6 +35,15 @@ public final class PublicClientApplication: Sendable {
                 url: configuration.authority)
         }
         _ = try RedirectURI(configuration.redirectURI)
+        // RFC 8252 7.3 and 8.3: plain http only to a loopback address, where the code never
+        // crosses the network; a private-use scheme or https is fine.
+        if configuration.redirectURI.scheme?.lowercased() == "http", !configuration.redirectURI.isHTTPSOrLoopback {
+            throw WebAuthError(
+                .invalidParameters,
+                "The redirect URI \(configuration.redirectURI) uses plain http on a host that is not loopback; "
+                    + "use http://127.0.0.1, http://[::1], http://localhost, https or an app scheme.",
+                url: configuration.redirectURI)
+        }
         self.configuration = configuration
         authority = Authority(issuerURL: configuration.authority, connection: ProviderConnection(timeout: configuration.networkTimeout))
         validator = IDTokenValidatorFactory(clientID: configuration.clientID, allowedClockSkew: configuration.allowedClockSkew)
@@ -141,11 +152,13 @@ public final class PublicClientApplication: Sendable {
         switch outcome {
         case .refused(let status, let oauthError):
             cache.removeRefreshTokens(of: account)
-            var message = "The sign-in server refused to renew the token of \(account)"
-            message += oauthError.map { " (\($0.error)\($0.errorDescription.map { ": \($0)" } ?? ""))" } ?? " (HTTP \(status))"
+            // The server's words go through WebAuthError.server, which puts them on one short line.
+            let serverError = oauthError.map { WebAuthError.ServerError(error: $0.error, errorDescription: $0.errorDescription, errorURI: $0.errorURI) }
+            let said = serverError.map { WebAuthError.server($0).message } ?? "It answered HTTP \(status)."
             throw WebAuthError(
-                .interactionRequired, message + "; call acquireToken to sign in again.",
-                serverError: oauthError.map { .init(error: $0.error, errorDescription: $0.errorDescription, errorURI: $0.errorURI) })
+                .interactionRequired,
+                "The sign-in server refused to renew the token of \(account). \(said) Call acquireToken to sign in again.",
+                serverError: serverError)
         case .tokens(let tokens):
             var renewed = entry
             renewed.accessToken = tokens.accessToken

@@ -31,3 +31,14 @@ struct OAuthErrorResponse: Decodable, Sendable {
         case errorURI = "error_uri"
     }
 }
+
+extension OAuthErrorResponse {
+    /// This error with every occurrence of each of `secrets` (those of four characters or more)
+    /// replaced by `[redacted]`.
+    func redacting(_ secrets: [String]) -> OAuthErrorResponse {
+        func redacted(_ text: String) -> String {
+            secrets.filter { $0.count >= 4 }.reduce(text) { $0.replacingOccurrences(of: $1, with: "[redacted]") }
+        }
+        return OAuthErrorResponse(error: redacted(error), errorDescription: errorDescription.map(redacted), errorURI: errorURI.map(redacted))
+    }
+}

@@ -105,12 +105,39 @@ extension WebAuthError {
             .timedOut,
             "Sign-in did not finish within \(timeout.formattedSeconds); start it again when ready.")
     }
+    /// The server's OAuth error. Its message quotes `error` and `error_description` as one
+    /// short line: they come from a page or a response body, so control characters (which would
+    /// forge log lines) become spaces and text beyond a few hundred characters is cut; the values
+    /// as sent stay in ``serverError``. They are the server's words for the person, so they are
+    /// shown (Entra ID's, for one, carry line breaks and trace IDs worth reporting).
     public static func server(_ serverError: ServerError, url: URL? = nil) -> WebAuthError {
-        var message = "The sign-in server refused the request: \(serverError.error)"
+        var message = "The sign-in server refused the request: " + ServerError.oneLine(serverError.error, limit: 100)
         if let description = serverError.errorDescription, !description.isEmpty {
-            message += " (\(description))"
+            message += " (\(ServerError.oneLine(description, limit: 400)))"
         }
         return WebAuthError(.server, message + ".", url: url, serverError: serverError)
+    }
+}
+
+extension WebAuthError.ServerError {
+    /// `text` on one line: control, format and separator characters become spaces, runs of
+    /// spaces one space, and more than `limit` Unicode scalars end in an ellipsis.
+    fileprivate static func oneLine(_ text: String, limit: Int) -> String {
+        var line = String.UnicodeScalarView()
+        var kept = 0
+        for scalar in text.unicodeScalars {
+            let category = scalar.properties.generalCategory
+            if scalar.properties.isWhitespace || [.control, .format, .lineSeparator, .paragraphSeparator].contains(category) {
+                if let last = line.last, last != " " { line.append(" ") }
+            } else if kept == limit {
+                return String(line) + "…"
+            } else {
+                line.append(scalar)
+                kept += 1
+            }
+        }
+        while line.last == " " { line.removeLast() }
+        return String(line)
     }
 }
 

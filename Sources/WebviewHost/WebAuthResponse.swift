@@ -15,21 +15,27 @@ public struct WebAuthResponse: Sendable, Hashable {
 
     /// Reads a callback URL.
     ///
+    /// No error this throws carries a secret: messages name a parameter and its problem, never a
+    /// value or the query, and the error's `url` is the callback without its user info, query
+    /// and fragment (it reaches `didFail` notifications and logs). Only the server's own `error`
+    /// and `error_description` are quoted, on one short line (see ``WebAuthError/server(_:url:)``).
+    ///
     /// - Throws: `.server` when the callback carries an OAuth `error`; `.stateMismatch` when
     ///   `expectedState` is given and differs (or is missing); `.invalidResponse` for malformed
     ///   percent-encoding or a parameter given twice (RFC 6749 3.1).
     public init(callbackURL: URL, expectedState: String? = nil) throws(WebAuthError) {
+        let shownURL = Self.withoutQueryAndFragment(callbackURL)
         guard let components = URLComponents(url: callbackURL, resolvingAgainstBaseURL: true) else {
-            throw WebAuthError(.invalidResponse, "The callback URL could not be parsed.", url: callbackURL)
+            throw WebAuthError(.invalidResponse, "The callback URL could not be parsed.", url: shownURL)
         }
         var parameters: [String: String] = [:]
         for part in [components.percentEncodedQuery, components.percentEncodedFragment] {
-            for (name, value) in try Self.formDecode(part ?? "", url: callbackURL) {
+            for (name, value) in try Self.formDecode(part ?? "", url: shownURL) {
                 if parameters.updateValue(value, forKey: name) != nil {
                     throw WebAuthError(
                         .invalidResponse,
-                        "The callback carries the parameter \"\(name)\" more than once; it was not accepted.",
-                        url: callbackURL)
+                        "The callback carries \(Self.named(name)) more than once; it was not accepted.",
+                        url: shownURL)
                 }
             }
         }
@@ -40,7 +46,7 @@ public struct WebAuthResponse: Sendable, Hashable {
             throw WebAuthError.server(
                 .init(error: error, errorDescription: parameters["error_description"],
                       errorURI: parameters["error_uri"]),
-                url: callbackURL)
+                url: shownURL)
         }
         if let expectedState, parameters["state"] != expectedState {
             throw WebAuthError(
@@ -48,7 +54,7 @@ public struct WebAuthResponse: Sendable, Hashable {
                 parameters["state"] == nil
                     ? "The callback has no state parameter; it may not answer this app's request."
                     : "The callback's state does not match the request's; it was not accepted.",
-                url: callbackURL)
+                url: shownURL)
         }
     }
 
@@ -59,7 +65,7 @@ public struct WebAuthResponse: Sendable, Hashable {
             throw WebAuthError(
                 .invalidResponse,
                 "The callback URL is malformed (invalid characters or percent-encoding); it was not accepted.",
-                url: URL(string: callbackString))
+                url: URL(string: String(callbackString.prefix { $0 != "?" && $0 != "#" })).flatMap(Self.withoutQueryAndFragment))
         }
         try self.init(callbackURL: url, expectedState: expectedState)
     }
@@ -68,30 +74,57 @@ public struct WebAuthResponse: Sendable, Hashable {
     public func requireCode() throws(WebAuthError) -> String {
         guard let code, !code.isEmpty else {
             throw WebAuthError(
-                .invalidResponse, "The callback carries no authorization code.", url: callbackURL)
+                .invalidResponse, "The callback carries no authorization code.",
+                url: Self.withoutQueryAndFragment(callbackURL))
         }
         return code
     }
 
-    /// Splits `application/x-www-form-urlencoded` text (`+` is a space).
-    static func formDecode(_ text: String, url: URL) throws(WebAuthError) -> [(String, String)] {
+    /// Splits `application/x-www-form-urlencoded` text (`+` is a space). `url` is only put in
+    /// the error, so it must already be free of the query and fragment.
+    static func formDecode(_ text: String, url: URL?) throws(WebAuthError) -> [(String, String)] {
         var pairs: [(String, String)] = []
         for field in text.split(separator: "&", omittingEmptySubsequences: true) {
             let nameAndValue = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ raw: Substring) throws(WebAuthError) -> String {
-                guard let decoded = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
-                else {
-                    throw WebAuthError(
-                        .invalidResponse,
-                        "The callback has malformed percent-encoding in \"\(raw)\"; it was not accepted.",
-                        url: url)
-                }
-                return decoded
+            func decode(_ raw: Substring) -> String? {
+                raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
             }
-            let name = try decode(nameAndValue[0])
-            let value = nameAndValue.count > 1 ? try decode(nameAndValue[1]) : ""
+            guard let name = decode(nameAndValue[0]) else {
+                throw WebAuthError(
+                    .invalidResponse,
+                    "The callback has a parameter name with malformed percent-encoding; it was not accepted.",
+                    url: url)
+            }
+            guard let value = nameAndValue.count > 1 ? decode(nameAndValue[1]) : "" else {
+                throw WebAuthError(
+                    .invalidResponse,
+                    "The callback's value of \(named(name)) has malformed percent-encoding; it was not accepted.",
+                    url: url)
+            }
             if !name.isEmpty { pairs.append((name, value)) }
         }
         return pairs
+    }
+
+    /// The parameters of OAuth 2.0 and OpenID Connect responses, named in error messages.
+    /// Any other name is not quoted: it comes from the page and may carry anything.
+    static let knownParameters: Set<String> = [
+        "code", "state", "error", "error_description", "error_uri", "iss", "session_state",
+        "access_token", "token_type", "expires_in", "scope", "id_token", "refresh_token",
+    ]
+
+    /// "the parameter `code`" for a parameter OAuth defines, "a parameter" for any other.
+    static func named(_ name: String) -> String {
+        knownParameters.contains(name) ? "the parameter `\(name)`" : "a parameter"
+    }
+
+    /// `url` without user info, query and fragment: what an error may show of a callback.
+    static func withoutQueryAndFragment(_ url: URL) -> URL? {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+        components.percentEncodedUser = nil
+        components.percentEncodedPassword = nil
+        components.percentEncodedQuery = nil
+        components.percentEncodedFragment = nil
+        return components.url
     }
 }

@@ -81,6 +81,11 @@ struct RedirectURITests {
     @Test("Loopback detection (RFC 8252 7.3)", arguments: [
         ("http://127.0.0.1/cb", true), ("http://[::1]:9/cb", true), ("http://localhost:8080/", true),
         ("https://127.0.0.1/cb", false), ("com.example.app:/cb", false), ("http://example.com/cb", false),
+        // names and forms that only look like loopback: the listener could not bind them
+        ("http://127.evil.example/cb", false), ("http://127.0.0.1.evil.example/cb", false), ("http://127.1/cb", false),
+        ("http://0x7f.0.0.1/cb", false), ("http://127.0.0.1./cb", false), ("http://localhost./cb", false),
+        ("http://localhost.evil.example/cb", false), ("http://[::ffff:127.0.0.1]/cb", false),
+        ("http://LOCALHOST:8080/cb", true),
     ])
     func loopback(_ text: String, _ expected: Bool) throws {
         #expect(try RedirectURI(URL(string: text)!).isLoopback == expected)
