@@ -55,7 +55,7 @@ func windowFacts(_ view: UnsafeMutableRawPointer, parent: UnsafeMutableRawPointe
     ]
 }
 
-ScenarioHost.main([
+ScenarioHost.main(issueScenarios.merging([
     // A login form posted by script, then a 302 to the redirect URI, in the library-owned window
     // over a parent window.
     "login": { _ in
@@ -492,4 +492,4 @@ ScenarioHost.main([
         run.session.cancel()
         return ScenarioReport(run.facts(await run.outcome()))
     },
-])
+]) { first, _ in first })
