@@ -140,6 +140,11 @@ func pageScenario(mode: String, kind: String) async throws -> ScenarioReport {
             if let view = run.webview { facts["uriWhileGoingOn"] = .string(Probes.uri(of: view)) }
             facts["endedWhileGoingOn"] = .bool(run.result != nil)
             run.session.cancel()
+        } else {
+            // The page is to end the session by itself; if it does not within 10 s, it never will.
+            for _ in 0..<200 where run.result == nil { await ScenarioHost.idle(.milliseconds(50)) }
+            facts["pageEndedSession"] = .bool(run.result != nil)
+            run.session.cancel()
         }
     }
     let result = await run.outcome(settle: watchAfter)
@@ -340,7 +345,7 @@ func privateDataScenario(existing: Bool) async throws -> ScenarioReport {
         for folder in [dataRoot + "/webview-host", cacheRoot + "/webview-host"] {
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-            FileManager.default.createFile(atPath: folder + "/old-file", contents: Data("x".utf8), attributes: [.posixPermissions: 0o644])
+            _ = FileManager.default.createFile(atPath: folder + "/old-file", contents: Data("x".utf8), attributes: [.posixPermissions: 0o644])
         }
     }
     let callback = try callbackListener()
@@ -369,7 +374,7 @@ func privateDataScenario(existing: Bool) async throws -> ScenarioReport {
             let mode = Int(status.st_mode) & 0o7777
             let line = "\(String(mode, radix: 8)) \(path)"
             entries.append(line)
-            if mode & 0o077 != 0, (Int(status.st_mode) & Int(S_IFMT)) != Int(S_IFLNK) { loose.append(line) }
+            if mode & 0o077 != 0, (Int(status.st_mode) & 0o170000) != 0o120000 { loose.append(line) }  // not a symbolic link
         }
     }
     facts["entries"] = .strings(entries)
