@@ -55,6 +55,11 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
                 "The authorization URL \"\(authorizationURL.absoluteString)\" is not an http(s) URL.",
                 url: authorizationURL)
         }
+        // Making the library's window and its first load start WebKit's processes; under umask
+        // 077 the files its network process writes (caches, storage) are 0600 and its folders
+        // 0700. Only for the length of this call, and only ever tighter (see PrivateFolders).
+        let previousMask = usesCustomWebview ? nil : umask(0o077)
+        defer { if let previousMask { umask(previousMask) } }
         let view: UnsafeMutableRawPointer
         if let custom = request.parameters.customWebview {
             view = custom.pointer

@@ -363,7 +363,9 @@ func privateDataScenario(existing: Bool) async throws -> ScenarioReport {
     var facts = run.facts(await run.outcome(settle: .milliseconds(2000)))
     var entries: [String] = []
     var loose: [String] = []
-    for root in [dataRoot, cacheRoot] {
+    // The app's own folder is ours to make private only when we made it.
+    let roots = existing ? [dataRoot + "/webview-host", cacheRoot + "/webview-host"] : [dataRoot, cacheRoot]
+    for root in roots {
         var paths = [root]
         if let walker = FileManager.default.enumerator(atPath: root) {
             while let relative = walker.nextObject() as? String { paths.append(root + "/" + relative) }
