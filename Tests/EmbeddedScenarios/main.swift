@@ -125,8 +125,11 @@ ScenarioHost.main(issueScenarios.merging([
         idp.route("/page3") { _ in
             .html(Pages.plain("Page three", body: "<a id='custom' href='wvh-test-scheme://open?x=1'>open app</a>"))
         }
+        // The custom scheme is allow-listed, so the link (clicked with a gesture) is handed on.
+        var parameters = windowParameters(parent: nil)
+        parameters.externalSchemes = .allow(["wvh-test-scheme"])
         let run = SessionRun(
-            redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
+            redirectURI: callback.url("/callback"), parameters: parameters,
             authorizationURL: idp.url("/authorize"))
         var facts: Facts = [:]
         var maxToplevels = 0
