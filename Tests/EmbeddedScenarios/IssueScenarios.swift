@@ -226,8 +226,9 @@ func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport 
         switch kind {
         case "window-closed":
             if let callerWindow = surface.callerWindow {
-                // A caller's view has no window of ours: the app ends the session when its own window closes.
-                gtk_widget_destroy(wvh_widget(callerWindow))
+                // A caller's view has no window of ours: the app hides the window holding its view
+                // (its sign-in pane) and cancels.
+                gtk_widget_hide(wvh_widget(callerWindow))
                 run.session.cancel()
             } else {
                 gtk_window_close(wvh_window(UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)))

@@ -48,7 +48,8 @@ final class Surface {
 
     /// Visible toplevels that are not the caller's own window: the library's windows and dialogs.
     var libraryToplevels: Int {
-        Probes.visibleToplevels() - (callerWindow == nil ? 0 : 1)
+        let callerShown = callerWindow.map { gtk_widget_get_visible(wvh_widget($0)) != 0 } ?? false
+        return Probes.visibleToplevels() - (callerShown ? 1 : 0)
     }
 
     /// The caller view's `javascript-can-open-windows-automatically`.
