@@ -181,4 +181,22 @@ enum Probes {
             }
         }
     }
+
+    /// Toplevel windows titled `title`, shown or not (`gtk_window_list_toplevels` holds every
+    /// toplevel until it is destroyed).
+    static func toplevelCount(titled title: String) -> Int {
+        guard let list = gtk_window_list_toplevels() else { return 0 }
+        defer { g_list_free(list) }
+        var count = 0
+        var node: UnsafeMutablePointer<GList>? = list
+        while let current = node {
+            if let widget = current.pointee.data,
+                gtk_window_get_title(wvh_window(widget)).map({ String(cString: $0) }) == title
+            {
+                count += 1
+            }
+            node = current.pointee.next
+        }
+        return count
+    }
 }

@@ -125,9 +125,10 @@ ScenarioHost.main(issueScenarios.merging([
         idp.route("/page3") { _ in
             .html(Pages.plain("Page three", body: "<a id='custom' href='wvh-test-scheme://open?x=1'>open app</a>"))
         }
-        // The custom scheme is allow-listed, so the link (clicked with a gesture) is handed on.
+        // The custom scheme and the broker's (no broker is registered here) are allow-listed, so
+        // the link and the window (both with a gesture) are handed on.
         var parameters = windowParameters(parent: nil)
-        parameters.externalSchemes = .allow(["wvh-test-scheme"])
+        parameters.externalSchemes = .allow(["wvh-test-scheme", "msauth"])
         let run = SessionRun(
             redirectURI: callback.url("/callback"), parameters: parameters,
             authorizationURL: idp.url("/authorize"))
