@@ -32,6 +32,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private var callerCouldOpenWindows: gboolean?
     /// The question shown before a foreign scheme is handed on (library's window only).
     private var question: ExternalSchemeQuestion?
+    /// The caller destroyed its view during the session: there is nothing left to stop or blank.
+    private var callerViewDestroyed = false
 
     init(request: WebAuthRequest, reporter: WebAuthSessionReporter) {
         self.request = request
@@ -81,6 +83,16 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         webView = view
         reporter.setWebview(WebviewHandle(view))
         attachHandlers(to: view)
+        if usesCustomWebview {
+            // The app destroyed its view (or the window holding it) before the end: the session
+            // cannot go on there, and would otherwise never end.
+            connections.connect(view, "destroy", .plain { [weak self] in
+                guard let self else { return }
+                self.callerViewDestroyed = true
+                self.reporter.fail(WebAuthError(
+                    .canceled, "The app destroyed its sign-in view (customWebview) before sign-in finished."))
+            })
+        }
         window?.show()
         webkit_web_view_load_uri(wvh_web_view(view), authorizationURL.absoluteString)
     }
@@ -96,11 +108,11 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         dismissed = true
         question?.destroy()
         question = nil
-        if let webView, let callerCouldOpenWindows {
+        if let webView, let callerCouldOpenWindows, !callerViewDestroyed {
             webkit_settings_set_javascript_can_open_windows_automatically(
                 webkit_web_view_get_settings(wvh_web_view(webView)), callerCouldOpenWindows)
         }
-        if let webView {
+        if let webView, !callerViewDestroyed {
             webkit_web_view_stop_loading(wvh_web_view(webView))
         }
         if let window {
@@ -111,8 +123,9 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             SignInWebContexts.tightenPersistentFolders()
             return
         }
-        guard let webView else {
+        guard let webView, !callerViewDestroyed else {
             connections.disconnectAll()
+            self.webView = nil
             return
         }
         Self.blanking[UInt(bitPattern: webView)] = self

@@ -218,7 +218,7 @@ func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport 
         sawSignInWindow = Probes.toplevelCount(titled: "Sign in to Test IdP") > 0
         await ScenarioHost.idle(.milliseconds(25))
     }
-    if ["window-closed", "cancel-main", "cancel-thread", "task-cancel", "web-process"].contains(kind) {
+    if ["window-closed", "cancel-main", "cancel-thread", "task-cancel", "web-process", "view-destroyed"].contains(kind) {
         guard await run.recorder.waitForFinish(path: "/authorize", timeout: .seconds(10)), let view = run.webview else {
             return ScenarioReport(["error": .string("the authorization page never finished loading")])
         }
@@ -232,6 +232,9 @@ func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport 
             } else {
                 gtk_window_close(wvh_window(UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)))
             }
+        case "view-destroyed":
+            // The app destroys the window holding its view, and the view with it, and does nothing else.
+            if let callerWindow = surface.callerWindow { gtk_widget_destroy(wvh_widget(callerWindow)) }
         case "cancel-main": run.session.cancel()
         case "cancel-thread":
             let session = run.session
@@ -250,6 +253,7 @@ func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport 
     facts["windowGone"] = .bool(Probes.toplevelCount(titled: "Sign in to Test IdP") == 0 && surface.libraryToplevels == 0)
     facts["sawSignInWindow"] = .bool(sawSignInWindow)
     facts["handlersLeft"] = .int(surface.handlersLeft)
+    if let view = surface.callerView { facts["handlersOnView"] = .int(SignalInspection.handlerCount(on: view)) }
     facts["redirectPortHits"] = .int(callback.requests.count)
     if let tlsServer { facts["tlsServerRequests"] = .int(tlsServer.requests.count) }
     return ScenarioReport(facts)

@@ -73,6 +73,18 @@ struct HostilePageTests {
         if mode == "view" { #expect(report.string("callerViewURIAfter") == "about:blank") }
     }
 
+    @Test("A caller that destroys its view mid-session ends the session with canceled, once, and the slot is free")
+    func callerDestroysView() async throws {
+        let report = try await EmbeddedWebviewProviderTests.scenario("outcome", "view", "view-destroyed")
+        #expect(report.string("outcome") == "canceled")
+        #expect(report.string("errorMessage")?.contains("destroyed") == true)
+        #expect(report.int("terminalCount") == 1)
+        #expect(report.bool("terminalLast") == true)
+        #expect(report.bool("slotFree") == true)
+        #expect(report.int("handlersOnView") == 0, "a destroyed view keeps no handler")
+        #expect(report.int("redirectPortHits") == 0)
+    }
+
     // MARK: 12. form_post
 
     @Test("response_mode=form_post ends with unsupportedResponseMode; the POST never reaches the network", arguments: modes)
