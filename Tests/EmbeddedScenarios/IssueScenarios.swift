@@ -152,6 +152,7 @@ func pageScenario(mode: String, kind: String) async throws -> ScenarioReport {
     facts["callbackHits"] = .int(callback.requests(to: "/callback").count)
     facts["redirectPortHits"] = .int(callback.requests.count)
     facts["page2Requests"] = .int(idp.requests(to: "/page2").count)
+    facts["releaseMilliseconds"] = .int(await surface.waitForRelease())
     facts["handlersLeft"] = .int(surface.handlersLeft)
     facts["libraryToplevelsAfter"] = .int(surface.libraryToplevels)
     facts["canOpenWindowsAfter"] = surface.callerCanOpenWindows.map(ScenarioReport.Value.bool)
@@ -252,6 +253,7 @@ func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport 
     // Destroyed, not just hidden: a destroyed toplevel leaves GTK's list of toplevels.
     facts["windowGone"] = .bool(Probes.toplevelCount(titled: "Sign in to Test IdP") == 0 && surface.libraryToplevels == 0)
     facts["sawSignInWindow"] = .bool(sawSignInWindow)
+    facts["releaseMilliseconds"] = .int(await surface.waitForRelease())
     facts["handlersLeft"] = .int(surface.handlersLeft)
     if let view = surface.callerView { facts["handlersOnView"] = .int(SignalInspection.handlerCount(on: view)) }
     facts["redirectPortHits"] = .int(callback.requests.count)
@@ -325,6 +327,7 @@ func schemesScenario(mode: String, kind: String) async throws -> ScenarioReport 
     facts.merge(run.facts(result)) { $1 }
     facts["dialogsAfterEnd"] = .int(Probes.visibleDialog() == nil ? 0 : 1)
     facts["launchesAfterEnd"] = .strings(launches())
+    facts["releaseMilliseconds"] = .int(await surface.waitForRelease())
     facts["handlersLeft"] = .int(surface.handlersLeft)
     facts["callbackHits"] = .int(callback.requests.count)
     return ScenarioReport(facts)

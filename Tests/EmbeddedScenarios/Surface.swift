@@ -46,6 +46,19 @@ final class Surface {
         return SignalInspection.handlerCount(on: callerView) - handlersBefore
     }
 
+    /// Waits (at most 6 s: the provider's blanking limit is 5 s) until the sessions' handlers are
+    /// gone from the caller's view and it stopped loading; the time it took, in milliseconds.
+    @discardableResult
+    func waitForRelease() async -> Int {
+        guard let callerView else { return 0 }
+        let start = ContinuousClock.now
+        for _ in 0..<240 where handlersLeft > 0 || webkit_web_view_is_loading(wvh_web_view(callerView)) != 0 {
+            await ScenarioHost.idle(.milliseconds(25))
+        }
+        let elapsed = ContinuousClock.now - start
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+
     /// Visible toplevels that are not the caller's own window: the library's windows and dialogs.
     var libraryToplevels: Int {
         let callerShown = callerWindow.map { gtk_widget_get_visible(wvh_widget($0)) != 0 } ?? false

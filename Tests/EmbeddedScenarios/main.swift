@@ -282,6 +282,7 @@ ScenarioHost.main(issueScenarios.merging([
             ]
         }
         var facts = viewFacts("Before")
+        let handlersBefore = SignalInspection.handlerCount(on: view)
         facts["kind"] = .string(kind)
         let run = SessionRun(
             redirectURI: callback.url("/callback"),
@@ -305,6 +306,11 @@ ScenarioHost.main(issueScenarios.merging([
         }
         let result = await run.outcome()
         facts.merge(run.facts(result)) { $1 }
+        // The provider blanks the view, then lets go of it (within 5 s): wait for that, bounded.
+        for _ in 0..<240
+        where SignalInspection.handlerCount(on: view) != handlersBefore || webkit_web_view_is_loading(wvh_web_view(view)) != 0 {
+            await ScenarioHost.idle(.milliseconds(25))
+        }
         facts.merge(viewFacts("After")) { $1 }
         facts["isLoadingAfter"] = .bool(webkit_web_view_is_loading(wvh_web_view(view)) != 0)
         facts["notificationsCarryView"] = .bool(run.recorder.all.allSatisfy { $0.webview?.pointer == view })
