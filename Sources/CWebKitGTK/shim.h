@@ -84,5 +84,9 @@ static inline void wvh_message_dialog_set_secondary_text(GtkWidget *dialog, cons
 }
 // GTK_DIALOG
 static inline GtkDialog *wvh_dialog(gpointer p) { return GTK_DIALOG(p); }
+// WEBKIT_RESPONSE_POLICY_DECISION
+static inline WebKitResponsePolicyDecision *wvh_response_policy_decision(gpointer p) {
+    return WEBKIT_RESPONSE_POLICY_DECISION(p);
+}
 
 #endif

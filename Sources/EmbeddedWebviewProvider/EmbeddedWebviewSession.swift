@@ -146,12 +146,20 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         self.webView = nil
     }
 
-    /// After the end, while a caller's view is being blanked: only `about:blank` may load.
+    /// After the end, while a caller's view is being blanked: only `about:blank` may load (its
+    /// navigation and its response); every other navigation, window or response is refused.
     private func decideWhileBlanking(_ decision: UnsafeMutableRawPointer, type: UInt32) -> Bool {
-        if WebKitPolicyDecisionType(type) == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION {
-            let action = webkit_navigation_policy_decision_get_navigation_action(wvh_navigation_policy_decision(decision))
-            if Self.text(of: webkit_navigation_action_get_request(action)) == "about:blank" { return false }
-        }
+        let request: UnsafeMutablePointer<WebKitURIRequest>? =
+            switch WebKitPolicyDecisionType(type) {
+            case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION:
+                webkit_navigation_action_get_request(
+                    webkit_navigation_policy_decision_get_navigation_action(wvh_navigation_policy_decision(decision)))
+            case WEBKIT_POLICY_DECISION_TYPE_RESPONSE:
+                webkit_response_policy_decision_get_request(wvh_response_policy_decision(decision))
+            default:
+                nil
+            }
+        if Self.text(of: request) == "about:blank" { return false }
         webkit_policy_decision_ignore(wvh_policy_decision(decision))
         return true
     }
