@@ -338,7 +338,16 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         let launchContext = webView.flatMap { gtk_widget_get_display(wvh_widget($0)) }
             .flatMap { gdk_display_get_app_launch_context($0) }
         g_app_info_launch_default_for_uri_async(
-            url.absoluteString, launchContext.map { wvh_app_launch_context(UnsafeMutableRawPointer($0)) }, nil, nil, nil)
+            url.absoluteString, launchContext.map { wvh_app_launch_context(UnsafeMutableRawPointer($0)) }, nil,
+            { _, result, _ in
+                // Nothing waits for the handler; a failure is logged (GLib's default handler, domain WebviewHost).
+                var error: UnsafeMutablePointer<GError>?
+                if g_app_info_launch_default_for_uri_finish(result, &error) == 0, let error {
+                    let message = "Could not open a link from the sign-in page: " + String(cString: error.pointee.message)
+                    g_error_free(error)
+                    g_log_default_handler("WebviewHost", G_LOG_LEVEL_WARNING, message, nil)
+                }
+            }, nil)
         if let launchContext { g_object_unref(UnsafeMutableRawPointer(launchContext)) }
         window?.loadEnded()
         reporter.didFinishLoad(url)
