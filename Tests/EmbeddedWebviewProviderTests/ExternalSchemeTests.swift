@@ -12,8 +12,9 @@ struct ExternalSchemeTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let recorder = folder.appendingPathComponent("record-launch.sh")
         try "#!/bin/sh\necho \"$1\" >> \"$LAUNCH_LOG\"\n".write(to: recorder, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: recorder.path)
-        let desktop = try TestDesktop(browserCommand: "\(recorder.path) %u", schemes: ["mailto"])
+        // Run by /bin/sh, not executed itself: a child another test spawns at this moment may hold
+        // the just-written file open, and executing it would then fail with ETXTBSY.
+        let desktop = try TestDesktop(browserCommand: "/bin/sh \(recorder.path) %u", schemes: ["mailto"])
         defer { desktop.remove() }
         var environment = desktop.environment
         environment["LAUNCH_LOG"] = folder.appendingPathComponent("launches.log").path
