@@ -85,5 +85,22 @@ static inline gint wvh_wait_exit_status(gint status) { return WEXITSTATUS(status
 static inline gboolean wvh_wait_signaled(gint status) { return WIFSIGNALED(status); }
 static inline gint wvh_wait_term_signal(gint status) { return WTERMSIG(status); }
 
+// MARK: EmbeddedWebviewProvider (issue 8: foreign-scheme question)
+// gtk_message_dialog_new is variadic: a question with no buttons yet, modal over `parent`,
+// whose primary text is `text` taken literally (never as a format).
+static inline GtkWidget *wvh_question_dialog_new(GtkWindow *parent, const char *text) {
+    return gtk_message_dialog_new(parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT, GTK_MESSAGE_QUESTION,
+                                  GTK_BUTTONS_NONE, "%s", text);
+}
+// gtk_message_dialog_format_secondary_text is variadic: `text` taken literally.
+static inline void wvh_message_dialog_set_secondary_text(GtkWidget *dialog, const char *text) {
+    gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(dialog), "%s", text);
+}
+// GTK_DIALOG
+static inline GtkDialog *wvh_dialog(gpointer p) { return GTK_DIALOG(p); }
+// WEBKIT_RESPONSE_POLICY_DECISION
+static inline WebKitResponsePolicyDecision *wvh_response_policy_decision(gpointer p) {
+    return WEBKIT_RESPONSE_POLICY_DECISION(p);
+}
 
 #endif

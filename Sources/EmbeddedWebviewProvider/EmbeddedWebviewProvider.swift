@@ -8,6 +8,15 @@ public import WebviewHost
 /// persistent one under `$XDG_DATA_HOME/<application id>/webview-host/` (single sign-on between
 /// sign-ins of the app), or, with ``WebviewParameters/prefersEphemeralWebBrowserSession``, an
 /// ephemeral one that is emptied before each session. A caller-supplied view keeps its own context.
+/// The persistent folders are private to the user (`0700`, files `0600`).
+///
+/// Whatever the page does, the session ends once and the code never reaches the network: windows
+/// the page opens (even from a timer) stay in the view; links to other apps follow
+/// ``WebviewParameters/externalSchemes`` (a gesture first, then the allow-list or the person's
+/// answer); a `form_post` response ends with `unsupportedResponseMode`. In a caller's view the
+/// provider turns on `javascript-can-open-windows-automatically` for the session (the caller's
+/// value is restored at the end), and at the end stops the view and loads `about:blank`, so the
+/// page's scripts cannot go on to the redirect URI. See the EmbeddedSignIn article for the reasons.
 public struct EmbeddedWebviewProvider: WebviewProvider {
     public init() {}
 

@@ -6,14 +6,21 @@ import WebviewHost
 /// One sign-in in a `WebKitWebView`: the library's own window, or the caller's view.
 ///
 /// Bridges WebKit to the host: a navigation to the redirect URI is ignored in `decide-policy`
-/// (the callback never reaches the network) and reported; new windows stay in the view; other
-/// schemes go to the system; load, TLS and web-process failures end the session.
+/// (the callback never reaches the network) and reported; windows a page opens stay in the view;
+/// other schemes are handed on only as the ``ExternalSchemePolicy`` allows; load, TLS and
+/// web-process failures end the session. At the end, a caller's view is stopped and blanked
+/// before the handlers go (see ``dismiss()``), so nothing the page does later can deliver the code.
 @MainActor
 final class EmbeddedWebviewSession: WebviewProviderSession {
     /// Schemes of broker apps: a navigation to one posts `willSwitchToBrokerApp` before it is handed on.
     static let brokerSchemes: Set<String> = ["msauth", "msauthv2", "msauthv3"]
-    /// Schemes the view loads itself; any other navigation is handed to the system.
+    /// Schemes the view loads itself; any other navigation is offered to the external-scheme policy.
     static let viewSchemes: Set<String> = ["http", "https", "about", "data", "blob"]
+    /// How long a caller's view may take to blank itself after the session before our handlers go anyway.
+    static let blankingLimit: Duration = .seconds(5)
+    /// Sessions whose caller's view is being blanked, by view: a new session on the same view
+    /// ends the previous one's blanking first, so two sessions never handle one view.
+    private static var blanking: [UInt: EmbeddedWebviewSession] = [:]
 
     private let request: WebAuthRequest
     private let reporter: WebAuthSessionReporter
@@ -21,6 +28,12 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private var window: SignInWindow?
     private var webView: UnsafeMutableRawPointer?
     private var dismissed = false
+    /// The caller view's `javascript-can-open-windows-automatically` before the session, restored at the end.
+    private var callerCouldOpenWindows: gboolean?
+    /// The question shown before a foreign scheme is handed on (library's window only).
+    private var question: ExternalSchemeQuestion?
+    /// The caller destroyed its view during the session: there is nothing left to stop or blank.
+    private var callerViewDestroyed = false
 
     init(request: WebAuthRequest, reporter: WebAuthSessionReporter) {
         self.request = request
@@ -44,9 +57,21 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
                 "The authorization URL \"\(authorizationURL.absoluteString)\" is not an http(s) URL.",
                 url: authorizationURL)
         }
+        // Making the library's window and its first load start WebKit's processes; under umask
+        // 077 the files its network process writes (caches, storage) are 0600 and its folders
+        // 0700. Only for the length of this call, and only ever tighter (see PrivateFolders).
+        let previousMask = usesCustomWebview ? nil : umask(0o077)
+        defer { if let previousMask { umask(previousMask) } }
         let view: UnsafeMutableRawPointer
         if let custom = request.parameters.customWebview {
             view = custom.pointer
+            Self.blanking[UInt(bitPattern: view)]?.endBlanking()
+            // Windows a page opens without a gesture (a timer's window.open, a script's click on a
+            // target=_blank link) are dropped by WebKit's popup blocker before any signal: let them
+            // reach `create`, which keeps them in this view. The caller's value comes back at the end.
+            let settings = webkit_web_view_get_settings(wvh_web_view(view))
+            callerCouldOpenWindows = webkit_settings_get_javascript_can_open_windows_automatically(settings)
+            webkit_settings_set_javascript_can_open_windows_automatically(settings, 1)
         } else {
             let context = SignInWebContexts.context(ephemeral: request.parameters.prefersEphemeralWebBrowserSession)
             let window = SignInWindow(parameters: request.parameters, context: context) { [reporter] in
@@ -58,20 +83,85 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         webView = view
         reporter.setWebview(WebviewHandle(view))
         attachHandlers(to: view)
+        if usesCustomWebview {
+            // The app destroyed its view (or the window holding it) before the end: the session
+            // cannot go on there, and would otherwise never end.
+            connections.connect(view, "destroy", .plain { [weak self] in
+                guard let self else { return }
+                self.callerViewDestroyed = true
+                self.reporter.fail(WebAuthError(
+                    .canceled, "The app destroyed its sign-in view (customWebview) before sign-in finished."))
+            })
+        }
         window?.show()
         webkit_web_view_load_uri(wvh_web_view(view), authorizationURL.absoluteString)
     }
 
+    /// Ends the session's hold on the view. The library's window is destroyed. A caller's view is
+    /// stopped and loads `about:blank`: the page's scripts and timers die with it, so a page that
+    /// goes on (to the redirect URI, say) after a cancel, a timeout or a failure cannot deliver the
+    /// code, and a late redirect after a success cannot either. Until the blank page is in (at most
+    /// ``blankingLimit``) our `decide-policy` handler stays and refuses every other navigation;
+    /// then every handler is disconnected. The caller's popup setting is restored at once.
     func dismiss() {
         guard !dismissed else { return }
         dismissed = true
-        if let webView, webkit_web_view_is_loading(wvh_web_view(webView)) != 0 {
+        question?.destroy()
+        question = nil
+        if let webView, let callerCouldOpenWindows, !callerViewDestroyed {
+            webkit_settings_set_javascript_can_open_windows_automatically(
+                webkit_web_view_get_settings(wvh_web_view(webView)), callerCouldOpenWindows)
+        }
+        if let webView, !callerViewDestroyed {
             webkit_web_view_stop_loading(wvh_web_view(webView))
         }
+        if let window {
+            connections.disconnectAll()
+            window.destroy()  // the view and its page go with it
+            self.window = nil
+            webView = nil
+            SignInWebContexts.tightenPersistentFolders()
+            return
+        }
+        guard let webView, !callerViewDestroyed else {
+            connections.disconnectAll()
+            self.webView = nil
+            return
+        }
+        Self.blanking[UInt(bitPattern: webView)] = self
+        webkit_web_view_load_uri(wvh_web_view(webView), "about:blank")
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: Self.blankingLimit)
+            self?.endBlanking()
+        }
+    }
+
+    /// The caller's view shows `about:blank` (or took too long): disconnect every handler.
+    private func endBlanking() {
+        guard dismissed, let webView else { return }
+        if Self.blanking[UInt(bitPattern: webView)] === self {
+            Self.blanking[UInt(bitPattern: webView)] = nil
+        }
         connections.disconnectAll()
-        window?.destroy()
-        window = nil
-        webView = nil
+        self.webView = nil
+    }
+
+    /// After the end, while a caller's view is being blanked: only `about:blank` may load (its
+    /// navigation and its response); every other navigation, window or response is refused.
+    private func decideWhileBlanking(_ decision: UnsafeMutableRawPointer, type: UInt32) -> Bool {
+        let request: UnsafeMutablePointer<WebKitURIRequest>? =
+            switch WebKitPolicyDecisionType(type) {
+            case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION:
+                webkit_navigation_action_get_request(
+                    webkit_navigation_policy_decision_get_navigation_action(wvh_navigation_policy_decision(decision)))
+            case WEBKIT_POLICY_DECISION_TYPE_RESPONSE:
+                webkit_response_policy_decision_get_request(wvh_response_policy_decision(decision))
+            default:
+                nil
+            }
+        if Self.text(of: request) == "about:blank" { return false }
+        webkit_policy_decision_ignore(wvh_policy_decision(decision))
+        return true
     }
 
     // MARK: - WebKit signals
@@ -79,20 +169,32 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private func attachHandlers(to view: UnsafeMutableRawPointer) {
         connections.connect(view, "decide-policy", .decidePolicy { [weak self] decision, type in
             guard let self, let decision else { return false }
+            if self.dismissed { return self.decideWhileBlanking(decision, type: type) }
             return self.decidePolicy(decision, type: type)
         })
         connections.connect(view, "create", .create { [weak self] action in
-            // window.open and friends: never a new window.
-            if let self, let action, let url = Self.url(of: webkit_navigation_action_get_request(wvh_navigation_action(action))) {
-                self.openNewWindowRequest(url)
+            // window.open, target=_blank and friends: never a new window.
+            guard let self, !self.dismissed, let action else { return nil }
+            let navigation = wvh_navigation_action(action)
+            let request = webkit_navigation_action_get_request(navigation)
+            if let url = Self.url(of: request) {
+                self.openNewWindowRequest(
+                    url, text: Self.text(of: request), isUserGesture: webkit_navigation_action_is_user_gesture(navigation) != 0)
             }
             return nil
         })
         connections.connect(view, "load-changed", .enumValue { [weak self] event in
-            self?.loadChanged(WebKitLoadEvent(event))
+            guard let self else { return }
+            if self.dismissed {
+                if WebKitLoadEvent(event) == WEBKIT_LOAD_FINISHED { self.endBlanking() }
+                return
+            }
+            self.loadChanged(WebKitLoadEvent(event))
         })
         connections.connect(view, "load-failed", .loadFailed { [weak self] _, uri, error in
-            self?.loadFailed(uri: uri, error: error) ?? false
+            guard let self else { return false }
+            if self.dismissed { return true }  // no error page; load-changed FINISHED follows
+            return self.loadFailed(uri: uri, error: error)
         })
         connections.connect(view, "load-failed-with-tls-errors", .loadFailedWithTLSErrors { [weak self] uri, _, errors in
             self?.window?.loadEnded()
@@ -104,6 +206,10 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             return true
         })
         connections.connect(view, "web-process-terminated", .enumValue { [weak self] reason in
+            if self?.dismissed == true {
+                self?.endBlanking()  // nothing of the page is left to run
+                return
+            }
             self?.window?.loadEnded()
             let why = switch WebKitWebProcessTerminationReason(reason) {
             case WEBKIT_WEB_PROCESS_CRASHED: "crashed"
@@ -122,21 +228,32 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             let request = webkit_navigation_action_get_request(action)
             guard let url = Self.url(of: request) else { return false }
             if self.request.redirectURI.matches(url) {
-                // The callback (and its code) never reaches the network. The host reads the URI
-                // text as WebKit has it, so malformed percent-encoding is refused, not re-encoded.
+                // The callback (and its code) never reaches the network, from the page or from a
+                // frame in it (WebKit does not say which frame navigates, so both are the redirect).
                 webkit_policy_decision_ignore(wvh_policy_decision(decision))
                 window?.loadEnded()
+                if Self.method(of: request) == "POST" {
+                    // response_mode=form_post: the response is in a body the view never sends.
+                    reporter.fail(.unsupportedResponseMode(url: url))
+                    return true
+                }
+                // The host reads the URI text as WebKit has it, so malformed percent-encoding is
+                // refused, not re-encoded.
                 reporter.handleRedirect(Self.text(of: request) ?? url.absoluteString)
                 return true
             }
             if Self.loadsInView(url) { return false }
             webkit_policy_decision_ignore(wvh_policy_decision(decision))
-            handToSystem(url)
+            handToSystem(url, isUserGesture: webkit_navigation_action_is_user_gesture(action) != 0)
             return true
         case WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION:
             let action = webkit_navigation_policy_decision_get_navigation_action(wvh_navigation_policy_decision(decision))
+            let request = webkit_navigation_action_get_request(action)
             webkit_policy_decision_ignore(wvh_policy_decision(decision))
-            if let url = Self.url(of: webkit_navigation_action_get_request(action)) { openNewWindowRequest(url) }
+            if let url = Self.url(of: request) {
+                openNewWindowRequest(
+                    url, text: Self.text(of: request), isUserGesture: webkit_navigation_action_is_user_gesture(action) != 0)
+            }
             return true
         default:
             return false
@@ -174,11 +291,12 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         return true  // no WebKit error page: the window closes, a caller's view keeps what it showed
     }
 
-    /// A new-window request (`target=_blank`, `window.open`): web pages open in this view, the
-    /// redirect ends the session, anything else goes to the person's browser or its handler.
-    private func openNewWindowRequest(_ url: URL) {
+    /// A new-window request (`target=_blank`, `window.open`, from a click, a timer or a script):
+    /// the redirect ends the session, web pages open in this view (where `decide-policy` sees
+    /// them like any navigation), anything else goes to the external-scheme policy.
+    private func openNewWindowRequest(_ url: URL, text: String?, isUserGesture: Bool) {
         if request.redirectURI.matches(url) {
-            reporter.handleRedirect(url)
+            reporter.handleRedirect(text ?? url.absoluteString)
         } else if Self.isWeb(url) {
             // Not from inside the signal emission that asked for the window.
             Task { @MainActor [weak self] in
@@ -186,23 +304,50 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
                 webkit_web_view_load_uri(wvh_web_view(webView), url.absoluteString)
             }
         } else {
-            handToSystem(url)
+            handToSystem(url, isUserGesture: isUserGesture)
         }
     }
 
-    /// Hands a URI the view does not load on: a broker app's URI to a registered broker provider
-    /// (after `willSwitchToBrokerApp`), anything else, or a broker URI no provider takes, to the
-    /// system (`g_app_info_launch_default_for_uri_async`). Reported as finished so spinners stop.
-    private func handToSystem(_ url: URL) {
+    /// A URI the view does not load. A broker app's URI goes to a registered broker provider
+    /// (after `willSwitchToBrokerApp`). Anything else (or a broker URI no provider takes) is handed
+    /// to the system only after a user gesture, and only if the ``ExternalSchemePolicy`` allows
+    /// its scheme or, in the library's window, the person agrees; otherwise it is refused and the
+    /// page stays where it is.
+    private func handToSystem(_ url: URL, isUserGesture: Bool) {
         let scheme = url.scheme?.lowercased() ?? ""
         if Self.brokerSchemes.contains(scheme) || reporter.isBrokerURL(url) {
             window?.loadEnded()
             if reporter.switchToBroker(url) { return }  // the broker presents now; this view is dismissed
         }
+        let policy = request.parameters.externalSchemes
+        guard isUserGesture else { return }  // a timer, a redirect or a page's own script: never
+        if policy.allows(scheme) {
+            launch(url)
+        } else if policy.asksPerson, let window, question == nil {
+            question = ExternalSchemeQuestion(url: url, over: window.window) { [weak self] open in
+                guard let self else { return }
+                self.question = nil
+                if open, !self.dismissed { self.launch(url) }
+            }
+        }
+    }
+
+    /// Starts the system's handler for `url` (`g_app_info_launch_default_for_uri_async`, on the
+    /// view's display). Reported as finished so spinners stop.
+    private func launch(_ url: URL) {
         let launchContext = webView.flatMap { gtk_widget_get_display(wvh_widget($0)) }
             .flatMap { gdk_display_get_app_launch_context($0) }
         g_app_info_launch_default_for_uri_async(
-            url.absoluteString, launchContext.map { wvh_app_launch_context(UnsafeMutableRawPointer($0)) }, nil, nil, nil)
+            url.absoluteString, launchContext.map { wvh_app_launch_context(UnsafeMutableRawPointer($0)) }, nil,
+            { _, result, _ in
+                // Nothing waits for the handler; a failure is logged (GLib's default handler, domain WebviewHost).
+                var error: UnsafeMutablePointer<GError>?
+                if g_app_info_launch_default_for_uri_finish(result, &error) == 0, let error {
+                    let message = "Could not open a link from the sign-in page: " + String(cString: error.pointee.message)
+                    g_error_free(error)
+                    g_log_default_handler("WebviewHost", G_LOG_LEVEL_WARNING, message, nil)
+                }
+            }, nil)
         if let launchContext { g_object_unref(UnsafeMutableRawPointer(launchContext)) }
         window?.loadEnded()
         reporter.didFinishLoad(url)
@@ -213,6 +358,11 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private static func text(of request: UnsafeMutablePointer<WebKitURIRequest>?) -> String? {
         guard let request, let uri = webkit_uri_request_get_uri(request) else { return nil }
         return String(cString: uri)
+    }
+
+    private static func method(of request: UnsafeMutablePointer<WebKitURIRequest>?) -> String? {
+        guard let request, let method = webkit_uri_request_get_http_method(request) else { return nil }
+        return String(cString: method).uppercased()
     }
 
     private static func url(of request: UnsafeMutablePointer<WebKitURIRequest>?) -> URL? {

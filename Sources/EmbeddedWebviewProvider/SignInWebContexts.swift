@@ -19,15 +19,22 @@ enum SignInWebContexts {
             return context
         }
         if let persistent { return persistent }
-        let data = dataDirectory.path
-        let cache = cacheDirectory.path
-        let manager = wvh_website_data_manager_new(data, cache)!
+        // Ours, 0700, before WebKit makes them with its own modes (see PrivateFolders).
+        PrivateFolders.prepare(dataDirectory)
+        PrivateFolders.prepare(cacheDirectory)
+        let cookieFile = dataDirectory.appendingPathComponent("cookies.sqlite")
+        PrivateFolders.createPrivateFile(cookieFile)
+        let manager = wvh_website_data_manager_new(dataDirectory.path, cacheDirectory.path)!
         // Cookies are kept in memory unless given a file.
         let cookies = webkit_website_data_manager_get_cookie_manager(manager)
-        webkit_cookie_manager_set_persistent_storage(
-            cookies, dataDirectory.appendingPathComponent("cookies.sqlite").path,
-            WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        webkit_cookie_manager_set_persistent_storage(cookies, cookieFile.path, WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        // WebKit's network process writes the data; started now under umask 077 (if it is not
+        // running yet), the files it creates are 0600 and its folders 0700. The umask is the
+        // process's for the length of this call only, and only ever tighter.
+        let previousMask = umask(0o077)
         let context = webkit_web_context_new_with_website_data_manager(manager)!
+        webkit_website_data_manager_fetch(manager, WEBKIT_WEBSITE_DATA_COOKIES, nil, nil, nil)
+        umask(previousMask)
         g_object_unref(manager)  // the context holds it
         failOnTLSErrors(context)
         persistent = context
@@ -54,6 +61,14 @@ enum SignInWebContexts {
         }
         if let name = g_get_prgname() { return String(cString: name) }
         return "webview-host"
+    }
+
+    /// Removes group and other permission bits from everything the persistent context wrote so
+    /// far (nothing when it was never made). Called when a session of the library's window ends.
+    static func tightenPersistentFolders() {
+        guard persistent != nil else { return }
+        PrivateFolders.tighten(dataDirectory)
+        PrivateFolders.tighten(cacheDirectory)
     }
 
     /// Empties the ephemeral context, so a session starts with nothing from an earlier one.

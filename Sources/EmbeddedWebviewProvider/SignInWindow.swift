@@ -50,6 +50,12 @@ final class SignInWindow {
 
         let overlay = gtk_overlay_new()!
         webView = UnsafeMutableRawPointer(webkit_web_view_new_with_context(context)!)
+        // Windows a page opens without a gesture (a timer's window.open, a script's click on a
+        // target=_blank link) would be dropped by WebKit's popup blocker before any signal, and a
+        // sign-in that continues in such a window would never end. Allowed, they reach `create`,
+        // which keeps them in this view. The view's settings are its own (not shared).
+        webkit_settings_set_javascript_can_open_windows_automatically(
+            webkit_web_view_get_settings(wvh_web_view(webView)), 1)
         gtk_container_add(wvh_container(overlay), wvh_widget(webView))
 
         // The load indicator: a spinner and a word, in an on-screen-display bubble.

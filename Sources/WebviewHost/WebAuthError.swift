@@ -41,6 +41,9 @@ public struct WebAuthError: Error, Sendable, CustomStringConvertible, LocalizedE
         public static let invalidResponse = Code("invalidResponse")
         /// Silent token acquisition needs the person: no usable refresh token.
         public static let interactionRequired = Code("interactionRequired")
+        /// The authorization server answered in a way this user agent cannot receive, such as
+        /// `response_mode=form_post` (a POST to the redirect URI) in an embedded web view.
+        public static let unsupportedResponseMode = Code("unsupportedResponseMode")
     }
 
     /// The OAuth error a server returned (RFC 6749 section 4.1.2.1).
@@ -110,6 +113,16 @@ extension WebAuthError {
     /// forge log lines) become spaces and text beyond a few hundred characters is cut; the values
     /// as sent stay in ``serverError``. They are the server's words for the person, so they are
     /// shown (Entra ID's, for one, carry line breaks and trace IDs worth reporting).
+    /// The authorization server posted its response to the redirect URI (`response_mode=form_post`),
+    /// which an embedded web view cannot receive: it intercepts the redirect as a navigation.
+    public static func unsupportedResponseMode(url: URL? = nil) -> WebAuthError {
+        WebAuthError(
+            .unsupportedResponseMode,
+            "The sign-in server sent its answer as a form POST (response_mode=form_post), which the embedded "
+                + "web view cannot receive: it takes the redirect as a GET. Ask for response_mode=query (or "
+                + "fragment), or sign in with the system browser.",
+            url: url)
+    }
     public static func server(_ serverError: ServerError, url: URL? = nil) -> WebAuthError {
         var message = "The sign-in server refused the request: " + ServerError.oneLine(serverError.error, limit: 100)
         if let description = serverError.errorDescription, !description.isEmpty {

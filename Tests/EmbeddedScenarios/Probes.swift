@@ -114,4 +114,89 @@ enum Probes {
         openssl.waitUntilExit()
         return try withGError { error in g_tls_certificate_new_from_files(cert, key, error) }!
     }
+
+    /// Every widget under `widget` (itself included), depth first.
+    static func descendants(of widget: UnsafeMutableRawPointer) -> [UnsafeMutableRawPointer] {
+        var found = [widget]
+        guard g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), gtk_container_get_type()) != 0,
+            let children = gtk_container_get_children(wvh_container(widget))
+        else { return found }
+        defer { g_list_free(children) }
+        var node: UnsafeMutablePointer<GList>? = children
+        while let current = node {
+            if let child = current.pointee.data { found += descendants(of: child) }
+            node = current.pointee.next
+        }
+        return found
+    }
+
+    private static func isA(_ widget: UnsafeMutableRawPointer, _ type: GType) -> Bool {
+        g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), type) != 0
+    }
+
+    /// A visible `GtkMessageDialog` among the toplevels, if any.
+    static func visibleDialog() -> UnsafeMutableRawPointer? {
+        guard let list = gtk_window_list_toplevels() else { return nil }
+        defer { g_list_free(list) }
+        var node: UnsafeMutablePointer<GList>? = list
+        while let current = node {
+            if let widget = current.pointee.data, isA(widget, gtk_message_dialog_get_type()),
+                gtk_widget_get_visible(wvh_widget(widget)) != 0
+            {
+                return widget
+            }
+            node = current.pointee.next
+        }
+        return nil
+    }
+
+    /// The text of every label in `widget`.
+    static func labelTexts(in widget: UnsafeMutableRawPointer) -> [String] {
+        descendants(of: widget).filter { isA($0, gtk_label_get_type()) }
+            .compactMap { gtk_label_get_text(wvh_label($0)).map { String(cString: $0) } }
+            .filter { !$0.isEmpty }
+    }
+
+    /// The label of every button in `widget` (with its mnemonic underscore).
+    static func buttonLabels(in widget: UnsafeMutableRawPointer) -> [String] {
+        descendants(of: widget).filter { isA($0, gtk_button_get_type()) }
+            .compactMap { gtk_button_get_label(UnsafeMutablePointer(OpaquePointer($0))).map { String(cString: $0) } }
+    }
+
+    /// The label of the window's default button (what Enter activates).
+    static func defaultButtonLabel(in window: UnsafeMutableRawPointer) -> String? {
+        guard let widget = gtk_window_get_default_widget(wvh_window(window)),
+            isA(UnsafeMutableRawPointer(widget), gtk_button_get_type())
+        else { return nil }
+        return gtk_button_get_label(UnsafeMutablePointer(OpaquePointer(widget))).map { String(cString: $0) }
+    }
+
+    /// Clicks the button labelled `label` in `widget` (`gtk_button_clicked`, as a person's click).
+    static func clickButton(labelled label: String, in widget: UnsafeMutableRawPointer) {
+        for button in descendants(of: widget) where isA(button, gtk_button_get_type()) {
+            let pointer = UnsafeMutablePointer<GtkButton>(OpaquePointer(button))
+            if gtk_button_get_label(pointer).map({ String(cString: $0) }) == label {
+                gtk_button_clicked(pointer)
+                return
+            }
+        }
+    }
+
+    /// Toplevel windows titled `title`, shown or not (`gtk_window_list_toplevels` holds every
+    /// toplevel until it is destroyed).
+    static func toplevelCount(titled title: String) -> Int {
+        guard let list = gtk_window_list_toplevels() else { return 0 }
+        defer { g_list_free(list) }
+        var count = 0
+        var node: UnsafeMutablePointer<GList>? = list
+        while let current = node {
+            if let widget = current.pointee.data,
+                gtk_window_get_title(wvh_window(widget)).map({ String(cString: $0) }) == title
+            {
+                count += 1
+            }
+            node = current.pointee.next
+        }
+        return count
+    }
 }

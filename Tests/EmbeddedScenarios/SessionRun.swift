@@ -9,6 +9,8 @@ final class SessionRun {
     let recorder: NotificationRecorder
     private var task: Task<Result<WebAuthResponse, WebAuthError>, Never>?
     private(set) var resumeCount = 0
+    /// The outcome once the awaiting task resumed; `nil` while the session runs.
+    private(set) var result: Result<WebAuthResponse, WebAuthError>?
 
     init(redirectURI: String, parameters: WebviewParameters, authorizationURL: String, expectedState: String? = "xyz") {
         session = WebAuthSession(redirectURI: URL(string: redirectURI)!, parameters: parameters)
@@ -23,6 +25,7 @@ final class SessionRun {
                 result = .failure(error)
             }
             self?.resumeCount += 1
+            self?.result = result
             return result
         }
     }
@@ -33,6 +36,9 @@ final class SessionRun {
         await ScenarioHost.idle(settle)
         return result
     }
+
+    /// Cancels the Swift task that awaits the session (as leaving a view with `.task` does).
+    func cancelTask() { task?.cancel() }
 
     /// The view the session reported in its notifications.
     var webview: UnsafeMutableRawPointer? { recorder.webview?.pointer }

@@ -55,7 +55,7 @@ func windowFacts(_ view: UnsafeMutableRawPointer, parent: UnsafeMutableRawPointe
     ]
 }
 
-ScenarioHost.main([
+ScenarioHost.main(issueScenarios.merging([
     // A login form posted by script, then a 302 to the redirect URI, in the library-owned window
     // over a parent window.
     "login": { _ in
@@ -125,8 +125,12 @@ ScenarioHost.main([
         idp.route("/page3") { _ in
             .html(Pages.plain("Page three", body: "<a id='custom' href='wvh-test-scheme://open?x=1'>open app</a>"))
         }
+        // The custom scheme and the broker's (no broker is registered here) are allow-listed, so
+        // the link and the window (both with a gesture) are handed on.
+        var parameters = windowParameters(parent: nil)
+        parameters.externalSchemes = .allow(["wvh-test-scheme", "msauth"])
         let run = SessionRun(
-            redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
+            redirectURI: callback.url("/callback"), parameters: parameters,
             authorizationURL: idp.url("/authorize"))
         var facts: Facts = [:]
         var maxToplevels = 0
@@ -278,6 +282,7 @@ ScenarioHost.main([
             ]
         }
         var facts = viewFacts("Before")
+        let handlersBefore = SignalInspection.handlerCount(on: view)
         facts["kind"] = .string(kind)
         let run = SessionRun(
             redirectURI: callback.url("/callback"),
@@ -301,6 +306,11 @@ ScenarioHost.main([
         }
         let result = await run.outcome()
         facts.merge(run.facts(result)) { $1 }
+        // The provider blanks the view, then lets go of it (within 5 s): wait for that, bounded.
+        for _ in 0..<240
+        where SignalInspection.handlerCount(on: view) != handlersBefore || webkit_web_view_is_loading(wvh_web_view(view)) != 0 {
+            await ScenarioHost.idle(.milliseconds(25))
+        }
         facts.merge(viewFacts("After")) { $1 }
         facts["isLoadingAfter"] = .bool(webkit_web_view_is_loading(wvh_web_view(view)) != 0)
         facts["notificationsCarryView"] = .bool(run.recorder.all.allSatisfy { $0.webview?.pointer == view })
@@ -492,4 +502,4 @@ ScenarioHost.main([
         run.session.cancel()
         return ScenarioReport(run.facts(await run.outcome()))
     },
-])
+]) { first, _ in first })

@@ -1,0 +1,399 @@
+// Scenarios for what real pages, hostile processes and app code do to a session (issue 8):
+// popups, pages that go on after the end, foreign schemes, private data, form_post, and the
+// terminal-outcome matrix. Each runs in the library's window ("window") or a caller's view ("view").
+import CWebKitGTK
+import EmbeddedWebviewProvider
+import Foundation
+import GLibSupport
+import ScenarioSupport
+import WebviewHost
+
+@MainActor
+let issueScenarios: [String: Scenario] = [
+    "page": { arguments in try await pageScenario(mode: arguments[0], kind: arguments[1]) },
+    "outcome": { arguments in try await outcomeScenario(mode: arguments[0], kind: arguments[1]) },
+    "schemes": { arguments in try await schemesScenario(mode: arguments[0], kind: arguments[1]) },
+    "private-data": { arguments in try await privateDataScenario(existing: arguments.first == "existing") },
+]
+
+/// An auto-submitting POST form to `action` (what `response_mode=form_post` answers with).
+func formPostPage(action: String, fields: [(String, String)]) -> String {
+    let inputs = fields.map { "<input type='hidden' name='\($0.0)' value='\($0.1)'>" }.joined()
+    return "<!doctype html><html><body onload='document.forms[0].submit()'><form method='post' action='\(action)'>\(inputs)</form></body></html>"
+}
+
+// MARK: - Pages
+
+/// One page behaviour, in the library's window or a caller's view. The redirect port's listener
+/// counts every request that reaches it (`redirectPortHits`); `/callback` ones are `callbackHits`.
+@MainActor
+func pageScenario(mode: String, kind: String) async throws -> ScenarioReport {
+    let surface = Surface(mode)
+    let callback = try callbackListener()
+    let idp = try TestServer()
+    let redirect = callback.url("/callback")
+    let code = "\(redirect)?code=\(kind)&state=xyz"
+    var facts: Facts = ["mode": .string(mode), "kind": .string(kind)]
+    var parameters = surface.parameters()
+    var authorizationURL = idp.url("/authorize")
+    /// The path of a page showing the session went on (the page did not end it).
+    var goesOnTo: String?
+    /// How long to keep watching after the outcome (pages that act late).
+    var watchAfter: Duration = .milliseconds(300)
+    idp.route("/page2") { _ in .html(Pages.plain("Page two")) }
+    if arguments(kind, hasPrefix: "caller-allows-popups") { surface.setCallerCanOpenWindows(true) }
+
+    switch kind {
+    case "popup-timer-redirect", "caller-allows-popups-redirect":
+        idp.route("/authorize") { _ in .html(Pages.scripted("Popup", "setTimeout(() => window.open('\(code)'), 200)")) }
+    case "popup-timer-page":
+        idp.route("/authorize") { _ in .html(Pages.scripted("Popup", "setTimeout(() => window.open('/page2'), 200)")) }
+        goesOnTo = "/page2"
+    case "blank-click-redirect":
+        idp.route("/authorize") { _ in
+            .html(Pages.scripted(
+                "Blank", "setTimeout(() => document.getElementById('a').click(), 200)",
+                body: "<a id='a' target='_blank' href='\(code)'>continue</a>"))
+        }
+    case "blank-click-page":
+        idp.route("/authorize") { _ in
+            .html(Pages.scripted(
+                "Blank", "setTimeout(() => document.getElementById('a').click(), 200)",
+                body: "<a id='a' target='_blank' href='/page2'>continue</a>"))
+        }
+        goesOnTo = "/page2"
+    case "meta-refresh":
+        idp.route("/authorize") { _ in
+            .html("<html><head><meta http-equiv='refresh' content='0;url=\(code)'></head><body>Redirecting</body></html>")
+        }
+    case "interstitial":
+        // The query names the redirect URI; the page is not the redirect and goes on.
+        idp.route("/authorize") { _ in .redirect(idp.url("/continue") + "?redirect_uri=" + encoded(redirect) + "&state=xyz") }
+        idp.route("/continue") { _ in .html(Pages.scripted("Continue", "setTimeout(() => { location.href = '/page2' }, 200)")) }
+        goesOnTo = "/page2"
+    case "sibling":
+        callback.route("/callbackX") { _ in .html(Pages.plain("Sibling")) }
+        idp.route("/authorize") { _ in
+            .html(Pages.scripted("Sibling", "setTimeout(() => { location.href = '\(callback.url("/callbackX"))?code=sibling&state=xyz' }, 200)"))
+        }
+        goesOnTo = "/callbackX"
+    case "dot-segment":
+        callback.route("/x") { _ in .html(Pages.plain("Dot segment")) }
+        idp.route("/authorize") { _ in
+            .html(Pages.scripted("Dots", "setTimeout(() => { location.href = '\(callback.url("/callback/../x"))?code=dots&state=xyz' }, 200)"))
+        }
+        goesOnTo = "/x"
+    case "iframe":
+        idp.route("/authorize") { _ in .html(Pages.plain("Framed", body: "<iframe src='/frame'></iframe>")) }
+        idp.route("/frame") { _ in .html(Pages.scripted("Frame", "setTimeout(() => { location.href = '\(code)' }, 300)")) }
+    case "foreign-scheme":
+        idp.route("/authorize") { _ in
+            .html(Pages.scripted("Scheme", "setTimeout(() => { location.href = 'wvh-test-scheme://open?x=1' }, 200)"))
+        }
+    case "slow-cancel":
+        idp.route("/authorize") { _ in .html(Pages.scripted("Slow", "location.href = '\(code)'"), delay: .milliseconds(2000)) }
+        watchAfter = .milliseconds(3000)
+    case "tls":
+        let server = try TestServer(certificate: try Probes.selfSignedCertificate())
+        server.route("/authorize") { _ in .html(Pages.scripted("Must never show", "location.href = '\(code)'")) }
+        authorizationURL = server.url("/authorize")
+        facts["tlsServer"] = .int(server.port)
+        withExtendedLifetime(server) {}
+    case "form-post":
+        idp.route("/authorize") { _ in .html(formPostPage(action: redirect, fields: [("code", "posted"), ("state", "xyz")])) }
+        watchAfter = .milliseconds(1000)
+    case "late-nav-cancel", "late-nav-timeout":
+        // The page goes on after the session ended: 700 ms after it loaded (the cancel comes at
+        // once), or 1.5 s after it loaded (the timeout comes after 1 s).
+        let after = kind == "late-nav-cancel" ? 700 : 1500
+        if kind == "late-nav-timeout" { parameters.timeout = .seconds(1) }
+        idp.route("/authorize") { _ in .html(Pages.scripted("Late", "setTimeout(() => { location.href = '\(code)' }, \(after))")) }
+        watchAfter = .milliseconds(1500)
+    case "late-popup-cancel":
+        idp.route("/authorize") { _ in .html(Pages.scripted("Late", "setTimeout(() => window.open('\(code)'), 700)")) }
+        watchAfter = .milliseconds(1500)
+    default:
+        return ScenarioReport(["error": .string("unknown page kind \(kind)")])
+    }
+
+    facts["canOpenWindowsBefore"] = surface.callerCanOpenWindows.map(ScenarioReport.Value.bool)
+    let run = SessionRun(redirectURI: redirect, parameters: parameters, authorizationURL: authorizationURL)
+    switch kind {
+    case "slow-cancel":
+        _ = await run.recorder.wait(for: .seconds(8)) { $0.name == "didStartLoad" }
+        await ScenarioHost.idle(.milliseconds(400))
+        run.session.cancel()
+    case "late-nav-cancel", "late-popup-cancel":
+        _ = await run.recorder.waitForFinish(path: "/authorize", timeout: .seconds(10))
+        run.session.cancel()
+    default:
+        if let goesOnTo {
+            facts["wentOn"] = .bool(await run.recorder.waitForFinish(path: goesOnTo, timeout: .seconds(8)))
+            if let view = run.webview { facts["uriWhileGoingOn"] = .string(Probes.uri(of: view)) }
+            facts["libraryToplevelsDuring"] = .int(surface.libraryToplevels)
+            facts["canOpenWindowsDuring"] = surface.callerCanOpenWindows.map(ScenarioReport.Value.bool)
+            facts["endedWhileGoingOn"] = .bool(run.result != nil)
+            run.session.cancel()
+        } else if kind == "foreign-scheme" {
+            _ = await run.recorder.waitForFinish(path: "/authorize", timeout: .seconds(10))
+            await ScenarioHost.idle(.milliseconds(1000))
+            if let view = run.webview { facts["uriWhileGoingOn"] = .string(Probes.uri(of: view)) }
+            facts["endedWhileGoingOn"] = .bool(run.result != nil)
+            run.session.cancel()
+        } else {
+            // The page is to end the session by itself; if it does not within 10 s, it never will.
+            for _ in 0..<200 where run.result == nil { await ScenarioHost.idle(.milliseconds(50)) }
+            facts["pageEndedSession"] = .bool(run.result != nil)
+            run.session.cancel()
+        }
+    }
+    let result = await run.outcome(settle: watchAfter)
+    facts.merge(run.facts(result)) { $1 }
+    facts["callbackHits"] = .int(callback.requests(to: "/callback").count)
+    facts["redirectPortHits"] = .int(callback.requests.count)
+    facts["page2Requests"] = .int(idp.requests(to: "/page2").count)
+    facts["releaseMilliseconds"] = .int(await surface.waitForRelease())
+    facts["handlersLeft"] = .int(surface.handlersLeft)
+    facts["libraryToplevelsAfter"] = .int(surface.libraryToplevels)
+    facts["canOpenWindowsAfter"] = surface.callerCanOpenWindows.map(ScenarioReport.Value.bool)
+    if let view = surface.callerView { facts["callerViewURIAfter"] = .string(Probes.uri(of: view)) }
+    return ScenarioReport(facts)
+}
+
+private func arguments(_ kind: String, hasPrefix prefix: String) -> Bool { kind.hasPrefix(prefix) }
+
+// MARK: - Terminal outcomes
+
+/// One way a session ends. Reports the outcome, the events, whether the slot is free, whether
+/// the library's window is gone, the handlers left on a caller's view, and the redirect port's hits.
+@MainActor
+func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport {
+    let surface = Surface(mode)
+    let callback = try callbackListener()
+    let idp = try TestServer()
+    let redirect = callback.url("/callback")
+    var parameters = surface.parameters()
+    var authorizationURL = idp.url("/authorize")
+    let pending = Pages.plain("Sign in, please")
+    var tlsServer: TestServer?
+    switch kind {
+    case "success":
+        idp.route("/authorize") { _ in .redirect(redirect + "?code=ok&state=xyz") }
+    case "duplicate-redirect":
+        idp.route("/authorize") { _ in
+            .html(Pages.scripted(
+                "Twice",
+                "setTimeout(() => { location.href = '\(redirect)?code=one&state=xyz'; location.href = '\(redirect)?code=two&state=xyz' }, 200)",
+                body: "<iframe src='/frame'></iframe>"))
+        }
+        idp.route("/frame") { _ in .html(Pages.scripted("Frame", "setTimeout(() => { location.href = '\(redirect)?code=three&state=xyz' }, 200)")) }
+    case "late-redirect":
+        idp.route("/authorize") { _ in
+            .html(Pages.scripted(
+                "Late",
+                "setTimeout(() => { location.href = '\(redirect)?code=first&state=xyz' }, 200);"
+                    + "setTimeout(() => { location.href = '\(redirect)?code=late&state=xyz' }, 600)"))
+        }
+    case "state-mismatch":
+        idp.route("/authorize") { _ in .redirect(redirect + "?code=ok&state=WRONG") }
+    case "oauth-error":
+        idp.route("/authorize") { _ in .redirect(redirect + "?error=access_denied&error_description=no&state=xyz") }
+    case "network":
+        let dead = try TestServer()
+        authorizationURL = dead.url("/authorize")
+        dead.close()
+    case "tls":
+        let server = try TestServer(certificate: try Probes.selfSignedCertificate())
+        server.route("/authorize") { _ in .html(pending) }
+        authorizationURL = server.url("/authorize")
+        tlsServer = server
+    case "timeout":
+        parameters.timeout = .seconds(1)
+        idp.route("/authorize") { _ in .html(pending) }
+    default:  // window-closed, cancel-main, cancel-thread, task-cancel, web-process
+        idp.route("/authorize") { _ in .html(pending) }
+    }
+    let run = SessionRun(redirectURI: redirect, parameters: parameters, authorizationURL: authorizationURL)
+    var sawSignInWindow = false
+    for _ in 0..<200 where run.result == nil && !sawSignInWindow {
+        sawSignInWindow = Probes.toplevelCount(titled: "Sign in to Test IdP") > 0
+        await ScenarioHost.idle(.milliseconds(25))
+    }
+    if ["window-closed", "cancel-main", "cancel-thread", "task-cancel", "web-process", "view-destroyed"].contains(kind) {
+        guard await run.recorder.waitForFinish(path: "/authorize", timeout: .seconds(10)), let view = run.webview else {
+            return ScenarioReport(["error": .string("the authorization page never finished loading")])
+        }
+        switch kind {
+        case "window-closed":
+            if let callerWindow = surface.callerWindow {
+                // A caller's view has no window of ours: the app hides the window holding its view
+                // (its sign-in pane) and cancels.
+                gtk_widget_hide(wvh_widget(callerWindow))
+                run.session.cancel()
+            } else {
+                gtk_window_close(wvh_window(UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)))
+            }
+        case "view-destroyed":
+            // The app destroys the window holding its view, and the view with it, and does nothing else.
+            if let callerWindow = surface.callerWindow { gtk_widget_destroy(wvh_widget(callerWindow)) }
+        case "cancel-main": run.session.cancel()
+        case "cancel-thread":
+            let session = run.session
+            Thread.detachNewThread { session.cancel() }
+        case "task-cancel": run.cancelTask()
+        default: webkit_web_view_terminate_web_process(wvh_web_view(view))
+        }
+    }
+    let result = await run.outcome(settle: .milliseconds(1200))
+    var facts = run.facts(result)
+    let names = run.recorder.names
+    facts["terminalLast"] = .bool(
+        run.recorder.terminalCount == 1 && (names.last == "didComplete" || names.last == "didFail"))
+    facts["slotFree"] = .bool(await Surface.slotIsFree(redirectURI: redirect))
+    // Destroyed, not just hidden: a destroyed toplevel leaves GTK's list of toplevels.
+    facts["windowGone"] = .bool(Probes.toplevelCount(titled: "Sign in to Test IdP") == 0 && surface.libraryToplevels == 0)
+    facts["sawSignInWindow"] = .bool(sawSignInWindow)
+    facts["releaseMilliseconds"] = .int(await surface.waitForRelease())
+    facts["handlersLeft"] = .int(surface.handlersLeft)
+    if let view = surface.callerView { facts["handlersOnView"] = .int(SignalInspection.handlerCount(on: view)) }
+    facts["redirectPortHits"] = .int(callback.requests.count)
+    if let tlsServer { facts["tlsServerRequests"] = .int(tlsServer.requests.count) }
+    return ScenarioReport(facts)
+}
+
+// MARK: - Foreign schemes
+
+/// The page navigates to `mailto:` (from a timer, or after a gesture); the test desktop's
+/// handler for `mailto` records each launch in `$LAUNCH_LOG`.
+@MainActor
+func schemesScenario(mode: String, kind: String) async throws -> ScenarioReport {
+    let surface = Surface(mode)
+    let callback = try callbackListener()
+    let idp = try TestServer()
+    let target = "mailto:someone@example.com"
+    let policy: ExternalSchemePolicy =
+        switch kind {
+        case "allowed": .allow(["mailto"])
+        case "refuse-all": .refuseAll
+        case "allowed-no-ask": .allow(["other"], askingForOthers: false)
+        default: .ask
+        }
+    let timer = kind == "timer"
+    idp.route("/authorize") { _ in
+        .html(Pages.scripted("Start", timer ? "setTimeout(() => { location.href = '\(target)' }, 300)" : ""))
+    }
+    let run = SessionRun(
+        redirectURI: callback.url("/callback"), parameters: surface.parameters(externalSchemes: policy),
+        authorizationURL: idp.url("/authorize"))
+    guard await run.recorder.waitForFinish(path: "/authorize", timeout: .seconds(10)), let view = run.webview else {
+        return ScenarioReport(["error": .string("the authorization page never finished loading")])
+    }
+    var facts: Facts = ["mode": .string(mode), "kind": .string(kind)]
+    if !timer {
+        // evaluate_javascript runs with a user gesture: exactly what a click on a link gives.
+        Probes.evaluate("location.href = '\(target)'", in: view)
+    }
+    var dialog: UnsafeMutableRawPointer?
+    for _ in 0..<60 where dialog == nil {
+        await ScenarioHost.idle(.milliseconds(50))
+        dialog = Probes.visibleDialog()
+    }
+    facts["dialogShown"] = .bool(dialog != nil)
+    if let dialog {
+        facts["dialogTexts"] = .strings(Probes.labelTexts(in: dialog))
+        let signInWindow = UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)
+        facts["dialogTransientForSignIn"] = .bool(
+            gtk_window_get_transient_for(wvh_window(dialog)).map { UnsafeMutableRawPointer($0) } == signInWindow)
+        facts["dialogModal"] = .bool(gtk_window_get_modal(wvh_window(dialog)) != 0)
+        facts["dialogButtons"] = .strings(Probes.buttonLabels(in: dialog))
+        facts["dialogDefaultIsCancel"] = .bool(Probes.defaultButtonLabel(in: dialog) == "_Cancel")
+        if let seconds = ProcessInfo.processInfo.environment["SCREENSHOT_SECONDS"].flatMap(Int.init) {
+            await ScenarioHost.idle(.seconds(seconds))
+        }
+        switch kind {
+        case "gesture-open": Probes.clickButton(labelled: "_Open", in: dialog)
+        case "gesture-cancel": Probes.clickButton(labelled: "_Cancel", in: dialog)
+        default: break  // "dialog-end": the session ends while the dialog is up
+        }
+    }
+    // GIO starts the handler in the background: a launch that is not coming waits out 5 s; one
+    // that the policy lets through gets up to 15 s on a loaded machine (the wait ends when it comes).
+    let patience = ["gesture-open", "allowed"].contains(kind) ? 150 : 50
+    for _ in 0..<patience where launches().isEmpty { await ScenarioHost.idle(.milliseconds(100)) }
+    facts["launches"] = .strings(launches())
+    facts["uriAfterAnswer"] = .string(Probes.uri(of: view))
+    facts["endedBeforeCancel"] = .bool(run.result != nil)
+    facts["dialogsBeforeEnd"] = .int(Probes.visibleDialog() == nil ? 0 : 1)
+    run.session.cancel()
+    let result = await run.outcome()
+    facts.merge(run.facts(result)) { $1 }
+    facts["dialogsAfterEnd"] = .int(Probes.visibleDialog() == nil ? 0 : 1)
+    facts["launchesAfterEnd"] = .strings(launches())
+    facts["releaseMilliseconds"] = .int(await surface.waitForRelease())
+    facts["handlersLeft"] = .int(surface.handlersLeft)
+    facts["callbackHits"] = .int(callback.requests.count)
+    return ScenarioReport(facts)
+}
+
+/// The URIs the test desktop's handler was started with.
+func launches() -> [String] {
+    guard let log = ProcessInfo.processInfo.environment["LAUNCH_LOG"],
+        let text = try? String(contentsOfFile: log, encoding: .utf8)
+    else { return [] }
+    return text.split(separator: "\n").map(String.init)
+}
+
+// MARK: - Private data
+
+/// A persistent-mode session that sets a cookie, under umask 000; then every entry under the
+/// data and cache folders with its mode. `existing`: the folders were there before, 0755.
+@MainActor
+func privateDataScenario(existing: Bool) async throws -> ScenarioReport {
+    umask(0)
+    let app = String(cString: g_get_prgname())
+    let dataRoot = String(cString: g_get_user_data_dir()) + "/" + app
+    let cacheRoot = String(cString: g_get_user_cache_dir()) + "/" + app
+    if existing {
+        for folder in [dataRoot + "/webview-host", cacheRoot + "/webview-host"] {
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+            _ = FileManager.default.createFile(atPath: folder + "/old-file", contents: Data("x".utf8), attributes: [.posixPermissions: 0o644])
+        }
+    }
+    let callback = try callbackListener()
+    let idp = try TestServer()
+    idp.route("/set") { _ in
+        var response = TestServer.Response.html(Pages.scripted(
+            "Signed in",
+            "localStorage.setItem('k', 'v'); setTimeout(() => { location.href = '\(callback.url("/callback"))?code=c&state=xyz' }, 300)"))
+        response.headers = [("Set-Cookie", "sso=carol; Max-Age=3600; Path=/; HttpOnly")]
+        return response
+    }
+    let run = SessionRun(
+        redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
+        authorizationURL: idp.url("/set"))
+    var facts = run.facts(await run.outcome(settle: .milliseconds(2000)))
+    var entries: [String] = []
+    var loose: [String] = []
+    // The app's own folder is ours to make private only when we made it.
+    let roots = existing ? [dataRoot + "/webview-host", cacheRoot + "/webview-host"] : [dataRoot, cacheRoot]
+    for root in roots {
+        var paths = [root]
+        if let walker = FileManager.default.enumerator(atPath: root) {
+            while let relative = walker.nextObject() as? String { paths.append(root + "/" + relative) }
+        }
+        for path in paths {
+            var status = stat()
+            guard lstat(path, &status) == 0 else { continue }
+            let mode = Int(status.st_mode) & 0o7777
+            let line = "\(String(mode, radix: 8)) \(path)"
+            entries.append(line)
+            if mode & 0o077 != 0, (Int(status.st_mode) & 0o170000) != 0o120000 { loose.append(line) }  // not a symbolic link
+        }
+    }
+    facts["entries"] = .strings(entries)
+    facts["looseEntries"] = .strings(loose)
+    facts["cookieFileExists"] = .bool(FileManager.default.fileExists(atPath: dataRoot + "/webview-host/cookies.sqlite"))
+    facts["callbackHits"] = .int(callback.requests.count)
+    return ScenarioReport(facts)
+}

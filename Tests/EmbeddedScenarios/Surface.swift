@@ -1,0 +1,95 @@
+import CWebKitGTK
+import Foundation
+import GLibSupport
+import ScenarioSupport
+import WebviewHost
+
+/// Where a scenario's sign-in shows: the library's own window (`"window"`) or a caller's own
+/// `WebKitWebView` in the caller's own window (`"view"`).
+@MainActor
+final class Surface {
+    let mode: String
+    /// The caller's view (mode `"view"`), kept by the test (`g_object_ref_sink`).
+    private(set) var callerView: UnsafeMutableRawPointer?
+    private(set) var callerWindow: UnsafeMutableRawPointer?
+    /// Handlers on the caller's view before any session.
+    private(set) var handlersBefore = 0
+
+    init(_ mode: String) {
+        self.mode = mode
+        guard mode == "view" else { return }
+        let window = UnsafeMutableRawPointer(gtk_window_new(GTK_WINDOW_TOPLEVEL)!)
+        gtk_window_set_default_size(wvh_window(window), 640, 480)
+        let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
+        g_object_ref_sink(view)
+        gtk_container_add(wvh_container(window), wvh_widget(view))
+        gtk_widget_show_all(wvh_widget(window))
+        callerView = view
+        callerWindow = window
+        handlersBefore = SignalInspection.handlerCount(on: view)
+    }
+
+    var isCallerView: Bool { callerView != nil }
+
+    func parameters(timeout: Duration? = nil, externalSchemes: ExternalSchemePolicy = .ask, ephemeral: Bool = false)
+        -> WebviewParameters
+    {
+        WebviewParameters(
+            webviewType: .embedded, customWebview: callerView.map(WebviewHandle.init),
+            prefersEphemeralWebBrowserSession: ephemeral, timeout: timeout, windowTitle: "Sign in to Test IdP",
+            windowSize: .init(width: 480, height: 560), externalSchemes: externalSchemes)
+    }
+
+    /// Handlers the sessions left on the caller's view (0 for the library's window).
+    var handlersLeft: Int {
+        guard let callerView else { return 0 }
+        return SignalInspection.handlerCount(on: callerView) - handlersBefore
+    }
+
+    /// Waits (at most 6 s: the provider's blanking limit is 5 s) until the sessions' handlers are
+    /// gone from the caller's view and it stopped loading; the time it took, in milliseconds.
+    @discardableResult
+    func waitForRelease() async -> Int {
+        guard let callerView else { return 0 }
+        let start = ContinuousClock.now
+        for _ in 0..<240 where handlersLeft > 0 || webkit_web_view_is_loading(wvh_web_view(callerView)) != 0 {
+            await ScenarioHost.idle(.milliseconds(25))
+        }
+        let elapsed = ContinuousClock.now - start
+        return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+    }
+
+    /// Visible toplevels that are not the caller's own window: the library's windows and dialogs.
+    var libraryToplevels: Int {
+        let callerShown = callerWindow.map { gtk_widget_get_visible(wvh_widget($0)) != 0 } ?? false
+        return Probes.visibleToplevels() - (callerShown ? 1 : 0)
+    }
+
+    /// The caller view's `javascript-can-open-windows-automatically`.
+    var callerCanOpenWindows: Bool? {
+        guard let callerView else { return nil }
+        return webkit_settings_get_javascript_can_open_windows_automatically(
+            webkit_web_view_get_settings(wvh_web_view(callerView))) != 0
+    }
+
+    func setCallerCanOpenWindows(_ value: Bool) {
+        guard let callerView else { return }
+        webkit_settings_set_javascript_can_open_windows_automatically(
+            webkit_web_view_get_settings(wvh_web_view(callerView)), value ? 1 : 0)
+    }
+
+    /// Whether a session can start now: a new session's `prepare` does not fail with
+    /// `sessionAlreadyInProgress` (the probe session is cancelled at once).
+    static func slotIsFree(redirectURI: String) async -> Bool {
+        let probe = WebAuthSession(
+            redirectURI: URL(string: redirectURI)!,
+            parameters: WebviewParameters(webviewType: .embedded))
+        defer { probe.cancel() }
+        do throws(WebAuthError) {
+            _ = try await probe.prepare()
+            return true
+        } catch {
+            return error.code != .sessionAlreadyInProgress
+        }
+    }
+}

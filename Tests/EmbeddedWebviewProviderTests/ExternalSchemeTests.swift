@@ -1,0 +1,93 @@
+import Foundation
+import ScenarioSupport
+import Testing
+
+/// A page navigating to `mailto:`, on a test desktop whose `mailto` handler records every launch
+/// (GIO starts it as on a real desktop, on a private session bus).
+@Suite("Embedded sign-in: foreign schemes", .serialized)
+struct ExternalSchemeTests {
+    static func scenario(_ mode: String, _ kind: String) async throws -> ScenarioReport {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-launches-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recorder = folder.appendingPathComponent("record-launch.sh")
+        try "#!/bin/sh\necho \"$1\" >> \"$LAUNCH_LOG\"\n".write(to: recorder, atomically: true, encoding: .utf8)
+        // Run by /bin/sh, not executed itself: a child another test spawns at this moment may hold
+        // the just-written file open, and executing it would then fail with ETXTBSY.
+        let desktop = try TestDesktop(browserCommand: "/bin/sh \(recorder.path) %u", schemes: ["mailto"])
+        defer { desktop.remove() }
+        var environment = desktop.environment
+        environment["LAUNCH_LOG"] = folder.appendingPathComponent("launches.log").path
+        return try await ScenarioRunner.run(
+            "EmbeddedScenarios", "schemes", arguments: [mode, kind], environment: environment,
+            launcher: ["dbus-run-session", "--"])
+    }
+
+    static func expectSessionWentOn(_ report: ScenarioReport) {
+        #expect(report.bool("endedBeforeCancel") == false)
+        #expect(report.string("uriAfterAnswer")?.hasSuffix("/authorize") == true, "the sign-in page stays where it is")
+        #expect(report.string("outcome") == "canceled")
+        #expect(report.int("callbackHits") == 0)
+        #expect(report.int("handlersLeft") == 0)
+    }
+
+    @Test("A page's timer navigating to mailto: (no gesture) launches nothing and asks nothing", arguments: ["window", "view"])
+    func timerLaunchesNothing(mode: String) async throws {
+        let report = try await Self.scenario(mode, "timer")
+        #expect(report.bool("dialogShown") == false)
+        #expect(report.strings("launchesAfterEnd") == [])
+        Self.expectSessionWentOn(report)
+    }
+
+    @Test("After a gesture the library's window asks first: modal over the sign-in window, names the handler, Cancel is the default")
+    func gestureAsks() async throws {
+        let report = try await Self.scenario("window", "gesture-cancel")
+        #expect(report.bool("dialogShown") == true)
+        #expect(report.bool("dialogModal") == true)
+        #expect(report.bool("dialogTransientForSignIn") == true)
+        #expect(report.strings("dialogButtons") == ["_Cancel", "_Open"])
+        #expect(report.bool("dialogDefaultIsCancel") == true)
+        let texts = report.strings("dialogTexts") ?? []
+        #expect(texts.contains("Open mailto link?"))
+        #expect(texts.contains { $0.contains("mailto:someone@example.com") && $0.contains("Test Browser") })
+        // Answered Cancel: nothing launched, the dialog is gone, the session goes on.
+        #expect(report.strings("launchesAfterEnd") == [])
+        #expect(report.int("dialogsBeforeEnd") == 0)
+        Self.expectSessionWentOn(report)
+    }
+
+    @Test("Answered Open: the handler is started once with the URI")
+    func gestureOpen() async throws {
+        let report = try await Self.scenario("window", "gesture-open")
+        #expect(report.bool("dialogShown") == true)
+        #expect(report.strings("launchesAfterEnd") == ["mailto:someone@example.com"])
+        Self.expectSessionWentOn(report)
+    }
+
+    @Test("An allow-listed scheme is handed on after a gesture without a question", arguments: ["window", "view"])
+    func allowListed(mode: String) async throws {
+        let report = try await Self.scenario(mode, "allowed")
+        #expect(report.bool("dialogShown") == false)
+        #expect(report.strings("launchesAfterEnd") == ["mailto:someone@example.com"])
+        Self.expectSessionWentOn(report)
+    }
+
+    @Test("refuseAll (and a caller's view with the default policy) never launch or ask, even after a gesture",
+          arguments: [("window", "refuse-all"), ("window", "allowed-no-ask"), ("view", "gesture-open")])
+    func refused(mode: String, kind: String) async throws {
+        let report = try await Self.scenario(mode, kind)
+        #expect(report.bool("dialogShown") == false)
+        #expect(report.strings("launchesAfterEnd") == [])
+        Self.expectSessionWentOn(report)
+    }
+
+    @Test("A question still up when the session ends is destroyed with it and launches nothing")
+    func questionEndsWithSession() async throws {
+        let report = try await Self.scenario("window", "dialog-end")
+        #expect(report.bool("dialogShown") == true)
+        #expect(report.int("dialogsBeforeEnd") == 1)
+        #expect(report.int("dialogsAfterEnd") == 0)
+        #expect(report.strings("launchesAfterEnd") == [])
+        #expect(report.string("outcome") == "canceled")
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import ScenarioSupport
+import Testing
+
+/// What real pages, the app and other local processes do to an embedded session (issue 8), in
+/// the library's own window and in a caller's view. Each page does what it does by itself (a
+/// timer, its own script); the test only cancels. A listener on the redirect port counts every
+/// request: the code must never reach it.
+@Suite("Embedded sign-in against hostile pages", .serialized)
+struct HostilePageTests {
+    static let modes = ["window", "view"]
+
+    static func page(_ mode: String, _ kind: String) async throws -> ScenarioReport {
+        try await EmbeddedWebviewProviderTests.scenario("page", mode, kind)
+    }
+
+    // MARK: 1. Popups
+
+    @Test(
+        "A window a page opens by itself (timer, script-clicked target=_blank) to the redirect URI ends the session with success",
+        arguments: modes, ["popup-timer-redirect", "blank-click-redirect"])
+    func popupToRedirect(mode: String, kind: String) async throws {
+        let report = try await Self.page(mode, kind)
+        #expect(report.bool("pageEndedSession") == true, "the page's own popup never reached the provider")
+        #expect(report.string("outcome") == "success")
+        #expect(report.int("redirectPortHits") == 0)
+        #expect(report.int("libraryToplevelsAfter") == 0)
+        #expect(report.int("handlersLeft") == 0)
+    }
+
+    @Test(
+        "A window a page opens by itself to a web page loads in the same view, no new window",
+        arguments: modes, ["popup-timer-page", "blank-click-page"])
+    func popupToPage(mode: String, kind: String) async throws {
+        let report = try await Self.page(mode, kind)
+        #expect(report.bool("wentOn") == true)
+        #expect(report.string("uriWhileGoingOn")?.hasSuffix("/page2") == true)
+        #expect(report.int("page2Requests") == 1)
+        #expect(report.bool("endedWhileGoingOn") == false)
+        #expect(report.int("libraryToplevelsDuring") == (mode == "window" ? 1 : 0), "no window besides the sign-in window")
+        #expect(report.string("outcome") == "canceled")
+        #expect(report.int("redirectPortHits") == 0)
+    }
+
+    @Test("A caller's popup setting is on for the session and restored afterwards (false stays false)")
+    func callerPopupSettingRestoredFalse() async throws {
+        let report = try await Self.page("view", "popup-timer-page")
+        #expect(report.bool("canOpenWindowsBefore") == false)
+        #expect(report.bool("canOpenWindowsDuring") == true)
+        #expect(report.bool("canOpenWindowsAfter") == false)
+    }
+
+    @Test("A caller that already allows popups keeps its setting (true stays true)")
+    func callerPopupSettingRestoredTrue() async throws {
+        let report = try await Self.page("view", "caller-allows-popups-redirect")
+        #expect(report.string("outcome") == "success")
+        #expect(report.bool("canOpenWindowsBefore") == true)
+        #expect(report.bool("canOpenWindowsAfter") == true)
+        #expect(report.int("redirectPortHits") == 0)
+    }
+
+    // MARK: 2. The page after the end
+
+    @Test(
+        "A page that navigates (or opens a window) to the redirect URI after a cancel or a timeout never delivers the code",
+        arguments: modes, ["late-nav-cancel", "late-nav-timeout", "late-popup-cancel"])
+    func pageAfterTheEnd(mode: String, kind: String) async throws {
+        let report = try await Self.page(mode, kind)
+        #expect(report.string("outcome") == (kind == "late-nav-timeout" ? "timedOut" : "canceled"))
+        #expect(report.int("redirectPortHits") == 0, "the code reached the network after the session ended")
+        #expect(report.int("terminalCount") == 1)
+        #expect(report.int("handlersLeft") == 0)
+        if mode == "view" { #expect(report.string("callerViewURIAfter") == "about:blank") }
+    }
+
+    @Test("A caller that destroys its view mid-session ends the session with canceled, once, and the slot is free")
+    func callerDestroysView() async throws {
+        let report = try await EmbeddedWebviewProviderTests.scenario("outcome", "view", "view-destroyed")
+        #expect(report.string("outcome") == "canceled")
+        #expect(report.string("errorMessage")?.contains("destroyed") == true)
+        #expect(report.int("terminalCount") == 1)
+        #expect(report.bool("terminalLast") == true)
+        #expect(report.bool("slotFree") == true)
+        #expect(report.int("handlersOnView") == 0, "a destroyed view keeps no handler")
+        #expect(report.int("redirectPortHits") == 0)
+    }
+
+    // MARK: 12. form_post
+
+    @Test("response_mode=form_post ends with unsupportedResponseMode; the POST never reaches the network", arguments: modes)
+    func formPost(mode: String) async throws {
+        let report = try await Self.page(mode, "form-post")
+        #expect(report.string("outcome") == "unsupportedResponseMode")
+        #expect(report.string("errorMessage")?.contains("response_mode=query") == true)
+        #expect(report.int("redirectPortHits") == 0)
+        #expect(report.int("terminalCount") == 1)
+    }
+
+    // MARK: The page suite
+
+    /// What each page must lead to: the outcome, and whether the session went on past the page.
+    static let suite: [(kind: String, outcome: String, goesOn: Bool, portHits: Int)] = [
+        ("meta-refresh", "success", false, 0),
+        // The query names the redirect URI; the page is not the redirect.
+        ("interstitial", "canceled", true, 0),
+        // Siblings of the redirect path load (one request to the sibling) and do not end the session.
+        ("sibling", "canceled", true, 1),
+        ("dot-segment", "canceled", true, 1),
+        // Decided: a frame's navigation to the redirect URI is the redirect (WebKit does not say
+        // which frame navigates); it ends the session and never reaches the network.
+        ("iframe", "success", false, 0),
+        ("foreign-scheme", "canceled", false, 0),
+        ("slow-cancel", "canceled", false, 0),
+        ("tls", "tls", false, 0),
+    ]
+
+    @Test("Page suite: every page ends as it should, and the code never reaches the network", arguments: modes, suite.map(\.kind))
+    func pageSuite(mode: String, kind: String) async throws {
+        let expected = try #require(Self.suite.first { $0.kind == kind })
+        let report = try await Self.page(mode, kind)
+        #expect(report.string("outcome") == expected.outcome, "\(report.string("errorMessage") ?? "")")
+        #expect(report.int("callbackHits") == 0)
+        #expect(report.int("redirectPortHits") == expected.portHits)
+        #expect(report.int("terminalCount") == 1)
+        #expect(report.int("handlersLeft") == 0)
+        #expect(report.int("libraryToplevelsAfter") == 0)
+        if expected.goesOn {
+            #expect(report.bool("wentOn") == true)
+            #expect(report.bool("endedWhileGoingOn") == false)
+        }
+        if kind == "foreign-scheme" {
+            #expect(report.bool("endedWhileGoingOn") == false)
+            #expect(report.string("uriWhileGoingOn")?.hasSuffix("/authorize") == true, "the page stays where it is")
+        }
+    }
+
+    // MARK: 9. Private data
+
+    @Test(
+        "Persistent data under umask 000: every folder 0700 and file 0600 after a session that set a cookie (existing 0755 folders tightened)",
+        arguments: ["new", "existing"])
+    func privateData(_ folders: String) async throws {
+        let report = try await EmbeddedWebviewProviderTests.scenario("private-data", folders)
+        #expect(report.string("outcome") == "success")
+        #expect(report.bool("cookieFileExists") == true)
+        #expect((report.strings("entries") ?? []).count > 4, "the walk saw WebKit's files")
+        #expect(report.strings("looseEntries") == [], "group or other bits: \(report.strings("looseEntries") ?? [])")
+    }
+}
