@@ -55,6 +55,38 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
         return EmbeddedWebviewSession(request: request, reporter: reporter)
     }
 
+    /// Prepares the next library-owned sign-in window ahead of time, so it shows the page almost at
+    /// once: a hidden window whose view has its web process running, with `authorityHost` (the
+    /// sign-in server's host name, e.g. `login.microsoftonline.com`) resolved. Call it when the
+    /// app shows its sign-in button, say. Main thread; does nothing without a display.
+    ///
+    /// The next sign-in in the same context (persistent, or ephemeral when `ephemeral` is `true`)
+    /// without a `customWebview` adopts that window; a window serves one session only, so no page,
+    /// history or state passes from one sign-in to the next. With `keepReady`, a fresh window is
+    /// prepared after each such session ends (after the caller has its outcome), until
+    /// ``releasePrewarmed()``.
+    ///
+    /// Cost: one hidden window with a `WebKitWebView` and, while no other view of the context is
+    /// open, a WebKit web process (tens of MiB; the benchmark in `Tests/Benchmarks` reports it).
+    @MainActor
+    public static func prewarm(ephemeral: Bool = false, authorityHost: String? = nil, keepReady: Bool = false) {
+        guard gdk_display_get_default() != nil else { return }
+        PrewarmedWindows.prewarm(ephemeral: ephemeral, host: authorityHost, keepReady: keepReady)
+    }
+
+    /// Whether a prewarmed window waits for the next sign-in in that context.
+    @MainActor
+    public static func isPrewarmed(ephemeral: Bool = false) -> Bool {
+        PrewarmedWindows.isReady(ephemeral: ephemeral)
+    }
+
+    /// Destroys the prewarmed windows (and their web processes, once nothing else uses them) and
+    /// stops preparing new ones. Main thread.
+    @MainActor
+    public static func releasePrewarmed() {
+        PrewarmedWindows.release()
+    }
+
     /// The application id naming the persistent data folder. When `nil` (the default), the id
     /// of the default `GApplication` is used, else `g_get_prgname()`. Set it before the first sign-in.
     @MainActor public static var applicationID: String?

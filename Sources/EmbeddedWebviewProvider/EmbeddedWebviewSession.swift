@@ -73,8 +73,11 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             callerCouldOpenWindows = webkit_settings_get_javascript_can_open_windows_automatically(settings)
             webkit_settings_set_javascript_can_open_windows_automatically(settings, 1)
         } else {
-            let context = SignInWebContexts.context(ephemeral: request.parameters.prefersEphemeralWebBrowserSession)
-            let window = SignInWindow(parameters: request.parameters, context: context) { [reporter] in
+            // A window made ahead of time (prewarm) when one waits, else a new one.
+            let ephemeral = request.parameters.prefersEphemeralWebBrowserSession
+            let window = PrewarmedWindows.take(ephemeral: ephemeral)
+                ?? SignInWindow(context: SignInWebContexts.context(ephemeral: ephemeral))
+            window.configure(parameters: request.parameters) { [reporter] in
                 reporter.fail(.userCanceled())
             }
             self.window = window
@@ -121,6 +124,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             self.window = nil
             webView = nil
             SignInWebContexts.tightenPersistentFolders()
+            PrewarmedWindows.sessionEnded(ephemeral: request.parameters.prefersEphemeralWebBrowserSession)
             return
         }
         guard let webView, !callerViewDestroyed else {

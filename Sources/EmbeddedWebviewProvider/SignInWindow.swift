@@ -20,30 +20,21 @@ final class SignInWindow {
     private var loadGeneration = 0
     private var destroyed = false
 
-    init(
-        parameters: WebviewParameters, context: UnsafeMutablePointer<WebKitWebContext>,
-        onClose: @escaping @MainActor () -> Void
-    ) {
+    /// What the window's close button, Escape and its destruction by someone else call; set by
+    /// ``configure(parameters:onClose:)``.
+    private var onClose: (@MainActor () -> Void)?
+
+    /// Builds the window and its view, hidden and not yet tied to a session (a prewarmed window
+    /// waits like this); ``configure(parameters:onClose:)`` then makes it a session's.
+    init(context: UnsafeMutablePointer<WebKitWebContext>) {
         window = UnsafeMutableRawPointer(gtk_window_new(GTK_WINDOW_TOPLEVEL)!)
         g_object_ref(window)  // ours until destroy(), whoever destroys the window first
         let gtkWindow = wvh_window(window)
-        gtk_window_set_title(gtkWindow, parameters.windowTitle)
-        gtk_window_set_default_size(
-            gtkWindow, gint(max(parameters.windowSize.width, 1)), gint(max(parameters.windowSize.height, 1)))
         gtk_window_set_type_hint(gtkWindow, GDK_WINDOW_TYPE_HINT_DIALOG)
-        if let parent = parameters.parentWindow {
-            gtk_window_set_transient_for(gtkWindow, wvh_window(parent.pointer))
-            gtk_window_set_modal(gtkWindow, 1)
-            gtk_window_set_destroy_with_parent(gtkWindow, 1)
-            gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER_ON_PARENT)
-        } else {
-            gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER)
-        }
 
         // A header bar (client-side decorations): title, close button, and the page's host, since
         // the view has no address bar and the person should see where they type a password.
         let header = gtk_header_bar_new()!
-        gtk_header_bar_set_title(wvh_header_bar(header), parameters.windowTitle)
         gtk_header_bar_set_show_close_button(wvh_header_bar(header), 1)
         gtk_window_set_titlebar(gtkWindow, header)
         self.header = UnsafeMutableRawPointer(header)
@@ -82,21 +73,43 @@ final class SignInWindow {
         spinner = UnsafeMutableRawPointer(spinnerWidget)
         gtk_container_add(wvh_container(window), overlay)
 
-        connections.connect(window, "delete-event", .pointerReturningBool { _ in
-            onClose()
+        connections.connect(window, "delete-event", .pointerReturningBool { [weak self] _ in
+            self?.onClose?()
             return true  // the session ends; dismiss() destroys the window
         })
-        connections.connect(window, "key-press-event", .pointerReturningBool { event in
+        connections.connect(window, "key-press-event", .pointerReturningBool { [weak self] event in
             guard let event, wvh_event_key_keyval(event) == guint(GDK_KEY_Escape) else { return false }
-            onClose()
+            self?.onClose?()
             return true
         })
         connections.connect(window, "destroy", .plain { [weak self] in
             guard let self, !self.destroyed else { return }
             self.destroyed = true  // destroyed with its parent, say
-            onClose()
+            self.onClose?()
         })
     }
+
+    /// Gives the window the session's title, size and parent (modal over, transient for and
+    /// centred on it), and what closing it does.
+    func configure(parameters: WebviewParameters, onClose: @escaping @MainActor () -> Void) {
+        self.onClose = onClose
+        let gtkWindow = wvh_window(window)
+        gtk_window_set_title(gtkWindow, parameters.windowTitle)
+        gtk_header_bar_set_title(wvh_header_bar(header), parameters.windowTitle)
+        gtk_window_set_default_size(
+            gtkWindow, gint(max(parameters.windowSize.width, 1)), gint(max(parameters.windowSize.height, 1)))
+        if let parent = parameters.parentWindow {
+            gtk_window_set_transient_for(gtkWindow, wvh_window(parent.pointer))
+            gtk_window_set_modal(gtkWindow, 1)
+            gtk_window_set_destroy_with_parent(gtkWindow, 1)
+            gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER_ON_PARENT)
+        } else {
+            gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER)
+        }
+    }
+
+    /// Whether the window still exists (nobody destroyed it, e.g. with a parent it was transient for).
+    var isAlive: Bool { !destroyed }
 
     func show() {
         gtk_widget_show_all(wvh_widget(window))

@@ -1,0 +1,74 @@
+import CWebKitGTK
+import Foundation
+import GLibSupport
+import WebviewHost
+
+/// Sign-in windows made ahead of time (``EmbeddedWebviewProvider/prewarm(ephemeral:authorityHost:keepReady:)``):
+/// per web context, one hidden window whose view has loaded `about:blank`, so its web process is
+/// running, with the authority's host name resolved. The next library-owned sign-in in that
+/// context adopts it instead of building one; a window is only ever used by one session.
+@MainActor
+enum PrewarmedWindows {
+    private struct Ready {
+        let window: SignInWindow
+        let host: String?
+    }
+
+    /// By context: `true` is the ephemeral one.
+    private static var ready: [Bool: Ready] = [:]
+    /// The contexts the app asked to keep a window ready for, with the host to resolve.
+    private static var keptReady: [Bool: String?] = [:]
+
+    static func prewarm(ephemeral: Bool, host: String?, keepReady: Bool) {
+        if keepReady { keptReady[ephemeral] = .some(host) }
+        if let existing = ready[ephemeral], existing.window.isAlive {
+            if let host, existing.host != host { prefetch(host, ephemeral: ephemeral) }
+            return
+        }
+        // As when a session makes its window: WebKit's processes started now write private files.
+        let previousMask = umask(0o077)
+        defer { umask(previousMask) }
+        let context = SignInWebContexts.context(ephemeral: ephemeral)
+        let window = SignInWindow(context: context)
+        webkit_web_view_load_uri(wvh_web_view(window.webView), "about:blank")  // starts the web process
+        ready[ephemeral] = Ready(window: window, host: host)
+        if let host { prefetch(host, ephemeral: ephemeral) }
+    }
+
+    private static func prefetch(_ host: String, ephemeral: Bool) {
+        webkit_web_context_prefetch_dns(SignInWebContexts.context(ephemeral: ephemeral), host)
+    }
+
+    /// The window waiting for the next session in this context, handed over once; `nil` when none.
+    static func take(ephemeral: Bool) -> SignInWindow? {
+        guard let taken = ready.removeValue(forKey: ephemeral) else { return nil }
+        guard taken.window.isAlive else {
+            taken.window.destroy()
+            return nil
+        }
+        return taken.window
+    }
+
+    /// Whether a window waits for the next session in this context.
+    static func isReady(ephemeral: Bool) -> Bool {
+        ready[ephemeral]?.window.isAlive ?? false
+    }
+
+    /// A session in this context ended: if the app asked to keep one ready, a new window is made
+    /// after the caller had its outcome (a later main-loop turn, never inside the teardown).
+    static func sessionEnded(ephemeral: Bool) {
+        guard let host = keptReady[ephemeral], ready[ephemeral] == nil else { return }
+        Task { @MainActor in
+            try? await Task.sleep(for: .milliseconds(50))
+            guard keptReady[ephemeral] != nil, ready[ephemeral] == nil else { return }
+            prewarm(ephemeral: ephemeral, host: host, keepReady: false)
+        }
+    }
+
+    /// Destroys the waiting windows and stops keeping any ready.
+    static func release() {
+        keptReady.removeAll()
+        for (_, waiting) in ready { waiting.window.destroy() }
+        ready.removeAll()
+    }
+}
