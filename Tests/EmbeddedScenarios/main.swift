@@ -55,7 +55,7 @@ func windowFacts(_ view: UnsafeMutableRawPointer, parent: UnsafeMutableRawPointe
     ]
 }
 
-ScenarioHost.main(issueScenarios.merging([
+ScenarioHost.main(issueScenarios.merging(prewarmScenarios) { first, _ in first }.merging([
     // A login form posted by script, then a 302 to the redirect URI, in the library-owned window
     // over a parent window.
     "login": { _ in

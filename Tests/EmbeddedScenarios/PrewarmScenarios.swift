@@ -1,0 +1,87 @@
+import CWebKitGTK
+import EmbeddedWebviewProvider
+import Foundation
+import GLibSupport
+import ScenarioSupport
+import WebviewHost
+
+/// Every toplevel GTK window, shown or not (a prewarmed window is hidden), but GTK's own
+/// tooltip windows (made once a widget with a tooltip, such as a close button, was shown).
+@MainActor
+func allToplevelCount() -> Int {
+    toplevelDescriptions().filter { !$0.hasPrefix("GtkTooltipWindow") }.count
+}
+
+@MainActor
+func toplevelDescriptions() -> [String] {
+    let list = gtk_window_list_toplevels()
+    defer { g_list_free(list) }
+    var names: [String] = []
+    var node = list
+    while let current = node {
+        if let widget = current.pointee.data {
+            let type = String(cString: g_type_name(wvh_object_type(widget)))
+            let title = gtk_window_get_title(wvh_window(widget)).map { String(cString: $0) } ?? "-"
+            names.append("\(type) \(title) visible=\(gtk_widget_get_visible(wvh_widget(widget)))")
+        }
+        node = current.pointee.next
+    }
+    return names
+}
+
+/// The URIs in a view's back/forward list (what a page could go back to).
+@MainActor
+func historyURIs(of view: UnsafeMutableRawPointer) -> [String] {
+    let list = webkit_web_view_get_back_forward_list(wvh_web_view(view))
+    let back = webkit_back_forward_list_get_back_list(list)
+    defer { g_list_free(back) }
+    var uris: [String] = []
+    var node = back
+    while let current = node {
+        if let item = current.pointee.data, let uri = webkit_back_forward_list_item_get_uri(item.assumingMemoryBound(to: WebKitBackForwardListItem.self)) {
+            uris.append(String(cString: uri))
+        }
+        node = current.pointee.next
+    }
+    return uris
+}
+
+let prewarmScenarios: [String: Scenario] = [
+    // prewarm(keepReady:): two sign-ins in the library's window adopt prepared windows; each
+    // window serves one session; a new one is ready after each; release leaves no window.
+    "prewarm": { _ in
+        var facts: Facts = [:]
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        idp.route("/authorize") { request in
+            .html(Pages.scripted("Sign in", "setTimeout(() => { location.href = '\(callback.url("/callback"))?code=\(request.query ?? "")&state=xyz' }, 200)"))
+        }
+        facts["toplevelsBefore"] = .int(allToplevelCount())
+        facts["readyBeforePrewarm"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
+        EmbeddedWebviewProvider.prewarm(authorityHost: "127.0.0.1", keepReady: true)
+        facts["readyAfterPrewarm"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
+        facts["toplevelsAfterPrewarm"] = .int(allToplevelCount())
+        facts["visibleAfterPrewarm"] = .int(Probes.visibleToplevels())
+        await ScenarioHost.idle(.milliseconds(500))
+        for round in 1...2 {
+            let run = SessionRun(
+                redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
+                authorizationURL: idp.url("/authorize?round\(round)"))
+            if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
+                facts["readyDuring\(round)"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
+                facts.merge(windowFacts(view, parent: nil).map { ("round\(round)." + $0.key, $0.value) }) { $1 }
+                facts["round\(round).history"] = .strings(historyURIs(of: view))
+            }
+            let result = await run.outcome()
+            facts.merge(run.facts(result, prefix: "round\(round).")) { $1 }
+            facts["readyAfter\(round)"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
+        }
+        EmbeddedWebviewProvider.releasePrewarmed()
+        facts["readyAfterRelease"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
+        await ScenarioHost.idle(.milliseconds(300))
+        facts["toplevelsAfterRelease"] = .int(allToplevelCount())
+        facts["toplevelsAfterReleaseTypes"] = .strings(toplevelDescriptions())
+        facts["callbackRequests"] = .int(callback.requests.count)
+        return ScenarioReport(facts)
+    },
+]
