@@ -38,9 +38,10 @@ enum Child {
         return 1
     }
 
-    /// `own-window` (the library's window) or `caller-view` (a window and view made here).
+    /// `own-window` (the library's window), `own-window-warm` (the same after `prewarm()` and a
+    /// pause), or `caller-view` (a window and view made here).
     @MainActor
-    static func runEmbedded(ownWindow: Bool, page: URL, redirect: URL) -> Never {
+    static func runEmbedded(ownWindow: Bool, warm: Bool, page: URL, redirect: URL) -> Never {
         gtk_init(nil, nil)
         MainLoopBridge.install()
         WebviewProviderRegistry.register(EmbeddedWebviewProvider())
@@ -68,6 +69,11 @@ enum Child {
         }
         Task { @MainActor in
             do {
+                if warm {
+                    EmbeddedWebviewProvider.prewarm(authorityHost: page.host)
+                    try await Task.sleep(for: .seconds(1))  // the app showed its sign-in button a moment ago
+                }
+                say("started \(monotonicNanoseconds())")
                 _ = try await session.prepare()
                 _ = try await session.start(authorizationURL: page, expectedState: "s")
                 say("resumed \(monotonicNanoseconds())")

@@ -34,6 +34,8 @@ struct EmbeddedBenchmark {
     let runs: Int
     let pagePort: Int
     static let variants = ["floor", "own-window", "caller-view"]
+    /// Processes each round starts: the variants, and the library's window after `prewarm()`.
+    static let processes = variants + ["own-window-warm"]
 
     struct Report {
         var figures: [Figure]
@@ -129,6 +131,12 @@ struct EmbeddedBenchmark {
         var resume = Figure(
             name: "redirect navigation -> caller resumed", unit: "ms", goal: "<= 2 ms, <= 1.5x", variants: Self.variants)
         var memory = Figure(name: "peak RSS of the UI process", unit: "MiB", goal: "<= +10 MiB", variants: Self.variants)
+        var warm = Figure(
+            name: "start -> login page loaded, prewarmed vs cold", unit: "ms", goal: "<= 0.1x",
+            variants: ["own-window", "own-window-warm"])
+        var warmMemory = Figure(
+            name: "peak RSS with a prewarmed window vs without", unit: "MiB", goal: "(cost, reported)",
+            variants: ["own-window", "own-window-warm"])
         let me = CommandLine.arguments[0]
         var environment = ProcessInfo.processInfo.environment
         environment["NO_AT_BRIDGE"] = "1"
@@ -138,7 +146,7 @@ struct EmbeddedBenchmark {
         // A warm-up of each, not counted (the page cache, the web process binary).
         for round in -1..<runs {
             // Rotate the order so no variant always runs first after an idle moment.
-            let order = (0..<Self.variants.count).map { Self.variants[($0 + max(round, 0)) % Self.variants.count] }
+            let order = (0..<Self.processes.count).map { Self.processes[($0 + max(round, 0)) % Self.processes.count] }
             for variant in order {
                 let command = variant == "floor"
                     ? [floor, page.absoluteString, redirect]
@@ -159,11 +167,17 @@ struct EmbeddedBenchmark {
                     throw BenchmarkFailure(description: "\(variant) failed (status \(status)):\n\(output)\n\(errors)")
                 }
                 guard round >= 0 else { continue }
+                if let started = marks["started"], variant.hasPrefix("own-window") {
+                    warm.samples[variant, default: []].append(Double(loaded - started) / 1e6)
+                    warmMemory.samples[variant, default: []].append(Double(hwm) / 1024)
+                }
+                guard Self.variants.contains(variant) else { continue }
                 start.samples[variant, default: []].append(Double(loaded - began) / 1e6)
                 resume.samples[variant, default: []].append(Double(resumed - navigated) / 1e6)
                 memory.samples[variant, default: []].append(Double(hwm) / 1024)
             }
         }
-        return Report(figures: [start, resume, memory, try loopback(environment: environment)], runs: runs)
+        return Report(
+            figures: [start, warm, resume, memory, warmMemory, try loopback(environment: environment)], runs: runs)
     }
 }

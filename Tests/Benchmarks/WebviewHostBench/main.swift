@@ -29,7 +29,9 @@ struct Options: Sendable {
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "child", arguments.count == 4, let page = URL(string: arguments[2]), let redirect = URL(string: arguments[3]) {
     MainActor.assumeIsolated {
-        Child.runEmbedded(ownWindow: arguments[1] == "own-window", page: page, redirect: redirect)
+        Child.runEmbedded(
+            ownWindow: arguments[1].hasPrefix("own-window"), warm: arguments[1] == "own-window-warm", page: page,
+            redirect: redirect)
     }
 }
 
