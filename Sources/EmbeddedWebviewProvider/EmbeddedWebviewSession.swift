@@ -119,12 +119,20 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             webkit_web_view_stop_loading(wvh_web_view(webView))
         }
         if let window {
-            connections.disconnectAll()
-            window.destroy()  // the view and its page go with it
+            // Out of sight now, and until it goes our handlers refuse every navigation (the page is
+            // stopped, but its timers may still try the redirect URI). Destroyed, the view and its
+            // page with it, once the main loop is idle, after the resumed caller ran: destroying a
+            // web view takes milliseconds nobody needs to wait for.
+            window.hide()
             self.window = nil
             webView = nil
-            SignInWebContexts.tightenPersistentFolders()
-            PrewarmedWindows.sessionEnded(ephemeral: request.parameters.prefersEphemeralWebBrowserSession)
+            let ephemeral = request.parameters.prefersEphemeralWebBrowserSession
+            whenIdle { [self] in
+                connections.disconnectAll()
+                window.destroy()
+                SignInWebContexts.tightenPersistentFolders()
+                PrewarmedWindows.sessionEnded(ephemeral: ephemeral)
+            }
             return
         }
         guard let webView, !callerViewDestroyed else {

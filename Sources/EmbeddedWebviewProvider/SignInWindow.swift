@@ -144,6 +144,12 @@ final class SignInWindow {
         gtk_widget_hide(wvh_widget(indicator))
     }
 
+    /// Hides the window (its handlers stay until ``destroy()``).
+    func hide() {
+        guard !destroyed else { return }
+        gtk_widget_hide(wvh_widget(window))
+    }
+
     /// Disconnects the window's handlers and destroys it (`gtk_widget_destroy`). Calling it again does nothing.
     func destroy() {
         connections.disconnectAll()

@@ -85,17 +85,25 @@ struct EmbeddedBenchmark {
 
     /// The loopback figure: per round, a process of `sessionsPerRound` sessions each, the bare
     /// libsoup receiver and the library's system-browser listener interleaved.
-    func loopback(environment: [String: String]) throws -> Figure {
+    func loopback(environment: [String: String]) throws -> [Figure] {
         var figure = Figure(
             name: "loopback callback sent -> caller resumed", unit: "ms", goal: "<= 2 ms",
-            variants: ["soup-floor", "system-browser"])
+            variants: ["soup-floor", "system-browser", "system-browser-junk"])
+        var files = Figure(
+            name: "open files after the sessions, vs before", unit: "fds", goal: "no growth",
+            variants: ["before", "system-browser", "system-browser-junk"])
         let desktop = try TestDesktop(browserCommand: "true %u")  // a "browser" that exits at once
         defer { desktop.remove() }
         let environment = environment.merging(desktop.environment) { $1 }
         let sessions = 10
         for round in -1..<runs {
             for variant in round % 2 == 0 ? figure.variants : figure.variants.reversed() {
-                let command = variant == "soup-floor" ? [soupFloor, "\(sessions)"] : [CommandLine.arguments[0], "loopback", "\(sessions)"]
+                let command =
+                    switch variant {
+                    case "soup-floor": [soupFloor, "\(sessions)"]
+                    case "system-browser": [CommandLine.arguments[0], "loopback", "\(sessions)"]
+                    default: [CommandLine.arguments[0], "loopback", "\(sessions)", "1000", "400"]  // junk, 400 held open
+                    }
                 let child = try CleanSpawn(command, environment: environment)
                 let output = String(decoding: child.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
                 let status = child.waitForExit()
@@ -109,9 +117,14 @@ struct EmbeddedBenchmark {
                     throw BenchmarkFailure(description: "\(variant) failed (status \(status)):\n\(output)\n\(errors)")
                 }
                 if round >= 0 { figure.samples[variant, default: []] += samples }
+                let fds = output.split(separator: "\n").first { $0.hasPrefix("fds ") }?.split(separator: " ").compactMap { Double($0) }
+                if round >= 0, let fds, fds.count == 2 {
+                    files.samples["before", default: []].append(fds[0])
+                    files.samples[variant, default: []].append(fds[1])
+                }
             }
         }
-        return figure
+        return [figure, files]
     }
 
     func run() throws -> Report {
@@ -178,6 +191,6 @@ struct EmbeddedBenchmark {
             }
         }
         return Report(
-            figures: [start, warm, resume, memory, warmMemory, try loopback(environment: environment)], runs: runs)
+            figures: [start, warm, resume, memory, warmMemory] + (try loopback(environment: environment)), runs: runs)
     }
 }

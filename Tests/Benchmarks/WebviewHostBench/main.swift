@@ -35,8 +35,10 @@ if arguments.first == "child", arguments.count == 4, let page = URL(string: argu
     }
 }
 
-if arguments.first == "loopback", arguments.count == 2, let sessions = Int(arguments[1]) {
-    MainActor.assumeIsolated { LoopbackChild.run(sessions: sessions) }
+if arguments.first == "loopback", arguments.count >= 2, let sessions = Int(arguments[1]) {
+    let junk = arguments.count >= 4 ? Int(arguments[2]) ?? 0 : 0
+    let held = arguments.count >= 4 ? Int(arguments[3]) ?? 0 : 0
+    MainActor.assumeIsolated { LoopbackChild.run(sessions: sessions, junk: junk, held: held) }
 }
 
 let options = Options(arguments)
