@@ -41,6 +41,14 @@ if arguments.first == "loopback", arguments.count >= 2, let sessions = Int(argum
     MainActor.assumeIsolated { LoopbackChild.run(sessions: sessions, junk: junk, held: held) }
 }
 
+if arguments.first == "sequential", arguments.count == 5, let sessions = Int(arguments[2]),
+    let page = URL(string: arguments[3]), let redirect = URL(string: arguments[4])
+{
+    MainActor.assumeIsolated {
+        SequentialChild.run(ownWindow: arguments[1] == "own-window", sessions: sessions, page: page, redirect: redirect)
+    }
+}
+
 let options = Options(arguments)
 for path in [options.floorPath, options.soupFloorPath] where !FileManager.default.isExecutableFile(atPath: path) {
     FileHandle.standardError.write(Data("No baseline program at \(path): run Tests/Benchmarks/run.sh, which builds it.\n".utf8))

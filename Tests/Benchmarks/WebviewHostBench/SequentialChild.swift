@@ -1,0 +1,61 @@
+import CWebKitGTK
+import EmbeddedWebviewProvider
+import Foundation
+import GLibSupport
+import WebviewHost
+
+/// 100 sign-ins one after another in one process, in the library's window or in one caller's
+/// view: what stays behind. Prints `rss-after-10 <kB>`, `rss-after-all <kB>` and, for a caller's
+/// view, `handlers-left <n>` (our signal handlers still on the view once it is blank).
+enum SequentialChild {
+    static func residentKiB() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+
+    @MainActor
+    static func run(ownWindow: Bool, sessions: Int, page: URL, redirect: URL) -> Never {
+        gtk_init(nil, nil)
+        MainLoopBridge.install()
+        WebviewProviderRegistry.register(EmbeddedWebviewProvider())
+        var view: UnsafeMutableRawPointer?
+        if !ownWindow {
+            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+            gtk_window_set_default_size(wvh_window(window), 480, 640)
+            let made = webkit_web_view_new()!
+            gtk_container_add(wvh_container(window), made)
+            gtk_widget_show_all(window)
+            view = UnsafeMutableRawPointer(made)
+        }
+        let handlersBefore = view.map { SignalInspection.handlerCount(on: $0) } ?? 0
+        Task { @MainActor in
+            for index in 1...sessions {
+                let parameters = view.map { WebviewParameters(customWebview: WebviewHandle($0)) }
+                    ?? WebviewParameters(webviewType: .embedded)
+                let session = WebAuthSession(redirectURI: redirect, parameters: parameters)
+                do {
+                    _ = try await session.prepare()
+                    _ = try await session.start(authorizationURL: page, expectedState: "s")
+                } catch {
+                    Child.say("error \(error)")
+                    exit(1)
+                }
+                if index == 10 { Child.say("rss-after-10 \(residentKiB())") }
+            }
+            if let view {
+                // The view goes blank after each session, then our handlers go (within seconds).
+                for _ in 0..<60 where SignalInspection.handlerCount(on: view) > handlersBefore {
+                    try? await Task.sleep(for: .milliseconds(100))
+                }
+                Child.say("handlers-left \(SignalInspection.handlerCount(on: view) - handlersBefore)")
+            } else {
+                try? await Task.sleep(for: .milliseconds(500))  // the last window goes when idle
+            }
+            Child.say("rss-after-all \(residentKiB())")
+            exit(0)
+        }
+        gtk_main()
+        exit(1)
+    }
+}
