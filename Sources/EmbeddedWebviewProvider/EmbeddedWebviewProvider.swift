@@ -74,6 +74,14 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
         PrewarmedWindows.prewarm(ephemeral: ephemeral, host: authorityHost, keepReady: keepReady)
     }
 
+    /// ``WebviewProvider`` warm start (`WebAuthSession.prewarm`): prepares the library's window
+    /// for a session with `parameters`; nothing for a caller's own view.
+    @MainActor
+    public func prewarm(parameters: WebviewParameters, authorityHost: String?) {
+        guard parameters.customWebview == nil else { return }
+        Self.prewarm(ephemeral: parameters.prefersEphemeralWebBrowserSession, authorityHost: authorityHost)
+    }
+
     /// Whether a prewarmed window waits for the next sign-in in that context.
     @MainActor
     public static func isPrewarmed(ephemeral: Bool = false) -> Bool {

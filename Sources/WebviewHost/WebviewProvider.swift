@@ -29,6 +29,13 @@ public protocol WebviewProvider: Sendable {
     /// Whether the provider can run in `environment`, and why not. Called from any thread.
     func availability(in environment: WebviewEnvironment) -> WebviewProviderAvailability
 
+    /// Prepares ahead of time what this provider's next session with `parameters` needs (a window
+    /// with its web process running, the authority's host name resolved), so that session shows
+    /// its page sooner. Called on the main thread by ``WebAuthSession/prewarm(parameters:authorityHost:environment:)``;
+    /// cheap to call again. The default does nothing.
+    @MainActor
+    func prewarm(parameters: WebviewParameters, authorityHost: String?)
+
     /// Makes the session for one sign-in. Throw a ``WebAuthError`` for parameters it cannot honour.
     @MainActor
     func makeSession(for request: WebAuthRequest, reporter: WebAuthSessionReporter) throws
@@ -41,6 +48,7 @@ extension WebviewProvider {
     public var supportsCustomWebview: Bool { false }
     public var defaultTimeout: Duration? { nil }
     public var brokerSchemes: Set<String> { [] }
+    @MainActor public func prewarm(parameters: WebviewParameters, authorityHost: String?) {}
 }
 
 /// One sign-in as a provider runs it. All calls come on the main actor, in the order

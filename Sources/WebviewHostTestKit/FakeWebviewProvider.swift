@@ -66,6 +66,12 @@ public struct FakeWebviewProvider: WebviewProvider {
         fixedAvailability
     }
 
+    /// Records the call in ``log``; there is nothing to prepare.
+    @MainActor
+    public func prewarm(parameters: WebviewParameters, authorityHost: String?) {
+        log.record(.prewarmed(authorityHost))
+    }
+
     @MainActor
     public func makeSession(for request: WebAuthRequest, reporter: WebAuthSessionReporter) throws
         -> any WebviewProviderSession
@@ -119,6 +125,8 @@ public struct FakeWebviewProvider: WebviewProvider {
 public final class FakeProviderLog: Sendable {
     public enum Call: Hashable, Sendable {
         case made, prepared, presented(URL), dismissed
+        /// ``FakeWebviewProvider/prewarm(parameters:authorityHost:)`` with the authority's host.
+        case prewarmed(String?)
     }
 
     private let calls = Mutex<[Call]>([])
