@@ -28,6 +28,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private var window: SignInWindow?
     private var webView: UnsafeMutableRawPointer?
     private var dismissed = false
+    /// The page whose load started and has not finished yet.
+    private var loading: URL?
     /// The caller view's `javascript-can-open-windows-automatically` before the session, restored at the end.
     private var callerCouldOpenWindows: gboolean?
     /// The question shown before a foreign scheme is handed on (library's window only).
@@ -249,6 +251,12 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
                     reporter.fail(.unsupportedResponseMode(url: url))
                     return true
                 }
+                // A server's redirect straight to the redirect URI ends a load that never finishes:
+                // it ends here, so a success is still didStartLoad ... didFinishLoad ... didComplete.
+                if let loading {
+                    self.loading = nil
+                    reporter.didFinishLoad(loading)
+                }
                 // The host reads the URI text as WebKit has it, so malformed percent-encoding is
                 // refused, not re-encoded.
                 reporter.handleRedirect(Self.text(of: request) ?? url.absoluteString)
@@ -280,11 +288,13 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         case WEBKIT_LOAD_STARTED:
             window?.loadStarted()
             window?.showPage(url)
+            loading = url
             reporter.didStartLoad(url)
         case WEBKIT_LOAD_COMMITTED:
             window?.showPage(url)  // after server redirects: the page really shown
         case WEBKIT_LOAD_FINISHED:
             window?.loadEnded()
+            loading = nil
             reporter.didFinishLoad(url)
         default:
             break

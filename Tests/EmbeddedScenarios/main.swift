@@ -98,6 +98,8 @@ ScenarioHost.main(issueScenarios.merging(prewarmScenarios) { first, _ in first }
             }
         case "replace":
             idp.route("/authorize") { _ in .html(Pages.scripted("Replacing", "setTimeout(() => location.replace('\(target)'), 100)")) }
+        case "direct":  // the server answers at once with a 302 to the redirect URI (a signed-in person)
+            idp.route("/authorize") { _ in .redirect(target) }
         case "malformed":  // a 302 to the redirect URI whose code has a broken percent-escape
             idp.route("/authorize") { _ in .redirect(callback.url("/callback") + "?code=ab%zz&state=xyz") }
         default:  // "query"

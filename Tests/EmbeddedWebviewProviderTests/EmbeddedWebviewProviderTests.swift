@@ -72,6 +72,16 @@ struct EmbeddedWebviewProviderTests {
         #expect(report.int("terminalCount") == 1)
     }
 
+    @Test("A server that redirects at once to the redirect URI: success in the documented order, the load that never finished ends with didFinishLoad")
+    func directServerRedirect() async throws {
+        let report = try await Self.scenario("redirect", "direct")
+        #expect(report.string("outcome") == "success")
+        #expect(report.string("code") == "direct-code")
+        #expect(report.int("callbackRequests") == 0)
+        #expect(report.strings("eventNames") == ["didStartLoad", "didFinishLoad", "didComplete"])
+        Self.expectSuccessOrder(report)
+    }
+
     @Test("Client-side redirects end the session; a lookalike URL carrying redirect_uri= does not", arguments: ["meta", "replace", "query"])
     func clientSideRedirects(kind: String) async throws {
         let report = try await Self.scenario("redirect", kind)
