@@ -106,6 +106,8 @@ final class DemoWindow {
             setStatus("Configuration error: \(error.message)")
         }
         gtk_widget_show_all(window)
+        // Warm start: "Sign in in a window" then shows its page almost at once.
+        application?.prewarm(webviewParameters: WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(window)))
     }
 
     func observeNotifications() {
