@@ -13,10 +13,22 @@ enum Child {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
-    static func peakResidentKiB() -> Int {
+    /// A `/proc/self/status` figure in kB (`VmHWM`: the peak resident set, `VmRSS`: now).
+    static func statusKiB(_ field: String) -> Int {
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix(field + ":") } ?? ""
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+
+    /// The app's own window and `WebKitWebView`, shown, for the caller's-view variants.
+    @MainActor
+    static func makeCallerView() -> UnsafeMutableRawPointer {
+        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        gtk_window_set_default_size(wvh_window(window), 480, 640)
+        let view = webkit_web_view_new()!
+        gtk_container_add(wvh_container(window), view)
+        gtk_widget_show_all(window)
+        return UnsafeMutableRawPointer(view)
     }
 
     static func say(_ line: String) {
@@ -48,15 +60,8 @@ enum Child {
         redirectPrefix = redirect.absoluteString
         g_type_class_ref(webkit_web_view_get_type())  // its signals exist once the class does
         g_signal_add_emission_hook(g_signal_lookup("decide-policy", webkit_web_view_get_type()), 0, navigationHook, nil, nil)
-        var parameters = WebviewParameters(webviewType: .embedded)
-        if !ownWindow {
-            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-            gtk_window_set_default_size(wvh_window(window), 480, 640)
-            let view = webkit_web_view_new()!
-            gtk_container_add(wvh_container(window), view)
-            gtk_widget_show_all(window)
-            parameters = WebviewParameters(customWebview: WebviewHandle(UnsafeMutableRawPointer(view)))
-        }
+        let parameters = ownWindow
+            ? WebviewParameters(webviewType: .embedded) : WebviewParameters(customWebview: WebviewHandle(makeCallerView()))
         let session = WebAuthSession(redirectURI: redirect, parameters: parameters)
         var loaded = false
         let observer = NotificationCenter.default.addObserver(forName: .webAuthDidFinishLoad, object: session, queue: nil) { _ in
@@ -81,7 +86,7 @@ enum Child {
                 say("error \(error)")
             }
             NotificationCenter.default.removeObserver(observer)
-            say("hwm \(peakResidentKiB())")
+            say("hwm \(statusKiB("VmHWM"))")
             exit(0)
         }
         gtk_main()

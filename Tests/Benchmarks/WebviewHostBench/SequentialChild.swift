@@ -8,26 +8,12 @@ import WebviewHost
 /// view: what stays behind. Prints `rss-after-10 <kB>`, `rss-after-all <kB>` and, for a caller's
 /// view, `handlers-left <n>` (our signal handlers still on the view once it is blank).
 enum SequentialChild {
-    static func residentKiB() -> Int {
-        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
-        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
-    }
-
     @MainActor
     static func run(ownWindow: Bool, sessions: Int, page: URL, redirect: URL) -> Never {
         gtk_init(nil, nil)
         MainLoopBridge.install()
         WebviewProviderRegistry.register(EmbeddedWebviewProvider())
-        var view: UnsafeMutableRawPointer?
-        if !ownWindow {
-            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-            gtk_window_set_default_size(wvh_window(window), 480, 640)
-            let made = webkit_web_view_new()!
-            gtk_container_add(wvh_container(window), made)
-            gtk_widget_show_all(window)
-            view = UnsafeMutableRawPointer(made)
-        }
+        let view = ownWindow ? nil : Child.makeCallerView()
         let handlersBefore = view.map { SignalInspection.handlerCount(on: $0) } ?? 0
         Task { @MainActor in
             for index in 1...sessions {
@@ -41,7 +27,7 @@ enum SequentialChild {
                     Child.say("error \(error)")
                     exit(1)
                 }
-                if index == 10 { Child.say("rss-after-10 \(residentKiB())") }
+                if index == 10 { Child.say("rss-after-10 \(Child.statusKiB("VmRSS"))") }
             }
             if let view {
                 // The view goes blank after each session, then our handlers go (within seconds).
@@ -52,7 +38,7 @@ enum SequentialChild {
             } else {
                 try? await Task.sleep(for: .milliseconds(500))  // the last window goes when idle
             }
-            Child.say("rss-after-all \(residentKiB())")
+            Child.say("rss-after-all \(Child.statusKiB("VmRSS"))")
             exit(0)
         }
         gtk_main()
