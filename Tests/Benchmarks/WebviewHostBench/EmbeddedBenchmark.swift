@@ -31,6 +31,7 @@ struct Figure {
 struct EmbeddedBenchmark {
     let floor: String
     let soupFloor: String
+    let msalReceiver: String
     let runs: Int
     let pagePort: Int
     static let variants = ["floor", "own-window", "caller-view"]
@@ -88,7 +89,7 @@ struct EmbeddedBenchmark {
     func loopback(environment: [String: String]) throws -> [Figure] {
         var figure = Figure(
             name: "loopback callback sent -> caller resumed", unit: "ms", goal: "<= 2 ms (junk: <= 5 ms)",
-            variants: ["soup-floor", "system-browser", "system-browser-junk"])
+            variants: ["soup-floor", "system-browser", "system-browser-junk", "msal-python"])
         var files = Figure(
             name: "open files after the last session, vs after the first", unit: "fds", goal: "no growth",
             variants: ["after-first", "system-browser", "system-browser-junk"])
@@ -96,11 +97,16 @@ struct EmbeddedBenchmark {
         defer { desktop.remove() }
         let environment = environment.merging(desktop.environment) { $1 }
         let sessions = 10
+        // msal-python's receiver, when the msal package is there (`pip install msal`).
+        let probe = try CleanSpawn(["python3", "-c", "import msal"], environment: environment)
+        let hasMSAL = probe.waitForExit() == 0
+        let variants = figure.variants.filter { hasMSAL || $0 != "msal-python" }
         for round in -1..<runs {
-            for variant in round % 2 == 0 ? figure.variants : figure.variants.reversed() {
+            for variant in round % 2 == 0 ? variants : variants.reversed() {
                 let command =
                     switch variant {
                     case "soup-floor": [soupFloor, "\(sessions)"]
+                    case "msal-python": ["python3", msalReceiver, "\(sessions)"]
                     case "system-browser": [CommandLine.arguments[0], "loopback", "\(sessions)"]
                     default: [CommandLine.arguments[0], "loopback", "\(sessions)", "1000", "400"]  // junk, 400 held open
                     }

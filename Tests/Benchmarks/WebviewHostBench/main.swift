@@ -8,6 +8,7 @@ struct Options: Sendable {
     var wantsJSON = false
     var floorPath = ".build-bench/floor"
     var soupFloorPath = ".build-bench/soup-floor"
+    var msalReceiverPath = "Tests/Benchmarks/Baselines/msal_receiver.py"
 
     init(_ arguments: [String]) {
         var index = 0
@@ -17,8 +18,9 @@ struct Options: Sendable {
             case "--json": wantsJSON = true
             case "--floor": index += 1; floorPath = arguments[safe: index] ?? floorPath
             case "--soup-floor": index += 1; soupFloorPath = arguments[safe: index] ?? soupFloorPath
+            case "--msal-receiver": index += 1; msalReceiverPath = arguments[safe: index] ?? msalReceiverPath
             default:
-                FileHandle.standardError.write(Data("usage: webview-host-bench [--runs N] [--json] [--floor PATH] [--soup-floor PATH]\n".utf8))
+                FileHandle.standardError.write(Data("usage: webview-host-bench [--runs N] [--json] [--floor PATH] [--soup-floor PATH] [--msal-receiver PATH]\n".utf8))
                 exit(2)
             }
             index += 1
@@ -68,7 +70,8 @@ MainActor.assumeIsolated {
     Thread {
         do {
             let report = try EmbeddedBenchmark(
-                floor: options.floorPath, soupFloor: options.soupFloorPath, runs: options.runs, pagePort: port).run()
+                floor: options.floorPath, soupFloor: options.soupFloorPath, msalReceiver: options.msalReceiverPath,
+                runs: options.runs, pagePort: port).run()
             print(options.wantsJSON ? report.json : report.table)
             exit(0)
         } catch {
