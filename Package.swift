@@ -107,6 +107,12 @@ let package = Package(
             dependencies: ["ScenarioSupport", "SignIn", "BuiltInWebviewProviders", "WebviewHost", "GLibSupport", "CWebKitGTK"],
             path: "Tests/SignInScenarios"
         ),
+        // A second process for the token cache tests: signs in, renews, lists, writes, over a store.
+        .executableTarget(
+            name: "TokenCacheScenarios",
+            dependencies: ["ScenarioSupport", "SignIn", "WebviewHost", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/TokenCacheScenarios"
+        ),
         .testTarget(
             name: "SignInTests",
             dependencies: [
