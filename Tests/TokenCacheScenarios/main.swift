@@ -133,8 +133,15 @@ case "silent":
 case "concurrent-silent":
     guard arguments.count >= 2 else { fail("concurrent-silent ACCOUNT_ID") }
     let found = await account(arguments[1])
-    async let first = Result { () throws(WebAuthError) in try await application.acquireTokenSilent(with: .init(scopes: [], account: found)) }
-    async let second = Result { () throws(WebAuthError) in try await application.acquireTokenSilent(with: .init(scopes: [], account: found)) }
+    @Sendable func silent() async -> Result<AuthenticationResult, WebAuthError> {
+        do throws(WebAuthError) {
+            return .success(try await application.acquireTokenSilent(with: .init(scopes: [], account: found)))
+        } catch {
+            return .failure(error)
+        }
+    }
+    async let first = silent()
+    async let second = silent()
     let results = await [first, second]
     var tokens: [String] = []
     for result in results {
@@ -190,7 +197,7 @@ case "dump":
     guard arguments.count >= 2 else { fail("dump FILE") }
     do throws(TokenCacheStorageError) {
         let data = try storage.load() ?? Data()
-        FileManager.default.createFile(atPath: arguments[1], contents: data, attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: arguments[1], contents: data, attributes: [.posixPermissions: 0o600])
         emit(["bytes": data.count])
     } catch {
         emit(["error": ["code": "storage", "storageCode": error.code.name, "message": error.message]])
