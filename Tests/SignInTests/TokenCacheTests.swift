@@ -231,7 +231,7 @@ import WebviewHost
         let home = try TokenCacheScenario.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
         let started = Date()
-        let result = try await TokenCacheScenario.run(["accounts"], environment: [
+        let result = try await TokenCacheScenario.run(["write-loop", "olga", "1"], environment: [
             "STORE": "secret:org.example.Test:absent", "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(home.path)/no-bus",
             "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_RUNTIME_DIR": home.path,
         ])
@@ -242,7 +242,16 @@ import WebviewHost
         #expect(message.contains("Secret Service"))
         #expect(message.contains("choose another TokenCacheStorage"))
         #expect(Date().timeIntervalSince(started) < 30)
-        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("data").path), "no plain-text fall-back")
+        #expect(try filesHoldingTokens(under: home).isEmpty, "no plain-text fall-back")
+    }
+
+    /// The regular files under `folder` that hold a cache entry (the keyring's own files are encrypted).
+    func filesHoldingTokens(under folder: URL) throws -> [String] {
+        let paths = FileManager.default.subpaths(atPath: folder.path) ?? []
+        return paths.filter { path in
+            guard let data = FileManager.default.contents(atPath: folder.appendingPathComponent(path).path) else { return false }
+            return String(decoding: data, as: UTF8.self).contains("credential_type")
+        }
     }
 
     @Test func aKeyringThatCannotBeUnlockedIsAnErrorNotAHang() async throws {
@@ -264,7 +273,7 @@ import WebviewHost
         #expect(error["code"] as? String == "providerUnavailable")
         #expect(["unavailable", "locked", "timedOut"].contains(error["storageCode"] as? String))
         #expect(Date().timeIntervalSince(started) < 60)
-        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("data/msal-token-cache.json").path))
+        #expect(try filesHoldingTokens(under: home).isEmpty, "no plain-text fall-back")
     }
 
     @Test func theSecretServiceKeepsTheCacheAcrossProcessesAndApartByAttributes() async throws {
