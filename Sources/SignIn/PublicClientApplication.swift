@@ -72,7 +72,9 @@ public final class PublicClientApplication: Sendable {
     /// - Throws: a ``WebviewHost/WebAuthError``: `canceled`/`userCanceled`, `server` with the
     ///   provider's `error` and `error_description` (from the callback or the token endpoint),
     ///   `invalidResponse` for an ID token that fails a check (its ``IDTokenValidationError`` is
-    ///   the `underlyingError`), `network`, `providerUnavailable`, `sessionAlreadyInProgress`...
+    ///   the `underlyingError`), `network`, `providerUnavailable` (no web user agent, or the
+    ///   token cache's store could not keep the tokens: its ``TokenCacheStorageError`` is the
+    ///   `underlyingError`), `sessionAlreadyInProgress`...
     @MainActor
     public func acquireToken(with parameters: InteractiveTokenParameters) async throws(WebAuthError) -> AuthenticationResult {
         let interaction = InteractionHandle()

@@ -63,6 +63,42 @@ import WebviewHost
         #expect(storage.fileURL.path.hasSuffix("/org.example.App/msal-token-cache.json"))
     }
 
+    @Test func aWriterWaitsForTheLockABoundedTime() async throws {
+        let directory = try TokenCacheScenario.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lock = TokenCacheLockFile(url: directory.appendingPathComponent("cache.lock"), timeout: 0.3)
+        // flock locks belong to an open file: a second open, even in this process, must wait.
+        let started = Date()
+        let inner: Result<Void, TokenCacheStorageError> = try lock.withLock { () throws(TokenCacheStorageError) in
+            do throws(TokenCacheStorageError) {
+                try lock.withLock { () throws(TokenCacheStorageError) in }
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        guard case .failure(let error) = inner else {
+            Issue.record("a second writer took a held lock")
+            return
+        }
+        #expect(error.code == .timedOut)
+        #expect(Date().timeIntervalSince(started) < 5)
+        try lock.withLock { () throws(TokenCacheStorageError) in }  // released: free again
+    }
+
+    @Test func theDefaultStoreIsTheSecretServiceKeyedByTheClientID() throws {
+        let app = try PublicClientApplication(configuration: .init(
+            clientID: clientID, authority: issuer, redirectURI: URL(string: "http://127.0.0.1/callback")!))
+        let storage = try #require(app.cache.storage as? SecretServiceTokenCacheStorage)
+        #expect(storage.schemaName == SecretServiceTokenCacheStorage.defaultSchemaName)
+        #expect(storage.attributes == ["client_id": clientID])
+    }
+
+    @Test func aSecretServiceStoreWithoutAttributesIsRefused() {
+        #expect(throws: TokenCacheStorageError.self) { try SecretServiceTokenCacheStorage(attributes: [:]) }
+        #expect(throws: TokenCacheStorageError.self) { try SecretServiceTokenCacheStorage(schemaName: "", attributes: ["a": "b"]) }
+    }
+
     // MARK: - Behaviour over a store
 
     @Test func aNewApplicationOverTheSameStoreFindsTheAccountAndItsToken() async throws {
