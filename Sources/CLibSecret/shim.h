@@ -66,6 +66,22 @@ static inline gboolean wvh_secret_clear(
     return cleared;
 }
 
+/// `secret_password_searchv_sync` without unlocking or loading secrets: whether an item with
+/// these attributes exists (locked or not). Tells "nothing stored" from "stored but locked"
+/// after a lookup that returned nothing.
+static inline gboolean wvh_secret_exists(
+    const char *schema_name, const char *const *keys, const char *const *values, int count,
+    GCancellable *cancellable, GError **error) {
+    SecretSchema *schema = wvh_secret_schema_new(schema_name, keys, count);
+    GHashTable *attributes = wvh_secret_attributes(keys, values, count);
+    GList *items = secret_password_searchv_sync(schema, attributes, SECRET_SEARCH_ALL, cancellable, error);
+    gboolean found = items != NULL;
+    g_list_free_full(items, g_object_unref);
+    g_hash_table_unref(attributes);
+    secret_schema_unref(schema);
+    return found;
+}
+
 /// `secret_password_free`: wipes the secret's memory before freeing it.
 static inline void wvh_secret_free(gchar *secret) { secret_password_free(secret); }
 

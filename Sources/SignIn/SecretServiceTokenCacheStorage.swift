@@ -63,7 +63,16 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
 
     public func load() throws(TokenCacheStorageError) -> Data? {
         let result: Result<Data?, TokenCacheStorageError> = call("read") { keys, values, count, cancellable, error in
-            guard let secret = wvh_secret_lookup(schemaName, keys, values, count, cancellable, error) else { return .success(nil) }
+            guard let secret = wvh_secret_lookup(schemaName, keys, values, count, cancellable, error) else {
+                // Nothing, or an item whose collection stayed locked (the unlock prompt was
+                // dismissed): libsecret answers both without an error. Saving over a cache we
+                // could not read would lose it, so a locked one is an error.
+                guard error.pointee == nil, wvh_secret_exists(schemaName, keys, values, count, cancellable, error) != 0 else {
+                    return .success(nil)
+                }
+                return .failure(TokenCacheStorageError(
+                    .locked, "The keyring holding the sign-in tokens is locked and was not unlocked; unlock it and try again."))
+            }
             defer { wvh_secret_free(secret) }
             return .success(Data(bytes: secret, count: strlen(secret)))
         }
@@ -93,51 +102,77 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
         try lockFile.withLock(body)
     }
 
-    /// Runs one libsecret call with the attributes as C arrays and a cancellable that fires
-    /// after ``timeout``; a GError it sets becomes a ``TokenCacheStorageError``.
-    private func call<T>(
+    /// Runs one libsecret call on a worker thread, with the attributes as C arrays and a
+    /// cancellable, and waits for it at most ``timeout``; a GError it sets becomes a
+    /// ``TokenCacheStorageError``.
+    ///
+    /// Why a thread and a wait, not only the cancellable: while an unlock prompt is showing,
+    /// libsecret's synchronous calls do not return when cancelled (they wait for the prompt to
+    /// end, which nobody may ever do). On time-out the call is cancelled and left to finish on its
+    /// thread, which owns everything it uses. A `store` that finishes after that (the person
+    /// unlocked the keyring late) may still write its content.
+    private func call<T: Sendable>(
         _ verb: String,
-        _ body: (
+        _ body: @escaping @Sendable (
             UnsafePointer<UnsafePointer<CChar>?>, UnsafePointer<UnsafePointer<CChar>?>, Int32, UnsafeMutablePointer<GCancellable>?,
             UnsafeMutablePointer<UnsafeMutablePointer<GError>?>
         ) -> Result<T, TokenCacheStorageError>
     ) -> Result<T, TokenCacheStorageError> {
-        let pairs = attributes.sorted { $0.key < $1.key }
-        let keys = pairs.map { UnsafePointer(strdup($0.key)) }
-        let values = pairs.map { UnsafePointer(strdup($0.value)) }
-        defer {
-            for pointer in keys + values { free(UnsafeMutablePointer(mutating: pointer)) }
-        }
+        let pairs = attributes.sorted { $0.key < $1.key }.map { [$0.key, $0.value] }
+        let timeout = timeout
         let cancellable = Cancellable()
-        let timer = DispatchWorkItem { cancellable.cancel() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
-        defer {
-            timer.cancel()
-            cancellable.release()
-        }
-        var error: UnsafeMutablePointer<GError>?
-        let result = keys.withUnsafeBufferPointer { keyBuffer in
-            values.withUnsafeBufferPointer { valueBuffer in
-                body(keyBuffer.baseAddress!, valueBuffer.baseAddress!, Int32(pairs.count), cancellable.pointer, &error)
+        let box = OutcomeBox<T>()
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let keys = pairs.map { UnsafePointer(strdup($0[0])) }
+            let values = pairs.map { UnsafePointer(strdup($0[1])) }
+            var error: UnsafeMutablePointer<GError>?
+            var result = keys.withUnsafeBufferPointer { keyBuffer in
+                values.withUnsafeBufferPointer { valueBuffer in
+                    body(keyBuffer.baseAddress!, valueBuffer.baseAddress!, Int32(pairs.count), cancellable.pointer, &error)
+                }
             }
+            if let error {
+                result = .failure(Self.failure(error, verb: verb, timeout: timeout))
+                g_error_free(error)
+            }
+            for pointer in keys + values { free(UnsafeMutablePointer(mutating: pointer)) }
+            cancellable.release()
+            box.set(result)
+            finished.signal()
         }
-        guard let error else { return result }
-        defer { g_error_free(error) }
-        let detail = String(cString: error.pointee.message)
-        if wvh_error_is_cancelled(error) != 0 {
-            return .failure(TokenCacheStorageError(
-                .timedOut,
-                "The Secret Service did not \(verb) the sign-in tokens within \(Int(timeout)) seconds (a locked keyring nobody unlocked?); unlock the keyring and try again."))
+        guard finished.wait(timeout: .now() + timeout) == .success, let result = box.get() else {
+            cancellable.cancel()
+            return .failure(Self.timedOut(verb: verb, timeout: timeout))
         }
+        return result
+    }
+
+    private static func timedOut(verb: String, timeout: TimeInterval) -> TokenCacheStorageError {
+        TokenCacheStorageError(
+            .timedOut,
+            "The Secret Service did not \(verb) the sign-in tokens within \(Int(timeout)) seconds (an unlock prompt nobody answered?); "
+                + "unlock the keyring and try again.")
+    }
+
+    private static func failure(_ error: UnsafeMutablePointer<GError>, verb: String, timeout: TimeInterval) -> TokenCacheStorageError {
+        if wvh_error_is_cancelled(error) != 0 { return timedOut(verb: verb, timeout: timeout) }
         if wvh_secret_error_is_locked(error) != 0 {
-            return .failure(TokenCacheStorageError(
-                .locked, "The keyring holding the sign-in tokens is locked and was not unlocked; unlock it and try again."))
+            return TokenCacheStorageError(.locked, "The keyring holding the sign-in tokens is locked and was not unlocked; unlock it and try again.")
         }
-        return .failure(TokenCacheStorageError(
+        let detail = String(cString: error.pointee.message)
+        return TokenCacheStorageError(
             .unavailable,
             "The Secret Service (the keyring, e.g. GNOME Keyring) could not \(verb) the sign-in tokens: \(detail). "
-                + "Start the keyring in the desktop session, or choose another TokenCacheStorage."))
+                + "Start the keyring in the desktop session, or choose another TokenCacheStorage.")
     }
+}
+
+/// The result a worker thread hands back to the waiting caller.
+private final class OutcomeBox<T: Sendable>: Sendable {
+    private let outcome = Mutex<Result<T, TokenCacheStorageError>?>(nil)
+    func set(_ result: Result<T, TokenCacheStorageError>) { outcome.withLock { $0 = result } }
+    func get() -> Result<T, TokenCacheStorageError>? { outcome.withLock { $0 } }
 }
 
 /// A `GCancellable` that a timer on another thread may cancel; released once by its owner.

@@ -76,11 +76,18 @@ final class KeyringSession: Sendable {
         ["DBUS_SESSION_BUS_ADDRESS": busAddress, "XDG_RUNTIME_DIR": directory.appendingPathComponent("runtime").path]
     }
 
-    static func start() async throws -> KeyringSession {
+    /// - Parameter display: whether the session (and so the keyring's unlock prompt) may use the
+    ///   test display; without one, an unlock prompt ends at once as dismissed.
+    static func start(display: Bool = false) async throws -> KeyringSession {
         let directory = try TokenCacheScenario.temporaryDirectory()
+        var environment = ProcessInfo.processInfo.environment
+        if !display {
+            environment["DISPLAY"] = nil
+            environment["WAYLAND_DISPLAY"] = nil
+        }
         let script = TokenCacheScenario.scriptsDirectory.appendingPathComponent("keyring-session.sh").path
         let child = try CleanSpawn(
-            ["dbus-run-session", "--", "bash", script, directory.path], environment: ProcessInfo.processInfo.environment,
+            ["dbus-run-session", "--", "bash", script, directory.path], environment: environment,
             outputFiles: (directory.appendingPathComponent("session.out").path, directory.appendingPathComponent("session.err").path))
         let addressFile = directory.appendingPathComponent("bus-address")
         for _ in 0..<200 {
@@ -114,8 +121,8 @@ final class KeyringSession: Sendable {
     }
 
     /// Runs `body` with a fresh keyring session, stopped afterwards whatever happens.
-    static func with<T>(_ body: (KeyringSession) async throws -> T) async throws -> T {
-        let session = try await start()
+    static func with<T>(display: Bool = false, _ body: (KeyringSession) async throws -> T) async throws -> T {
+        let session = try await start(display: display)
         do {
             let value = try await body(session)
             await session.stop()

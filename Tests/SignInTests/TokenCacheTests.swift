@@ -2,6 +2,9 @@ import Foundation
 import ScenarioSupport
 import Testing
 import WebviewHost
+#if canImport(Glibc)
+import Glibc
+#endif
 
 @testable import SignIn
 
@@ -329,6 +332,81 @@ import WebviewHost
             let removed = try await TokenCacheScenario.succeed(["remove", "nina@\(issuer.absoluteString)"], environment: environment)
             #expect(removed["removed"] as? Bool == true)
             #expect(try await TokenCacheScenario.succeed(["accounts"], environment: environment)["accounts"] as? [String] == [])
+        }
+    }
+
+    /// `gdbus call` on the keyring session's bus; its output.
+    func gdbus(_ keyring: KeyringSession, _ arguments: [String]) async throws -> String {
+        let output = try await ScriptRunner.run("gdbus", ["call", "--session"] + arguments, environment: keyring.environment, timeout: 20)
+        guard output.status == 0 else { throw GlewlwydError("gdbus \(arguments.joined(separator: " ")) failed: \(output.standardError)") }
+        return output.standardOutput
+    }
+
+    /// A keyring session whose login collection was locked after `quinn` was stored.
+    func withLockedKeyring(display: Bool, _ body: (KeyringSession, [String: String]) async throws -> Void) async throws {
+        try await KeyringSession.with(display: display) { keyring in
+            var environment = keyring.environment
+            environment["STORE"] = "secret:org.example.Test:locked"
+            environment["ISSUER"] = issuer.absoluteString
+            environment["CLIENT_ID"] = clientID
+            _ = try await TokenCacheScenario.succeed(["write-loop", "quinn", "1"], environment: environment)
+            _ = try await gdbus(keyring, [
+                "--dest", "org.freedesktop.secrets", "--object-path", "/org/freedesktop/secrets",
+                "--method", "org.freedesktop.Secret.Service.Lock", "['/org/freedesktop/secrets/collection/login']",
+            ])
+            try await body(keyring, environment)
+        }
+    }
+
+    @Test func aLockedKeyringThePersonDoesNotUnlockIsAnError() async throws {
+        // No display for the keyring's prompt: it ends dismissed, as when the person presses Cancel.
+        try await withLockedKeyring(display: false) { _, environment in
+            for command in [["accounts"], ["write-loop", "rosa", "1"]] {
+                let result = try await TokenCacheScenario.run(command, environment: environment)
+                let error = try #require(result["error"] as? [String: Any], "\(command) worked on a locked keyring: \(result)")
+                #expect(error["code"] as? String == "providerUnavailable")
+                #expect(error["storageCode"] as? String == "locked")
+                #expect((error["message"] as? String)?.contains("unlock") == true)
+            }
+        }
+    }
+
+    @Test func aLockedKeyringWhosePromptNobodyAnswersTimesOut() async throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "run the tests under xvfb-run: the prompt needs a display")
+        // The prompt shows on the test display and nobody answers it.
+        try await withLockedKeyring(display: true) { _, environment in
+            var environment = environment
+            environment["STORE_TIMEOUT"] = "3"
+            let started = Date()
+            let result = try await TokenCacheScenario.run(["accounts"], environment: environment, timeout: 40)
+            let error = try #require(result["error"] as? [String: Any], "read a locked keyring: \(result)")
+            #expect(error["code"] as? String == "providerUnavailable")
+            #expect(error["storageCode"] as? String == "timedOut")
+            #expect(Date().timeIntervalSince(started) < 20)
+        }
+    }
+
+    @Test func aSecretServiceThatNeverAnswersTimesOut() async throws {
+        try await KeyringSession.with { keyring in
+            let owner = try await gdbus(keyring, [
+                "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+                "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", "org.freedesktop.secrets",
+            ])
+            // "(uint32 1234,)"
+            let digits = owner.components(separatedBy: "uint32 ").last?.prefix { $0.isNumber } ?? ""
+            let pid = try #require(Int32(digits), "no pid in \(owner)")
+            #expect(pid > 1)
+            kill(pid, SIGSTOP)  // the keyring daemon of this test's own session
+            defer { kill(pid, SIGCONT) }
+            var environment = keyring.environment
+            environment["STORE"] = "secret:org.example.Test:frozen"
+            environment["STORE_TIMEOUT"] = "2"
+            let started = Date()
+            let result = try await TokenCacheScenario.run(["accounts"], environment: environment, timeout: 40)
+            let error = try #require(result["error"] as? [String: Any], "read from a keyring that cannot answer: \(result)")
+            #expect(error["code"] as? String == "providerUnavailable")
+            #expect(error["storageCode"] as? String == "timedOut")
+            #expect(Date().timeIntervalSince(started) < 20)
         }
     }
 

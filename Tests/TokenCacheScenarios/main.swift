@@ -11,7 +11,7 @@
 //   dump FILE                     copies the stored cache bytes to FILE (0600)
 //
 // Environment: STORE (memory | file:PATH | secret:SCHEMA:VALUE), ISSUER, CLIENT_ID,
-// CLOCK_OFFSET (seconds added to the clock), BROWSER_SCRIPT, USERNAME, PASSWORD.
+// CLOCK_OFFSET (seconds added to the clock), STORE_TIMEOUT (Secret Service time limit), BROWSER_SCRIPT, USERNAME, PASSWORD.
 // Prints one line `RESULT {json}`: the outcome, or {"error": ...}; token values appear only as
 // SHA-256 prefixes.
 import Crypto
@@ -52,7 +52,8 @@ func makeStorage() -> any TokenCacheStorage {
         let parts = spec.split(separator: ":", maxSplits: 2).map(String.init)
         guard parts.count == 3 else { fail("STORE=secret:SCHEMA:VALUE") }
         do throws(TokenCacheStorageError) {
-            return try SecretServiceTokenCacheStorage(schemaName: parts[1], attributes: ["cache": parts[2]], timeout: 15)
+            let timeout = TimeInterval(environment["STORE_TIMEOUT"] ?? "15") ?? 15
+            return try SecretServiceTokenCacheStorage(schemaName: parts[1], attributes: ["cache": parts[2]], timeout: timeout)
         } catch {
             fail(error.message)
         }
