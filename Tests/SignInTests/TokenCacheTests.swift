@@ -332,6 +332,12 @@ import Glibc
             let removed = try await TokenCacheScenario.succeed(["remove", "nina@\(issuer.absoluteString)"], environment: environment)
             #expect(removed["removed"] as? Bool == true)
             #expect(try await TokenCacheScenario.succeed(["accounts"], environment: environment)["accounts"] as? [String] == [])
+
+            // clear() deletes the item itself; a second clear finds none.
+            _ = try await TokenCacheScenario.succeed(["write-loop", "nina", "1"], environment: environment)
+            #expect(try await TokenCacheScenario.succeed(["clear"], environment: environment)["cleared"] as? Bool == true)
+            #expect(try await TokenCacheScenario.succeed(["clear"], environment: environment)["cleared"] as? Bool == false)
+            #expect(try await TokenCacheScenario.succeed(["accounts"], environment: environment)["accounts"] as? [String] == [])
         }
     }
 

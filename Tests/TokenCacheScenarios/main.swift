@@ -9,6 +9,7 @@
 //   remove ACCOUNT_ID             remove(account)
 //   write-loop WRITER COUNT       COUNT cache writes of a made-up account "WRITER"
 //   dump FILE                     copies the stored cache bytes to FILE (0600)
+//   clear                         deletes the Secret Service item
 //
 // Environment: STORE (memory | file:PATH | secret:SCHEMA:VALUE), ISSUER, CLIENT_ID,
 // CLOCK_OFFSET (seconds added to the clock), STORE_TIMEOUT (Secret Service time limit), BROWSER_SCRIPT, USERNAME, PASSWORD.
@@ -193,6 +194,15 @@ case "write-loop":
         }
     }
     emit(["written": count])
+
+case "clear":
+    guard let secretStore = storage as? SecretServiceTokenCacheStorage else { fail("clear needs STORE=secret:...") }
+    do throws(TokenCacheStorageError) {
+        emit(["cleared": try secretStore.clear()])
+    } catch {
+        emit(["error": ["code": "storage", "storageCode": error.code.name, "message": error.message]])
+        exit(1)
+    }
 
 case "dump":
     guard arguments.count >= 2 else { fail("dump FILE") }
