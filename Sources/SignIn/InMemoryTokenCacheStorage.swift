@@ -8,6 +8,7 @@ public final class InMemoryTokenCacheStorage: TokenCacheStorage {
     /// Excludes writers in this process; there are no other processes to exclude.
     private let writer = NSLock()
 
+    /// An empty store. Share one instance between applications to share their cache in this process.
     public init() {}
 
     public func load() throws(TokenCacheStorageError) -> Data? {

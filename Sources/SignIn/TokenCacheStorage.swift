@@ -49,6 +49,7 @@ public struct TokenCacheStorageError: Error, Sendable, CustomStringConvertible {
     /// A sentence a person can act on.
     public let message: String
 
+    /// An error with `code` and a `message` a person can act on (never a token in it).
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
