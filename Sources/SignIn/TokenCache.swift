@@ -36,11 +36,11 @@ final class TokenCache: Sendable {
         var account: Account
         var idToken: String
         var idTokenClaims: IDTokenClaims
-        /// Access tokens, the most recently cached first.
+        /// Access tokens, the one that expires last first.
         var accessTokens: [(scopes: [String], secret: String, expiresOn: Date)]
         var refreshToken: String?
 
-        /// The newest access token whose scopes hold all of `scopes`, as an entry.
+        /// The access token whose scopes hold all of `scopes` and that expires last, as an entry.
         func entry(covering scopes: [String]) -> Entry? {
             guard let token = accessTokens.first(where: { Set(scopes).isSubset(of: Set($0.scopes)) }) else { return nil }
             return Entry(
@@ -234,7 +234,7 @@ final class TokenCache: Sendable {
                 let scopes = (entry.fields[string: "target"] ?? "").split(separator: " ").map(String.init)
                 return (scopes, secret, Date(timeIntervalSince1970: TimeInterval(expires)), entry.fields[string: "cached_at"].flatMap(Int.init) ?? 0)
             }
-            .sorted { $0.cachedAt > $1.cachedAt }
+            .sorted { ($0.expiresOn, $0.cachedAt) > ($1.expiresOn, $1.cachedAt) }
             .map { (scopes: $0.scopes, secret: $0.secret, expiresOn: $0.expiresOn) }
         let refreshToken = document.entries(.refreshToken)
             .filter { Self.belongs($0.fields, to: account, scope: scope) }
