@@ -1,5 +1,6 @@
 import Foundation
 import ScenarioSupport
+import Synchronization
 import Testing
 import WebviewHost
 #if canImport(Glibc)
@@ -103,6 +104,39 @@ import Glibc
     }
 
     // MARK: - Behaviour over a store
+
+    /// An app's own store (the public protocol only) that records the threads it is called on.
+    final class RecordingStorage: TokenCacheStorage {
+        let inner = InMemoryTokenCacheStorage()
+        let calls = Mutex<[(name: String, onMainThread: Bool)]>([])  // onMainThread: main thread or main-queue job
+        func load() throws(TokenCacheStorageError) -> Data? {
+            calls.withLock { $0.append(("load", MainContext.isCurrent)) }
+            return try inner.load()
+        }
+        func save(_ data: Data) throws(TokenCacheStorageError) {
+            calls.withLock { $0.append(("save", MainContext.isCurrent)) }
+            try inner.save(data)
+        }
+        func withWriterLock<T>(_ body: () throws(TokenCacheStorageError) -> T) throws(TokenCacheStorageError) -> T {
+            calls.withLock { $0.append(("lock", MainContext.isCurrent)) }
+            return try inner.withWriterLock(body)
+        }
+    }
+
+    @MainActor
+    @Test func anAppsOwnStoreIsUsedAndNeverCalledOnTheMainThread() async throws {
+        #expect(MainContext.isCurrent, "the test runs where main-actor code runs")
+        let storage = RecordingStorage()
+        let app = try application(storage)
+        let stored = try entry(subject: "uma", accessToken: "at-uma", refreshToken: "rt-uma")
+        try await app.cache.store(stored, now: Date())
+        #expect(try await app.allAccounts() == [stored.account])
+        #expect(try await app.acquireTokenSilent(with: .init(scopes: [], account: stored.account)).accessToken == "at-uma")
+        #expect(try await app.remove(stored.account))
+        let calls = storage.calls.withLock { $0 }
+        #expect(calls.map(\.name) == ["lock", "load", "save", "load", "load", "lock", "load", "save"])
+        #expect(calls.allSatisfy { !$0.onMainThread })
+    }
 
     @Test func aNewApplicationOverTheSameStoreFindsTheAccountAndItsToken() async throws {
         let storage = InMemoryTokenCacheStorage()
