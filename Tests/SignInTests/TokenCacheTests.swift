@@ -62,9 +62,19 @@ import Glibc
         #expect(throws: TokenCacheStorageError.self) { try FileTokenCacheStorage(applicationID: applicationID) }
     }
 
-    @Test func fileStoreOfAnApplicationIsInItsDataFolder() throws {
-        let storage = try FileTokenCacheStorage(applicationID: "org.example.App")
-        #expect(storage.fileURL.path.hasSuffix("/org.example.App/msal-token-cache.json"))
+    @Test func fileStoreOfAnApplicationIsInItsDataFolder() async throws {
+        let dataHome = try TokenCacheScenario.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dataHome) }
+        _ = try await TokenCacheScenario.succeed(["write-loop", "vera", "1"], environment: [
+            "STORE": "app:org.example.App", "XDG_DATA_HOME": dataHome.path, "ISSUER": issuer.absoluteString, "CLIENT_ID": clientID,
+        ])
+        let folder = dataHome.appendingPathComponent("org.example.App")
+        let file = folder.appendingPathComponent("msal-token-cache.json")
+        let fileMode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? NSNumber
+        let folderMode = try FileManager.default.attributesOfItem(atPath: folder.path)[.posixPermissions] as? NSNumber
+        #expect(fileMode?.intValue == 0o600)
+        #expect(folderMode?.intValue == 0o700)
+        #expect(String(decoding: try Data(contentsOf: file), as: UTF8.self).contains("rt-vera-1"))
     }
 
     @Test func aWriterWaitsForTheLockABoundedTime() async throws {

@@ -11,7 +11,7 @@
 //   dump FILE                     copies the stored cache bytes to FILE (0600)
 //   clear                         deletes the Secret Service item
 //
-// Environment: STORE (memory | file:PATH | secret:SCHEMA:VALUE), ISSUER, CLIENT_ID,
+// Environment: STORE (memory | file:PATH | app:APPLICATION_ID | secret:SCHEMA:VALUE), ISSUER, CLIENT_ID,
 // CLOCK_OFFSET (seconds added to the clock), STORE_TIMEOUT (Secret Service time limit), BROWSER_SCRIPT, USERNAME, PASSWORD.
 // Prints one line `RESULT {json}`: the outcome, or {"error": ...}; token values appear only as
 // SHA-256 prefixes.
@@ -48,6 +48,13 @@ DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(environment["S
 func makeStorage() -> any TokenCacheStorage {
     let spec = environment["STORE"] ?? "memory"
     if spec == "memory" { return InMemoryTokenCacheStorage() }
+    if spec.hasPrefix("app:") {
+        do throws(TokenCacheStorageError) {
+            return try FileTokenCacheStorage(applicationID: String(spec.dropFirst(4)))
+        } catch {
+            fail(error.message)
+        }
+    }
     if spec.hasPrefix("file:") { return FileTokenCacheStorage(fileURL: URL(fileURLWithPath: String(spec.dropFirst(5)))) }
     if spec.hasPrefix("secret:") {
         let parts = spec.split(separator: ":", maxSplits: 2).map(String.init)
