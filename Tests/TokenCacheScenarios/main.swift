@@ -21,6 +21,7 @@ import WebviewHost
 
 @testable import SignIn
 
+let processStarted = Date()
 let environment = ProcessInfo.processInfo.environment
 let arguments = Array(CommandLine.arguments.dropFirst())
 
@@ -84,7 +85,8 @@ do {
 }
 
 func report(_ error: WebAuthError) -> Never {
-    var fields: [String: Any] = ["code": error.code.name, "message": error.message]
+    // elapsed: how long this process took to fail, measured here (the test process may be busy).
+    var fields: [String: Any] = ["code": error.code.name, "message": error.message, "elapsed": Date().timeIntervalSince(processStarted)]
     if let storageError = error.underlyingError as? TokenCacheStorageError { fields["storageCode"] = storageError.code.name }
     emit(["error": fields])
     exit(1)
