@@ -108,16 +108,21 @@ final class KeyringSession: Sendable {
     /// Ends the session: its script exits, dbus-run-session ends the bus and the daemon with it.
     func stop() async {
         _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stop").path, contents: nil)
-        for _ in 0..<100 {
-            if child.exitStatusIfEnded() != nil {
-                try? FileManager.default.removeItem(at: directory)
-                return
-            }
-            try? await Task.sleep(for: .milliseconds(50))
+        var ended = false
+        for _ in 0..<100 where !ended {
+            ended = child.exitStatusIfEnded() != nil
+            if !ended { try? await Task.sleep(for: .milliseconds(50)) }
         }
-        kill(child.pid, SIGKILL)
-        _ = child.waitForExit()
-        try? FileManager.default.removeItem(at: directory)
+        if !ended {
+            kill(child.pid, SIGKILL)
+            _ = child.waitForExit()
+        }
+        // The keyring daemon ends with the bus, a moment later, and may still write its files.
+        for _ in 0..<20 {
+            try? FileManager.default.removeItem(at: directory)
+            if !FileManager.default.fileExists(atPath: directory.path) { return }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
     }
 
     /// Runs `body` with a fresh keyring session, stopped afterwards whatever happens.
