@@ -86,11 +86,18 @@ let package = Package(
         ),
 
         // MARK: SignIn
-        // MSAL-style public client over WebviewHost: OIDC discovery, PKCE, code exchange, ID token checks.
+        // libsecret (GLib + GIO only, no toolkit) for the default token cache store, the Secret Service.
+        .systemLibrary(
+            name: "CLibSecret",
+            pkgConfig: "libsecret-1",
+            providers: [.apt(["libsecret-1-dev"])]
+        ),
+        // MSAL-style public client over WebviewHost: OIDC discovery, PKCE, code exchange, ID token checks,
+        // a token cache in MSAL's format in a pluggable store.
         .target(
             name: "SignIn",
             dependencies: [
-                "WebviewHost",
+                "WebviewHost", "CLibSecret",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -99,6 +106,12 @@ let package = Package(
             name: "SignInScenarios",
             dependencies: ["ScenarioSupport", "SignIn", "BuiltInWebviewProviders", "WebviewHost", "GLibSupport", "CWebKitGTK"],
             path: "Tests/SignInScenarios"
+        ),
+        // A second process for the token cache tests: signs in, renews, lists, writes, over a store.
+        .executableTarget(
+            name: "TokenCacheScenarios",
+            dependencies: ["ScenarioSupport", "SignIn", "WebviewHost", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/TokenCacheScenarios"
         ),
         .testTarget(
             name: "SignInTests",

@@ -4,7 +4,9 @@ import Synchronization
 
 /// Signs people in to an OpenID Connect provider and keeps their tokens, as MSAL's
 /// `MSALPublicClientApplication` does: authorization code with PKCE through a web user agent
-/// chosen by ``WebviewHost/WebviewProviderRegistry``, ID tokens verified, tokens cached in memory.
+/// chosen by ``WebviewHost/WebviewProviderRegistry``, ID tokens verified, tokens cached in MSAL's
+/// unified cache format in a ``TokenCacheStorage`` (the Secret Service unless the configuration
+/// chooses another), so that a person stays signed in across restarts.
 ///
 /// ```swift
 /// let app = try PublicClientApplication(configuration: .init(
@@ -16,14 +18,17 @@ import Synchronization
 public final class PublicClientApplication: Sendable {
     public let configuration: PublicClientApplicationConfiguration
     let authority: Authority
-    let cache = TokenCache()
+    let cache: TokenCache
     private let validator: IDTokenValidatorFactory
     private let currentInteraction = Mutex<InteractionHandle?>(nil)
+    /// The refresh running for each account and scope set: concurrent silent calls wait for it
+    /// instead of each spending the refresh token (single flight).
+    private let refreshes = Mutex<[String: Task<Result<AuthenticationResult, WebAuthError>, Never>]>([:])
 
     /// - Throws: `invalidParameters` for an empty client ID, an authority that is neither https
     ///   nor loopback http, a malformed redirect URI, or an `http` redirect URI whose host is not
     ///   a loopback address (`127.0.0.0/8`, `[::1]`, `localhost`; parsed as addresses, so
-    ///   `http://127.evil.example/` is refused).
+    ///   `http://127.evil.example/` is refused). The token store is not contacted here.
     public init(configuration: PublicClientApplicationConfiguration) throws(WebAuthError) {
         guard !configuration.clientID.isEmpty else {
             throw WebAuthError(.invalidParameters, "The client ID is empty; use the one registered at the identity provider.")
@@ -45,6 +50,17 @@ public final class PublicClientApplication: Sendable {
                 url: configuration.redirectURI)
         }
         self.configuration = configuration
+        let storage: any TokenCacheStorage
+        if let chosen = configuration.tokenCacheStorage {
+            storage = chosen
+        } else {
+            do throws(TokenCacheStorageError) {
+                storage = try SecretServiceTokenCacheStorage(attributes: ["client_id": configuration.clientID])
+            } catch {
+                throw WebAuthError(.invalidParameters, error.message, underlyingError: error)
+            }
+        }
+        cache = TokenCache(storage: storage, scope: .init(clientID: configuration.clientID, authority: configuration.authority))
         authority = Authority(issuerURL: configuration.authority, connection: ProviderConnection(timeout: configuration.networkTimeout))
         validator = IDTokenValidatorFactory(clientID: configuration.clientID, allowedClockSkew: configuration.allowedClockSkew)
     }
@@ -56,7 +72,9 @@ public final class PublicClientApplication: Sendable {
     /// - Throws: a ``WebviewHost/WebAuthError``: `canceled`/`userCanceled`, `server` with the
     ///   provider's `error` and `error_description` (from the callback or the token endpoint),
     ///   `invalidResponse` for an ID token that fails a check (its ``IDTokenValidationError`` is
-    ///   the `underlyingError`), `network`, `providerUnavailable`, `sessionAlreadyInProgress`...
+    ///   the `underlyingError`), `network`, `providerUnavailable` (no web user agent, or the
+    ///   token cache's store could not keep the tokens: its ``TokenCacheStorageError`` is the
+    ///   `underlyingError`), `sessionAlreadyInProgress`...
     @MainActor
     public func acquireToken(with parameters: InteractiveTokenParameters) async throws(WebAuthError) -> AuthenticationResult {
         let interaction = InteractionHandle()
@@ -117,41 +135,79 @@ public final class PublicClientApplication: Sendable {
 
     // MARK: - Silent
 
-    /// A token for an account signed in earlier in this process, without the person: the cached
-    /// access token while it is valid, else a new one from the refresh token.
+    /// A token for an account signed in earlier, in this process or in an earlier run (through
+    /// the token cache's store), without the person: the cached access token while it is valid,
+    /// else a new one from the refresh token. Concurrent calls for one account and scope set
+    /// make one refresh request; a refresh token the server rotates replaces the old one.
     ///
     /// - Throws: `interactionRequired` when the account is unknown here, the scopes were not
     ///   granted, there is no refresh token, or the provider refused it (its OAuth error, if any,
-    ///   is in `serverError`); `network`, `server`, `invalidResponse` otherwise.
+    ///   is in `serverError`); `providerUnavailable` when the token store cannot be used (its
+    ///   ``TokenCacheStorageError`` is the `underlyingError`); `network`, `server`,
+    ///   `invalidResponse` otherwise.
     public func acquireTokenSilent(with parameters: SilentTokenParameters) async throws(WebAuthError) -> AuthenticationResult {
         let account = parameters.account
         let scopes = ScopeSet.normalized(["openid"] + configuration.defaultScopes + parameters.scopes)
-        guard cache.contains(account) else {
-            throw WebAuthError(.interactionRequired, "\(account) has not signed in with this app in this session; call acquireToken to sign in.")
-        }
-        guard let entry = cache.entry(for: account, covering: scopes) else {
-            throw WebAuthError(
-                .interactionRequired,
-                "\(account) has not granted the scopes \(scopes.joined(separator: " ")) to this app; call acquireToken to ask for them.")
-        }
-        let now = configuration.now()
-        if !parameters.forceRefresh, entry.expiresOn.timeIntervalSince(now) > configuration.accessTokenRenewalMargin {
+        let cached = try await cache.cachedAccount(account)
+        if !parameters.forceRefresh, let entry = cached?.entry(covering: scopes),
+            entry.expiresOn.timeIntervalSince(configuration.now()) > configuration.accessTokenRenewalMargin
+        {
             return entry.result
         }
-        guard let refreshToken = entry.refreshToken else {
+        let key = ([account.identifier] + scopes.sorted()).joined(separator: " ")
+        let flight = refreshes.withLock { running in
+            if let task = running[key] { return task }
+            let task = Task { await self.refresh(account: account, scopes: scopes, force: parameters.forceRefresh) }
+            running[key] = task
+            return task
+        }
+        let result = await flight.value
+        refreshes.withLock { running in
+            if running[key] == flight { running[key] = nil }
+        }
+        return try result.get()
+    }
+
+    /// One refresh: reads the store again (another process may have renewed the token
+    /// meanwhile), then spends the refresh token and stores what comes back.
+    private func refresh(account: Account, scopes: [String], force: Bool) async -> Result<AuthenticationResult, WebAuthError> {
+        do throws(WebAuthError) {
+            return .success(try await refreshTokens(account: account, scopes: scopes, force: force))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func refreshTokens(account: Account, scopes: [String], force: Bool) async throws(WebAuthError) -> AuthenticationResult {
+        guard let cached = try await cache.cachedAccount(account) else {
+            throw WebAuthError(.interactionRequired, "\(account) has not signed in with this app; call acquireToken to sign in.")
+        }
+        let entry = cached.entry(covering: scopes)
+        let now = configuration.now()
+        if !force, let entry, entry.expiresOn.timeIntervalSince(now) > configuration.accessTokenRenewalMargin {
+            return entry.result
+        }
+        guard let refreshToken = cached.refreshToken else {
+            if entry == nil {
+                throw WebAuthError(
+                    .interactionRequired,
+                    "\(account) has not granted the scopes \(scopes.joined(separator: " ")) to this app; call acquireToken to ask for them.")
+            }
             throw WebAuthError(
                 .interactionRequired,
                 "The access token of \(account) has expired and there is no refresh token to renew it; call acquireToken to sign in again.")
         }
+        let requestedScopes = entry?.scopes ?? scopes
         let outcome = try await authority.requestTokens([
             ("grant_type", "refresh_token"),
             ("refresh_token", refreshToken),
             ("client_id", configuration.clientID),
-            ("scope", entry.scopes.joined(separator: " ")),
+            ("scope", requestedScopes.joined(separator: " ")),
         ])
         switch outcome {
         case .refused(let status, let oauthError):
-            cache.removeRefreshTokens(of: account)
+            // Only the refused one: another process may have stored a newer one meanwhile.
+            try await cache.removeRefreshTokens(of: account, secret: refreshToken)
             // The server's words go through WebAuthError.server, which puts them on one short line.
             let serverError = oauthError.map { WebAuthError.ServerError(error: $0.error, errorDescription: $0.errorDescription, errorURI: $0.errorURI) }
             let said = serverError.map { WebAuthError.server($0).message } ?? "It answered HTTP \(status)."
@@ -160,16 +216,18 @@ public final class PublicClientApplication: Sendable {
                 "The sign-in server refused to renew the token of \(account). \(said) Call acquireToken to sign in again.",
                 serverError: serverError)
         case .tokens(let tokens):
-            var renewed = entry
-            renewed.accessToken = tokens.accessToken
-            renewed.expiresOn = configuration.now().addingTimeInterval(tokens.expiresIn ?? entry.idTokenClaims.expiresAt.timeIntervalSince(now))
+            let renewedAt = configuration.now()
+            var renewed = TokenCache.Entry(
+                account: cached.account, scopes: requestedScopes, accessToken: tokens.accessToken,
+                expiresOn: renewedAt.addingTimeInterval(tokens.expiresIn ?? cached.idTokenClaims.expiresAt.timeIntervalSince(now)),
+                idToken: cached.idToken, idTokenClaims: cached.idTokenClaims,
+                refreshToken: tokens.refreshToken ?? refreshToken)
             if let scope = tokens.scope { renewed.scopes = ScopeSet.normalized([scope]) }
-            if let newRefreshToken = tokens.refreshToken { renewed.refreshToken = newRefreshToken }
             if let idToken = tokens.idToken {
                 let claims = try await verify(idToken: idToken, nonce: nil)
                 // OpenID Connect Core 12.2: same person, same provider, same nonce if any.
-                guard claims.subject == entry.idTokenClaims.subject, claims.issuer == entry.idTokenClaims.issuer,
-                    claims.nonce == nil || claims.nonce == entry.idTokenClaims.nonce
+                guard claims.subject == cached.idTokenClaims.subject, claims.issuer == cached.idTokenClaims.issuer,
+                    claims.nonce == nil || claims.nonce == cached.idTokenClaims.nonce
                 else {
                     throw Self.refused(IDTokenValidationError(.accountMismatch, "The renewed ID token names another account or request than the first one."))
                 }
@@ -177,7 +235,7 @@ public final class PublicClientApplication: Sendable {
                 renewed.idTokenClaims = claims
                 renewed.account = Account(claims: claims)
             }
-            cache.store(renewed)
+            try await cache.store(renewed, now: renewedAt)
             return renewed.result
         }
     }
@@ -200,12 +258,41 @@ public final class PublicClientApplication: Sendable {
 
     // MARK: - Accounts
 
-    /// The accounts signed in through this application in this process.
-    public var accounts: [Account] { cache.accounts }
+    /// The accounts this process has seen in the token cache so far (at its last read or
+    /// write). Reading it never touches the store, so it is safe on the GTK main thread; after a
+    /// restart it is empty until ``allAccounts()`` or another call has read the store.
+    public var accounts: [Account] { cache.lastSeen }
 
-    /// Forgets the account's tokens in this process (the provider's session is not ended).
-    public func remove(_ account: Account) {
-        cache.remove(account)
+    /// Every account signed in with this app, read from the token cache's store (so accounts
+    /// from earlier runs, and from other processes, are included). The store is read off the
+    /// calling thread.
+    ///
+    /// - Throws: `providerUnavailable` when the store cannot be read (its ``TokenCacheStorageError``
+    ///   is the `underlyingError`).
+    public func allAccounts() async throws(WebAuthError) -> [Account] {
+        try await cache.accounts()
+    }
+
+    /// ``allAccounts()`` with a completion handler, called once on the main thread.
+    public func allAccounts(completion: @escaping @MainActor @Sendable (Result<[Account], WebAuthError>) -> Void) {
+        Task {
+            let result: Result<[Account], WebAuthError>
+            do throws(WebAuthError) {
+                result = .success(try await allAccounts())
+            } catch {
+                result = .failure(error)
+            }
+            await MainActor.run { completion(result) }
+        }
+    }
+
+    /// Deletes the account's tokens for this app from the token cache's store, and the account
+    /// (the provider's session is not ended). Returns whether anything was cached.
+    ///
+    /// - Throws: `providerUnavailable` when the store cannot be changed.
+    @discardableResult
+    public func remove(_ account: Account) async throws(WebAuthError) -> Bool {
+        try await cache.remove(account)
     }
 
     // MARK: - Private
@@ -239,7 +326,7 @@ public final class PublicClientApplication: Sendable {
             accessToken: tokens.accessToken,
             expiresOn: now.addingTimeInterval(tokens.expiresIn ?? claims.expiresAt.timeIntervalSince(now)),
             idToken: idToken, idTokenClaims: claims, refreshToken: tokens.refreshToken)
-        cache.store(entry)
+        try await cache.store(entry, now: now)
         return entry.result
     }
 

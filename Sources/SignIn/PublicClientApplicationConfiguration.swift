@@ -19,6 +19,12 @@ public struct PublicClientApplicationConfiguration: Sendable {
     public var networkTimeout: TimeInterval
     /// The current time; tests inject their own clock.
     public var now: @Sendable () -> Date
+    /// Where tokens are kept between runs. `nil` (the default) is the Secret Service:
+    /// ``SecretServiceTokenCacheStorage`` with the default schema and the attribute
+    /// `client_id` = ``clientID``. Choose ``InMemoryTokenCacheStorage`` to remember nobody,
+    /// ``FileTokenCacheStorage`` for an unencrypted file, or your own ``TokenCacheStorage``.
+    /// There is no silent fall-back: when the chosen store fails, calls that need it fail.
+    public var tokenCacheStorage: (any TokenCacheStorage)?
 
     public init(
         clientID: String,
@@ -28,7 +34,8 @@ public struct PublicClientApplicationConfiguration: Sendable {
         allowedClockSkew: TimeInterval = 60,
         accessTokenRenewalMargin: TimeInterval = 300,
         networkTimeout: TimeInterval = 30,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() },
+        tokenCacheStorage: (any TokenCacheStorage)? = nil
     ) {
         self.clientID = clientID
         self.authority = authority
@@ -38,5 +45,6 @@ public struct PublicClientApplicationConfiguration: Sendable {
         self.accessTokenRenewalMargin = accessTokenRenewalMargin
         self.networkTimeout = networkTimeout
         self.now = now
+        self.tokenCacheStorage = tokenCacheStorage
     }
 }

@@ -2,7 +2,8 @@
 public struct SilentTokenParameters: Sendable {
     /// The scopes the access token is for; the configuration's default scopes are added.
     public var scopes: [String]
-    /// The account signed in earlier in this process.
+    /// The account signed in earlier: in this process, or in an earlier run (see
+    /// ``PublicClientApplication/allAccounts()``), through the token cache.
     public var account: Account
     /// Renew with the refresh token even when the cached access token is still valid.
     public var forceRefresh: Bool

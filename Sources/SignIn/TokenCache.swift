@@ -1,8 +1,14 @@
 import Foundation
 import Synchronization
+import WebviewHost
 
-/// The tokens of the accounts signed in through one ``PublicClientApplication``, in memory,
-/// keyed by account and scopes.
+/// The tokens of the accounts signed in through one ``PublicClientApplication``, kept in a
+/// ``TokenCacheStorage`` in MSAL's unified cache format (``MSALTokenCacheDocument``).
+///
+/// Every read loads the store and every change is lock, load, change, save, unlock, so what
+/// another process (or another app sharing the store) wrote in between is never lost. The store
+/// is only called on this cache's serial queue, never on the caller's thread: the GTK main
+/// thread does not wait on D-Bus or on a file lock.
 final class TokenCache: Sendable {
     /// The tokens of one account for one set of scopes.
     struct Entry: Sendable {
@@ -25,58 +31,269 @@ final class TokenCache: Sendable {
         }
     }
 
-    private let entries = Mutex<[String: [Entry]]>([:])
+    /// What the store holds for one account of this app.
+    struct CachedAccount: Sendable {
+        var account: Account
+        var idToken: String
+        var idTokenClaims: IDTokenClaims
+        /// Access tokens, the one that expires last first.
+        var accessTokens: [(scopes: [String], secret: String, expiresOn: Date)]
+        var refreshToken: String?
 
-    /// Stores `entry`, replacing the account's entry with the same scopes.
-    func store(_ entry: Entry) {
-        entries.withLock { all in
-            var list = all[entry.account.identifier, default: []]
-            list.removeAll { Set($0.scopes) == Set(entry.scopes) }
-            list.append(entry)
-            all[entry.account.identifier] = list
+        /// The access token whose scopes hold all of `scopes` and that expires last, as an entry.
+        func entry(covering scopes: [String]) -> Entry? {
+            guard let token = accessTokens.first(where: { Set(scopes).isSubset(of: Set($0.scopes)) }) else { return nil }
+            return Entry(
+                account: account, scopes: token.scopes, accessToken: token.secret, expiresOn: token.expiresOn,
+                idToken: idToken, idTokenClaims: idTokenClaims, refreshToken: refreshToken)
         }
     }
 
-    /// The account's entry whose scopes hold all of `scopes`, the latest first.
-    func entry(for account: Account, covering scopes: [String]) -> Entry? {
-        entries.withLock { $0[account.identifier]?.last(where: { $0.covers(scopes) }) }
-    }
+    /// Which part of a (possibly shared) cache belongs to this app and its provider.
+    struct Scope: Sendable {
+        let clientID: String
+        /// MSAL's `environment`: the authority's host, lowercased, with its port when it has one.
+        let environment: String
+        /// MSAL's `realm`: the authority's path without its slashes (`realms/acme`, `api/oidc`).
+        /// MSAL takes the first path segment only (the Entra ID tenant); the whole path keeps two
+        /// issuers on one host (two Keycloak realms) apart.
+        let realm: String
 
-    /// Whether anything is cached for the account.
-    func contains(_ account: Account) -> Bool {
-        entries.withLock { !($0[account.identifier] ?? []).isEmpty }
-    }
-
-    /// Forgets the refresh tokens of the account (one was refused).
-    func removeRefreshTokens(of account: Account) {
-        entries.withLock { all in
-            all[account.identifier] = all[account.identifier]?.map {
-                var entry = $0
-                entry.refreshToken = nil
-                return entry
-            }
+        init(clientID: String, authority: URL) {
+            self.clientID = clientID
+            let host = (authority.host ?? "").lowercased()
+            environment = authority.port.map { "\(host):\($0)" } ?? host
+            realm = authority.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         }
     }
 
-    /// Replaces the refresh tokens of the account (tests simulate a garbled one with it).
-    func replaceRefreshTokens(of account: Account, with token: String) {
-        entries.withLock { all in
-            all[account.identifier] = all[account.identifier]?.map {
-                var entry = $0
-                entry.refreshToken = token
-                return entry
-            }
+    let storage: any TokenCacheStorage
+    let scope: Scope
+    private let queue = DispatchQueue(label: "SignIn.TokenCache")
+    /// The accounts seen at the last read or write, for the synchronous ``PublicClientApplication/accounts``.
+    private let lastSeenAccounts = Mutex<[Account]>([])
+
+    init(storage: any TokenCacheStorage, scope: Scope) {
+        self.storage = storage
+        self.scope = scope
+    }
+
+    // MARK: - Reading
+
+    /// What the store holds for `account` (nil when nothing).
+    func cachedAccount(_ account: Account) async throws(WebAuthError) -> CachedAccount? {
+        let document = try await load()
+        return cachedAccount(account, in: document)
+    }
+
+    /// Every account with an ID token of this app in the store, sorted by identifier.
+    func accounts() async throws(WebAuthError) -> [Account] {
+        let document = try await load()
+        return accounts(in: document)
+    }
+
+    /// The accounts seen at the last read or write of the store by this process.
+    var lastSeen: [Account] { lastSeenAccounts.withLock { $0 } }
+
+    // MARK: - Writing
+
+    /// Stores `entry`: its access token (replacing the one for the same scopes), ID token,
+    /// account, and its refresh token, which replaces the account's previous one for this app
+    /// (a rotated refresh token makes the old one useless).
+    func store(_ entry: Entry, now: Date) async throws(WebAuthError) {
+        let scope = scope
+        try await update { document in
+            Self.write(entry, now: now, scope: scope, into: &document)
         }
     }
 
-    /// Every account with cached tokens.
-    var accounts: [Account] {
-        entries.withLock { $0.values.compactMap(\.last?.account) }.sorted { $0.identifier < $1.identifier }
-    }
-
-    /// Forgets the account's tokens; returns whether any were cached.
+    /// Forgets the account's tokens for this app, and the account; returns whether any were cached.
     @discardableResult
-    func remove(_ account: Account) -> Bool {
-        entries.withLock { $0.removeValue(forKey: account.identifier) != nil }
+    func remove(_ account: Account) async throws(WebAuthError) -> Bool {
+        let scope = scope
+        let removed = Mutex(0)
+        try await update { document in
+            var count = 0
+            for section in [MSALTokenCacheDocument.Section.accessToken, .refreshToken, .idToken] {
+                count += document.remove(section) { Self.belongs($0, to: account, scope: scope) }
+            }
+            count += document.remove(.account) {
+                $0[string: "home_account_id"] == account.subject && $0[string: "environment"]?.lowercased() == scope.environment
+                    && ($0[string: "realm"] ?? "") == scope.realm
+            }
+            removed.withLock { $0 = count }
+        }
+        return removed.withLock { $0 } > 0
+    }
+
+    /// Forgets the account's refresh tokens for this app (one was refused); with `secret`, only
+    /// those with that secret, so that a token another process just stored survives.
+    func removeRefreshTokens(of account: Account, secret: String? = nil) async throws(WebAuthError) {
+        let scope = scope
+        try await update { document in
+            document.remove(.refreshToken) { fields in
+                Self.belongs(fields, to: account, scope: scope) && (secret == nil || fields[string: "secret"] == secret)
+            }
+        }
+    }
+
+    /// Replaces the secret of the account's refresh tokens (tests simulate a garbled one with it).
+    func replaceRefreshTokens(of account: Account, with token: String) async throws(WebAuthError) {
+        let scope = scope
+        try await update { document in
+            for (key, fields) in document.entries(.refreshToken) where Self.belongs(fields, to: account, scope: scope) {
+                document.put(.refreshToken, key: key, ["secret": .string(token)])
+            }
+        }
+    }
+
+    // MARK: - The store, on the queue
+
+    private func load() async throws(WebAuthError) -> MSALTokenCacheDocument {
+        let storage = storage
+        let document = try await onQueue { () throws(TokenCacheStorageError) in MSALTokenCacheDocument(data: try storage.load()) }
+        remember(document)
+        return document
+    }
+
+    /// Lock, load, change, save, unlock: the change applies to what the store holds now.
+    private func update(_ change: @escaping @Sendable (inout MSALTokenCacheDocument) -> Void) async throws(WebAuthError) {
+        let storage = storage
+        let document = try await onQueue { () throws(TokenCacheStorageError) in
+            try storage.withWriterLock { () throws(TokenCacheStorageError) in
+                var document = MSALTokenCacheDocument(data: try storage.load())
+                change(&document)
+                try storage.save(document.serialized())
+                return document
+            }
+        }
+        remember(document)
+    }
+
+    private func remember(_ document: MSALTokenCacheDocument) {
+        let accounts = accounts(in: document)
+        lastSeenAccounts.withLock { $0 = accounts }
+    }
+
+    private func onQueue<T: Sendable>(_ work: @escaping @Sendable () throws(TokenCacheStorageError) -> T) async throws(WebAuthError) -> T {
+        let queue = queue
+        let result: Result<T, TokenCacheStorageError> = await withCheckedContinuation { continuation in
+            queue.async {
+                do throws(TokenCacheStorageError) {
+                    continuation.resume(returning: .success(try work()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        switch result {
+        case .success(let value):
+            return value
+        case .failure(let error):
+            throw WebAuthError(.providerUnavailable, "The token cache could not be used. \(error.message)", underlyingError: error)
+        }
+    }
+
+    // MARK: - The format
+
+    private static func belongs(_ fields: MSALTokenCacheDocument.Fields, to account: Account, scope: Scope) -> Bool {
+        fields[string: "home_account_id"] == account.subject && fields[string: "environment"]?.lowercased() == scope.environment
+            && fields[string: "client_id"] == scope.clientID
+            && (fields[string: "realm"].map { $0 == scope.realm } ?? true)  // refresh tokens have no realm
+    }
+
+    private func accounts(in document: MSALTokenCacheDocument) -> [Account] {
+        var found: [String: Account] = [:]
+        for (_, fields) in document.entries(.idToken) {
+            guard fields[string: "environment"]?.lowercased() == scope.environment, fields[string: "realm"] == scope.realm,
+                fields[string: "client_id"] == scope.clientID, let secret = fields[string: "secret"],
+                let claims = Self.claims(of: secret), claims.subject == fields[string: "home_account_id"]
+            else { continue }
+            let account = Account(claims: claims)
+            found[account.identifier] = account
+        }
+        return found.values.sorted { $0.identifier < $1.identifier }
+    }
+
+    private func cachedAccount(_ account: Account, in document: MSALTokenCacheDocument) -> CachedAccount? {
+        let scope = scope
+        guard
+            let (idToken, claims) = document.entries(.idToken).lazy
+                .filter({ Self.belongs($0.fields, to: account, scope: scope) })
+                .compactMap({ entry -> (String, IDTokenClaims)? in
+                    guard let secret = entry.fields[string: "secret"], let claims = Self.claims(of: secret), claims.issuer == account.issuer
+                    else { return nil }
+                    return (secret, claims)
+                }).first
+        else { return nil }
+        let accessTokens = document.entries(.accessToken)
+            .filter { Self.belongs($0.fields, to: account, scope: scope) }
+            .compactMap { entry -> (scopes: [String], secret: String, expiresOn: Date, cachedAt: Int)? in
+                guard let secret = entry.fields[string: "secret"], let expires = entry.fields[string: "expires_on"].flatMap(Int.init)
+                else { return nil }
+                let scopes = (entry.fields[string: "target"] ?? "").split(separator: " ").map(String.init)
+                return (scopes, secret, Date(timeIntervalSince1970: TimeInterval(expires)), entry.fields[string: "cached_at"].flatMap(Int.init) ?? 0)
+            }
+            .sorted { ($0.expiresOn, $0.cachedAt) > ($1.expiresOn, $1.cachedAt) }
+            .map { (scopes: $0.scopes, secret: $0.secret, expiresOn: $0.expiresOn) }
+        let refreshToken = document.entries(.refreshToken)
+            .filter { Self.belongs($0.fields, to: account, scope: scope) }
+            .max { ($0.fields[string: "last_modification_time"].flatMap(Int.init) ?? 0) < ($1.fields[string: "last_modification_time"].flatMap(Int.init) ?? 0) }?
+            .fields[string: "secret"]
+        return CachedAccount(
+            account: Account(claims: claims), idToken: idToken, idTokenClaims: claims, accessTokens: accessTokens, refreshToken: refreshToken)
+    }
+
+    /// The claims of a cached ID token: verified when it was stored, so only decoded here.
+    static func claims(of idToken: String) -> IDTokenClaims? {
+        let parts = idToken.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, let payload = Base64URL.decode(parts[1]) else { return nil }
+        return try? IDTokenClaims(json: payload)
+    }
+
+    static func write(_ entry: Entry, now: Date, scope: Scope, into document: inout MSALTokenCacheDocument) {
+        let home = entry.account.subject
+        let seconds = { (date: Date) in String(Int(date.timeIntervalSince1970.rounded(.down))) }
+        let target = ScopeSet.normalized(entry.scopes).sorted().joined(separator: " ")
+        document.put(
+            .accessToken,
+            key: MSALTokenCacheDocument.accessTokenKey(
+                homeAccountID: home, environment: scope.environment, clientID: scope.clientID, realm: scope.realm, target: target),
+            [
+                "credential_type": .string("AccessToken"), "secret": .string(entry.accessToken), "home_account_id": .string(home),
+                "environment": .string(scope.environment), "client_id": .string(scope.clientID), "target": .string(target),
+                "realm": .string(scope.realm), "token_type": .string("Bearer"), "cached_at": .string(seconds(now)),
+                "expires_on": .string(seconds(entry.expiresOn)), "extended_expires_on": .string(seconds(entry.expiresOn)),
+            ])
+        document.put(
+            .idToken,
+            key: MSALTokenCacheDocument.idTokenKey(homeAccountID: home, environment: scope.environment, clientID: scope.clientID, realm: scope.realm),
+            [
+                "credential_type": .string("IdToken"), "secret": .string(entry.idToken), "home_account_id": .string(home),
+                "environment": .string(scope.environment), "realm": .string(scope.realm), "client_id": .string(scope.clientID),
+            ])
+        var account: MSALTokenCacheDocument.Fields = [
+            "home_account_id": .string(home), "environment": .string(scope.environment), "realm": .string(scope.realm),
+            "local_account_id": .string(entry.account.subject), "username": .string(entry.account.username ?? ""),
+            // msal-python lists only MSSTS and ADFS accounts (ClientApplication.get_accounts).
+            "authority_type": .string("MSSTS"),
+        ]
+        if let name = entry.account.name { account["name"] = .string(name) }
+        document.put(.account, key: MSALTokenCacheDocument.accountKey(homeAccountID: home, environment: scope.environment, realm: scope.realm), account)
+        if let refreshToken = entry.refreshToken {
+            let account = entry.account
+            document.remove(.refreshToken) { belongs($0, to: account, scope: scope) }
+            document.put(
+                .refreshToken,
+                key: MSALTokenCacheDocument.refreshTokenKey(homeAccountID: home, environment: scope.environment, clientID: scope.clientID, target: target),
+                [
+                    "credential_type": .string("RefreshToken"), "secret": .string(refreshToken), "home_account_id": .string(home),
+                    "environment": .string(scope.environment), "client_id": .string(scope.clientID), "target": .string(target),
+                    "last_modification_time": .string(seconds(now)),
+                ])
+        }
+        document.put(
+            .appMetadata, key: MSALTokenCacheDocument.appMetadataKey(environment: scope.environment, clientID: scope.clientID),
+            ["client_id": .string(scope.clientID), "environment": .string(scope.environment)])
     }
 }

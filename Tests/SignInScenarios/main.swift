@@ -68,7 +68,8 @@ func signIn(
 ) async -> ScenarioReport {
     var facts: [String: ScenarioReport.Value] = [:]
     do throws(WebAuthError) {
-        let app = try PublicClientApplication(configuration: .init(clientID: clientID, authority: issuer, redirectURI: URL(string: redirect)!))
+        let app = try PublicClientApplication(configuration: .init(
+            clientID: clientID, authority: issuer, redirectURI: URL(string: redirect)!, tokenCacheStorage: InMemoryTokenCacheStorage()))
         let result = try await app.acquireToken(with: InteractiveTokenParameters(scopes: scopes, webviewParameters: webview))
         facts["outcome"] = .string("success")
         facts["name"] = .string(result.account.name ?? "")

@@ -20,7 +20,7 @@ struct GlewlwydSignInTests {
         try PublicClientApplication(configuration: .init(
             clientID: clientID ?? server.clientID, authority: server.issuer, redirectURI: requestedRedirect,
             defaultScopes: ["openid", "profile", "email", "offline_access"], networkTimeout: 15,
-            now: { clock.now }))
+            now: { clock.now }, tokenCacheStorage: InMemoryTokenCacheStorage()))
     }
 
     func provider(_ behavior: ScriptedBrowserProvider.Behavior) -> ScriptedBrowserProvider {
@@ -217,7 +217,7 @@ struct GlewlwydSignInTests {
     @Test func silentWithoutRefreshTokenNeedsInteraction() async throws {
         let clock = TestClock()
         let (app, first) = try await signedIn(clock: clock)
-        app.cache.removeRefreshTokens(of: first.account)
+        try await app.cache.removeRefreshTokens(of: first.account)
         clock.advance(by: 56 * 60)
         let error = try await silentError(app, first.account)
         #expect(error.code == .interactionRequired)
@@ -227,7 +227,7 @@ struct GlewlwydSignInTests {
     @Test func silentWithAGarbledRefreshTokenNeedsInteraction() async throws {
         let clock = TestClock()
         let (app, first) = try await signedIn(clock: clock)
-        app.cache.replaceRefreshTokens(of: first.account, with: "garbage")
+        try await app.cache.replaceRefreshTokens(of: first.account, with: "garbage")
         clock.advance(by: 56 * 60)
         let error = try await silentError(app, first.account)
         #expect(error.code == .interactionRequired)

@@ -1,0 +1,97 @@
+// libsecret for SignIn's Secret Service token cache store. Building a `SecretSchema` and the
+// attribute tables takes GHashTables and varargs that Swift cannot call comfortably, so each
+// helper below wraps one `secret_password_*v_sync` call (named in its comment) for a schema made
+// of string attributes only. All of them block the calling thread: SignIn calls them on its own
+// worker queue, never on the GTK main thread.
+#ifndef WEBVIEWHOST_CLIBSECRET_SHIM_H
+#define WEBVIEWHOST_CLIBSECRET_SHIM_H
+
+#include <libsecret/secret.h>
+#include <gio/gio.h>
+
+/// A schema named `name` whose attributes `keys[0..<count]` are all strings (`secret_schema_newv`).
+static inline SecretSchema *wvh_secret_schema_new(const char *name, const char *const *keys, int count) {
+    GHashTable *types = g_hash_table_new(g_str_hash, g_str_equal);
+    for (int i = 0; i < count; i++) {
+        g_hash_table_insert(types, (gpointer)keys[i], GINT_TO_POINTER(SECRET_SCHEMA_ATTRIBUTE_STRING));
+    }
+    SecretSchema *schema = secret_schema_newv(name, SECRET_SCHEMA_NONE, types);
+    g_hash_table_unref(types);
+    return schema;
+}
+
+static inline GHashTable *wvh_secret_attributes(const char *const *keys, const char *const *values, int count) {
+    GHashTable *attributes = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    for (int i = 0; i < count; i++) {
+        g_hash_table_insert(attributes, g_strdup(keys[i]), g_strdup(values[i]));
+    }
+    return attributes;
+}
+
+/// `secret_password_storev_sync` into the default collection; TRUE when stored.
+static inline gboolean wvh_secret_store(
+    const char *schema_name, const char *const *keys, const char *const *values, int count,
+    const char *label, const char *secret, GCancellable *cancellable, GError **error) {
+    SecretSchema *schema = wvh_secret_schema_new(schema_name, keys, count);
+    GHashTable *attributes = wvh_secret_attributes(keys, values, count);
+    gboolean stored = secret_password_storev_sync(
+        schema, attributes, SECRET_COLLECTION_DEFAULT, label, secret, cancellable, error);
+    g_hash_table_unref(attributes);
+    secret_schema_unref(schema);
+    return stored;
+}
+
+/// `secret_password_lookupv_sync`: the secret (free it with `wvh_secret_free`), or NULL when
+/// there is none or on error (then `*error` is set).
+static inline gchar *wvh_secret_lookup(
+    const char *schema_name, const char *const *keys, const char *const *values, int count,
+    GCancellable *cancellable, GError **error) {
+    SecretSchema *schema = wvh_secret_schema_new(schema_name, keys, count);
+    GHashTable *attributes = wvh_secret_attributes(keys, values, count);
+    gchar *secret = secret_password_lookupv_sync(schema, attributes, cancellable, error);
+    g_hash_table_unref(attributes);
+    secret_schema_unref(schema);
+    return secret;
+}
+
+/// `secret_password_clearv_sync`: TRUE when an item was removed.
+static inline gboolean wvh_secret_clear(
+    const char *schema_name, const char *const *keys, const char *const *values, int count,
+    GCancellable *cancellable, GError **error) {
+    SecretSchema *schema = wvh_secret_schema_new(schema_name, keys, count);
+    GHashTable *attributes = wvh_secret_attributes(keys, values, count);
+    gboolean cleared = secret_password_clearv_sync(schema, attributes, cancellable, error);
+    g_hash_table_unref(attributes);
+    secret_schema_unref(schema);
+    return cleared;
+}
+
+/// `secret_password_searchv_sync` without unlocking or loading secrets: whether an item with
+/// these attributes exists (locked or not). Tells "nothing stored" from "stored but locked"
+/// after a lookup that returned nothing.
+static inline gboolean wvh_secret_exists(
+    const char *schema_name, const char *const *keys, const char *const *values, int count,
+    GCancellable *cancellable, GError **error) {
+    SecretSchema *schema = wvh_secret_schema_new(schema_name, keys, count);
+    GHashTable *attributes = wvh_secret_attributes(keys, values, count);
+    GList *items = secret_password_searchv_sync(schema, attributes, SECRET_SEARCH_ALL, cancellable, error);
+    gboolean found = items != NULL;
+    g_list_free_full(items, g_object_unref);
+    g_hash_table_unref(attributes);
+    secret_schema_unref(schema);
+    return found;
+}
+
+/// `secret_password_free`: wipes the secret's memory before freeing it.
+static inline void wvh_secret_free(gchar *secret) { secret_password_free(secret); }
+
+/// Whether `error` is `SECRET_ERROR_IS_LOCKED` (a collection the person did not unlock).
+static inline gboolean wvh_secret_error_is_locked(const GError *error) {
+    return error != NULL && error->domain == SECRET_ERROR && error->code == SECRET_ERROR_IS_LOCKED;
+}
+
+/// Whether `error` is `G_IO_ERROR_CANCELLED` (our time limit ran out).
+static inline gboolean wvh_error_is_cancelled(const GError *error) {
+    return error != NULL && g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+#endif

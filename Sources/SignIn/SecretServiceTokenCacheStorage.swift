@@ -1,0 +1,197 @@
+internal import CLibSecret
+import Crypto
+public import Foundation
+import Synchronization
+
+/// Keeps the cache in the person's keyring through the Secret Service (libsecret; GNOME Keyring,
+/// KWallet), as MSAL does on Linux: one item in the default collection, found by its schema name
+/// and attributes. This is the default store.
+///
+/// Two apps of one publisher share a cache by using the same ``schemaName`` and ``attributes``;
+/// different attributes keep caches apart. The item's secret is the cache JSON.
+///
+/// Every call is libsecret's synchronous form, made on the library's token cache queue (never on
+/// the GTK main thread), under a time limit (``timeout``): a locked collection whose unlock
+/// prompt nobody answers, or a Secret Service that never replies, ends in `timedOut`, not a hang.
+/// No session bus or no Secret Service is `unavailable`; a collection the person refused to
+/// unlock is `locked`. The library never falls back to a plain file by itself: an app that
+/// wants that chooses ``FileTokenCacheStorage`` explicitly.
+public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
+    /// The schema used when none is given.
+    public static let defaultSchemaName = "io.github.webviewhost.TokenCache"
+
+    /// The libsecret schema name (stored as the item's `xdg:schema` attribute).
+    public let schemaName: String
+    /// The attributes that find the item (all strings).
+    public let attributes: [String: String]
+    /// The name the keyring shows for the item (seen in Seahorse; holds nothing secret).
+    public let label: String
+    /// The longest one Secret Service call may take, an unlock prompt included.
+    public let timeout: TimeInterval
+    /// The writer lock, a file in `$XDG_RUNTIME_DIR` (else the cache folder) named after the
+    /// schema and attributes, so every process using the same item uses the same lock.
+    public let lockFile: TokenCacheLockFile
+
+    /// - Throws: `invalidConfiguration` for an empty schema name, no attributes, or an empty
+    ///   attribute name (libsecret would refuse them, or every app would share one item).
+    public init(
+        schemaName: String = Self.defaultSchemaName, attributes: [String: String], label: String = "Sign-in tokens",
+        timeout: TimeInterval = 30
+    ) throws(TokenCacheStorageError) {
+        guard !schemaName.isEmpty, !attributes.isEmpty, attributes.keys.allSatisfy({ !$0.isEmpty }) else {
+            throw TokenCacheStorageError(
+                .invalidConfiguration,
+                "A Secret Service token cache needs a schema name and at least one attribute, e.g. [\"client_id\": \"my-app\"].")
+        }
+        self.schemaName = schemaName
+        self.attributes = attributes
+        self.label = label
+        self.timeout = timeout
+        let identity = ([schemaName] + attributes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }).joined(separator: "\n")
+        let digest = SHA256.hash(data: Data(identity.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+        let environment = ProcessInfo.processInfo.environment
+        let folder: URL
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"), FileManager.default.fileExists(atPath: runtime) {
+            folder = URL(fileURLWithPath: runtime).appendingPathComponent("webviewhost-token-cache")
+        } else if let cache = environment["XDG_CACHE_HOME"], cache.hasPrefix("/") {
+            folder = URL(fileURLWithPath: cache).appendingPathComponent("webviewhost-token-cache")
+        } else {
+            folder = URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".cache/webviewhost-token-cache")
+        }
+        lockFile = TokenCacheLockFile(url: folder.appendingPathComponent("\(digest).lock"), timeout: timeout)
+    }
+
+    public func load() throws(TokenCacheStorageError) -> Data? {
+        let result: Result<Data?, TokenCacheStorageError> = call("read") { keys, values, count, cancellable, error in
+            guard let secret = wvh_secret_lookup(schemaName, keys, values, count, cancellable, error) else {
+                // Nothing, or an item whose collection stayed locked (the unlock prompt was
+                // dismissed): libsecret answers both without an error. Saving over a cache we
+                // could not read would lose it, so a locked one is an error.
+                guard error.pointee == nil, wvh_secret_exists(schemaName, keys, values, count, cancellable, error) != 0 else {
+                    return .success(nil)
+                }
+                return .failure(TokenCacheStorageError(
+                    .locked, "The keyring holding the sign-in tokens is locked and was not unlocked; unlock it and try again."))
+            }
+            defer { wvh_secret_free(secret) }
+            return .success(Data(bytes: secret, count: strlen(secret)))
+        }
+        return try result.get()
+    }
+
+    public func save(_ data: Data) throws(TokenCacheStorageError) {
+        let text = String(decoding: data, as: UTF8.self)
+        let result: Result<Void, TokenCacheStorageError> = call("write") { keys, values, count, cancellable, error in
+            if wvh_secret_store(schemaName, keys, values, count, label, text, cancellable, error) != 0 { return .success(()) }
+            return .failure(TokenCacheStorageError(
+                .locked, "The keyring did not store the sign-in tokens (its collection stayed locked); unlock the keyring and try again."))
+        }
+        try result.get()
+    }
+
+    /// Deletes the item; `true` when there was one.
+    @discardableResult
+    public func clear() throws(TokenCacheStorageError) -> Bool {
+        let result: Result<Bool, TokenCacheStorageError> = call("clear") { keys, values, count, cancellable, error in
+            .success(wvh_secret_clear(schemaName, keys, values, count, cancellable, error) != 0)
+        }
+        return try result.get()
+    }
+
+    public func withWriterLock<T>(_ body: () throws(TokenCacheStorageError) -> T) throws(TokenCacheStorageError) -> T {
+        try lockFile.withLock(body)
+    }
+
+    /// Runs one libsecret call on a worker thread, with the attributes as C arrays and a
+    /// cancellable, and waits for it at most ``timeout``; a GError it sets becomes a
+    /// ``TokenCacheStorageError``.
+    ///
+    /// Why a thread and a wait, not only the cancellable: while an unlock prompt is showing,
+    /// libsecret's synchronous calls do not return when cancelled (they wait for the prompt to
+    /// end, which nobody may ever do). On time-out the call is cancelled and left to finish on its
+    /// thread, which owns everything it uses. A `store` that finishes after that (the person
+    /// unlocked the keyring late) may still write its content.
+    private func call<T: Sendable>(
+        _ verb: String,
+        _ body: @escaping @Sendable (
+            UnsafePointer<UnsafePointer<CChar>?>, UnsafePointer<UnsafePointer<CChar>?>, Int32, UnsafeMutablePointer<GCancellable>?,
+            UnsafeMutablePointer<UnsafeMutablePointer<GError>?>
+        ) -> Result<T, TokenCacheStorageError>
+    ) -> Result<T, TokenCacheStorageError> {
+        let pairs = attributes.sorted { $0.key < $1.key }.map { [$0.key, $0.value] }
+        let timeout = timeout
+        let cancellable = Cancellable()
+        let box = OutcomeBox<T>()
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            let keys = pairs.map { UnsafePointer(strdup($0[0])) }
+            let values = pairs.map { UnsafePointer(strdup($0[1])) }
+            var error: UnsafeMutablePointer<GError>?
+            var result = keys.withUnsafeBufferPointer { keyBuffer in
+                values.withUnsafeBufferPointer { valueBuffer in
+                    body(keyBuffer.baseAddress!, valueBuffer.baseAddress!, Int32(pairs.count), cancellable.pointer, &error)
+                }
+            }
+            if let error {
+                result = .failure(Self.failure(error, verb: verb, timeout: timeout))
+                g_error_free(error)
+            }
+            for pointer in keys + values { free(UnsafeMutablePointer(mutating: pointer)) }
+            cancellable.release()
+            box.set(result)
+            finished.signal()
+        }
+        guard finished.wait(timeout: .now() + timeout) == .success, let result = box.get() else {
+            cancellable.cancel()
+            return .failure(Self.timedOut(verb: verb, timeout: timeout))
+        }
+        return result
+    }
+
+    private static func timedOut(verb: String, timeout: TimeInterval) -> TokenCacheStorageError {
+        TokenCacheStorageError(
+            .timedOut,
+            "The Secret Service did not \(verb) the sign-in tokens within \(Int(timeout)) seconds (an unlock prompt nobody answered?); "
+                + "unlock the keyring and try again.")
+    }
+
+    private static func failure(_ error: UnsafeMutablePointer<GError>, verb: String, timeout: TimeInterval) -> TokenCacheStorageError {
+        if wvh_error_is_cancelled(error) != 0 { return timedOut(verb: verb, timeout: timeout) }
+        if wvh_secret_error_is_locked(error) != 0 {
+            return TokenCacheStorageError(.locked, "The keyring holding the sign-in tokens is locked and was not unlocked; unlock it and try again.")
+        }
+        let detail = String(cString: error.pointee.message)
+        return TokenCacheStorageError(
+            .unavailable,
+            "The Secret Service (the keyring, e.g. GNOME Keyring) could not \(verb) the sign-in tokens: \(detail). "
+                + "Start the keyring in the desktop session, or choose another TokenCacheStorage.")
+    }
+}
+
+/// The result a worker thread hands back to the waiting caller.
+private final class OutcomeBox<T: Sendable>: Sendable {
+    private let outcome = Mutex<Result<T, TokenCacheStorageError>?>(nil)
+    func set(_ result: Result<T, TokenCacheStorageError>) { outcome.withLock { $0 = result } }
+    func get() -> Result<T, TokenCacheStorageError>? { outcome.withLock { $0 } }
+}
+
+/// A `GCancellable` that a timer on another thread may cancel; released once by its owner.
+private final class Cancellable: @unchecked Sendable {
+    // @unchecked: GCancellable is thread-safe (g_cancellable_cancel may be called from any
+    // thread), and `release` runs once, after the timer that may cancel it was cancelled.
+    let pointer: UnsafeMutablePointer<GCancellable>?
+    private let lock = Mutex(false)
+
+    init() { pointer = g_cancellable_new() }
+
+    func cancel() {
+        lock.withLock { released in if !released { g_cancellable_cancel(pointer) } }
+    }
+
+    func release() {
+        lock.withLock { released in
+            if !released { g_object_unref(pointer) }
+            released = true
+        }
+    }
+}

@@ -1,0 +1,59 @@
+public import Foundation
+
+/// Where a ``PublicClientApplication`` keeps its token cache between runs: the serialized cache
+/// (MSAL's unified cache format, JSON) as one blob, and a writer lock.
+///
+/// The library calls every method on its own serial worker queue, never on the main thread, so
+/// an implementation may block (a D-Bus round trip, a file lock) but must return within a bounded
+/// time: throw ``TokenCacheStorageError`` with ``TokenCacheStorageError/Code/timedOut`` rather
+/// than wait for ever. Each update is `lock`, `load`, change, `save`, `unlock`, so two processes
+/// of one app (or two apps sharing one store) never overwrite each other's entries.
+///
+/// Built in: ``SecretServiceTokenCacheStorage`` (the default), ``FileTokenCacheStorage``
+/// (unencrypted, chosen explicitly), ``InMemoryTokenCacheStorage`` (nothing survives the process).
+public protocol TokenCacheStorage: Sendable {
+    /// The cache as last saved, or `nil` when nothing has been saved yet.
+    func load() throws(TokenCacheStorageError) -> Data?
+
+    /// Replaces the saved cache with `data`, atomically: a reader sees the old or the new
+    /// content, never a mix.
+    func save(_ data: Data) throws(TokenCacheStorageError)
+
+    /// Runs `body` while holding this store's writer lock, which excludes other writers in this
+    /// and in other processes. Throws `timedOut` when the lock cannot be had in a bounded time.
+    func withWriterLock<T>(_ body: () throws(TokenCacheStorageError) -> T) throws(TokenCacheStorageError) -> T
+}
+
+/// Why a ``TokenCacheStorage`` could not load or save the cache. The message names what to do
+/// and never contains a token.
+public struct TokenCacheStorageError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong. A struct, not an enum, so new codes do not break callers.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// The store cannot be reached: no session bus, no Secret Service on it.
+        public static let unavailable = Code("unavailable")
+        /// The keyring collection is locked and was not unlocked (the person declined).
+        public static let locked = Code("locked")
+        /// The store or its writer lock did not answer within the time limit.
+        public static let timedOut = Code("timedOut")
+        /// A file could not be read or written.
+        public static let fileSystem = Code("fileSystem")
+        /// The configuration of the store cannot work (an empty application ID, no attributes...).
+        public static let invalidConfiguration = Code("invalidConfiguration")
+    }
+
+    public let code: Code
+    /// A sentence a person can act on.
+    public let message: String
+
+    /// An error with `code` and a `message` a person can act on (never a token in it).
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "TokenCacheStorageError.\(code): \(message)" }
+}

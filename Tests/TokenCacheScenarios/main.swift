@@ -1,0 +1,230 @@
+// A second (and third) process for SignInTests' token cache tests: each run makes its own
+// PublicClientApplication over the store named in STORE and does one thing, so that what it
+// finds can only have come from the store, never from another process's memory.
+//
+//   sign-in                       signs alice in through the scripted browser (Glewlwyd)
+//   silent ACCOUNT_ID [force]     acquireTokenSilent, no user agent registered
+//   concurrent-silent ACCOUNT_ID  two acquireTokenSilent at once
+//   accounts                      allAccounts()
+//   remove ACCOUNT_ID             remove(account)
+//   write-loop WRITER COUNT       COUNT cache writes of a made-up account "WRITER"
+//   dump FILE                     copies the stored cache bytes to FILE (0600)
+//   clear                         deletes the Secret Service item
+//
+// Environment: STORE (memory | file:PATH | app:APPLICATION_ID | secret:SCHEMA:VALUE), ISSUER, CLIENT_ID,
+// CLOCK_OFFSET (seconds added to the clock), STORE_TIMEOUT (Secret Service time limit), BROWSER_SCRIPT, USERNAME, PASSWORD.
+// Prints one line `RESULT {json}`: the outcome, or {"error": ...}; token values appear only as
+// SHA-256 prefixes.
+import Crypto
+import Foundation
+import WebviewHost
+
+@testable import SignIn
+
+let processStarted = Date()
+let environment = ProcessInfo.processInfo.environment
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func emit(_ object: [String: Any]) {
+    let data = try! JSONSerialization.data(withJSONObject: object, options: .sortedKeys)
+    print("RESULT " + String(decoding: data, as: UTF8.self))
+}
+
+func fingerprint(_ token: String?) -> String {
+    guard let token else { return "" }
+    return SHA256.hash(data: Data(token.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+}
+
+func fail(_ message: String) -> Never {
+    emit(["error": ["code": "scenario", "message": message]])
+    exit(1)
+}
+
+// Never a hang: whatever happens, the process ends.
+DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(environment["SCENARIO_TIMEOUT"] ?? "90") ?? 90)) {
+    emit(["error": ["code": "scenarioTimedOut", "message": "the scenario did not finish in time"]])
+    exit(3)
+}
+
+func makeStorage() -> any TokenCacheStorage {
+    let spec = environment["STORE"] ?? "memory"
+    if spec == "memory" { return InMemoryTokenCacheStorage() }
+    if spec.hasPrefix("app:") {
+        do throws(TokenCacheStorageError) {
+            return try FileTokenCacheStorage(applicationID: String(spec.dropFirst(4)))
+        } catch {
+            fail(error.message)
+        }
+    }
+    if spec.hasPrefix("file:") { return FileTokenCacheStorage(fileURL: URL(fileURLWithPath: String(spec.dropFirst(5)))) }
+    if spec.hasPrefix("secret:") {
+        let parts = spec.split(separator: ":", maxSplits: 2).map(String.init)
+        guard parts.count == 3 else { fail("STORE=secret:SCHEMA:VALUE") }
+        do throws(TokenCacheStorageError) {
+            let timeout = TimeInterval(environment["STORE_TIMEOUT"] ?? "15") ?? 15
+            return try SecretServiceTokenCacheStorage(schemaName: parts[1], attributes: ["cache": parts[2]], timeout: timeout)
+        } catch {
+            fail(error.message)
+        }
+    }
+    fail("unknown STORE \(spec)")
+}
+
+let storage = makeStorage()
+let issuer = URL(string: environment["ISSUER"] ?? "http://127.0.0.1:4617/api/oidc")!
+let clientID = environment["CLIENT_ID"] ?? "webviewhost-tests"
+let clockOffset = TimeInterval(environment["CLOCK_OFFSET"] ?? "0") ?? 0
+let application: PublicClientApplication
+do {
+    application = try PublicClientApplication(configuration: .init(
+        clientID: clientID, authority: issuer, redirectURI: URL(string: "http://127.0.0.1/callback")!,
+        defaultScopes: ["openid", "profile", "email", "offline_access"], networkTimeout: 15,
+        now: { Date().addingTimeInterval(clockOffset) }, tokenCacheStorage: storage))
+} catch {
+    fail("\(error)")
+}
+
+func report(_ error: WebAuthError) -> Never {
+    // elapsed: how long this process took to fail, measured here (the test process may be busy).
+    var fields: [String: Any] = ["code": error.code.name, "message": error.message, "elapsed": Date().timeIntervalSince(processStarted)]
+    if let storageError = error.underlyingError as? TokenCacheStorageError { fields["storageCode"] = storageError.code.name }
+    emit(["error": fields])
+    exit(1)
+}
+
+func account(_ identifier: String) async -> Account {
+    do throws(WebAuthError) {
+        guard let found = try await application.allAccounts().first(where: { $0.identifier == identifier }) else {
+            report(WebAuthError(.interactionRequired, "no account \(identifier) in the store"))
+        }
+        return found
+    } catch {
+        report(error)
+    }
+}
+
+func describe(_ result: AuthenticationResult) -> [String: Any] {
+    [
+        "account": result.account.identifier, "subject": result.account.subject, "accessToken": fingerprint(result.accessToken),
+        "refreshToken": fingerprint(result.refreshToken), "expiresOn": Int(result.expiresOn.timeIntervalSince1970),
+        "scopes": result.scopes.sorted(),
+    ]
+}
+
+switch arguments.first {
+case "sign-in":
+    let provider = ScriptedSignInProvider(
+        script: environment["BROWSER_SCRIPT"] ?? "browser_signin.py", username: environment["USERNAME"] ?? "alice",
+        password: environment["PASSWORD"] ?? "", loopbackPort: 53682)
+    WebviewProviderRegistry.register(provider)
+    do throws(WebAuthError) {
+        let result = try await application.acquireToken(
+            with: .init(scopes: [], webviewParameters: .init(webviewType: .provider(provider.id))))
+        var fields = describe(result)
+        fields["accounts"] = application.accounts.map(\.identifier)
+        emit(fields)
+    } catch {
+        report(error)
+    }
+
+case "silent":
+    guard arguments.count >= 2 else { fail("silent ACCOUNT_ID [force]") }
+    let before = application.accounts.map(\.identifier)
+    let found = await account(arguments[1])
+    do throws(WebAuthError) {
+        let result = try await application.acquireTokenSilent(with: .init(scopes: [], account: found, forceRefresh: arguments.count > 2))
+        var fields = describe(result)
+        fields["accountsBeforeReading"] = before
+        fields["accounts"] = try await application.allAccounts().map(\.identifier)
+        emit(fields)
+    } catch {
+        report(error)
+    }
+
+case "concurrent-silent":
+    guard arguments.count >= 2 else { fail("concurrent-silent ACCOUNT_ID") }
+    let found = await account(arguments[1])
+    @Sendable func silent() async -> Result<AuthenticationResult, WebAuthError> {
+        do throws(WebAuthError) {
+            return .success(try await application.acquireTokenSilent(with: .init(scopes: [], account: found)))
+        } catch {
+            return .failure(error)
+        }
+    }
+    async let first = silent()
+    async let second = silent()
+    let results = await [first, second]
+    var tokens: [String] = []
+    for result in results {
+        switch result {
+        case .success(let tokenResult): tokens.append(fingerprint(tokenResult.accessToken))
+        case .failure(let error): report(error)
+        }
+    }
+    emit(["accessTokens": tokens])
+
+case "accounts":
+    do throws(WebAuthError) {
+        emit(["accounts": try await application.allAccounts().map(\.identifier)])
+    } catch {
+        report(error)
+    }
+
+case "remove":
+    guard arguments.count >= 2 else { fail("remove ACCOUNT_ID") }
+    let found = await account(arguments[1])
+    do throws(WebAuthError) {
+        let removed = try await application.remove(found)
+        emit(["removed": removed, "accounts": try await application.allAccounts().map(\.identifier)])
+    } catch {
+        report(error)
+    }
+
+case "write-loop":
+    guard arguments.count >= 3, let count = Int(arguments[2]) else { fail("write-loop WRITER COUNT") }
+    let writer = arguments[1]
+    let now = Date()
+    let claims: [String: Any] = [
+        "iss": issuer.absoluteString, "sub": writer, "aud": clientID, "exp": Int(now.timeIntervalSince1970) + 3600,
+        "iat": Int(now.timeIntervalSince1970), "preferred_username": "\(writer)@example.com",
+    ]
+    let payload = try! JSONSerialization.data(withJSONObject: claims, options: .sortedKeys)
+    let idToken = "eyJhbGciOiJub25lIn0.\(Base64URL.encode(payload)).c2ln"
+    let idTokenClaims = try! IDTokenClaims(json: payload)
+    for index in 1...count {
+        let entry = TokenCache.Entry(
+            account: Account(claims: idTokenClaims), scopes: ["openid", "profile", "offline_access"],
+            accessToken: "at-\(writer)-\(index)", expiresOn: now.addingTimeInterval(3600), idToken: idToken,
+            idTokenClaims: idTokenClaims, refreshToken: "rt-\(writer)-\(index)")
+        do throws(WebAuthError) {
+            try await application.cache.store(entry, now: now)
+        } catch {
+            report(error)
+        }
+    }
+    emit(["written": count])
+
+case "clear":
+    guard let secretStore = storage as? SecretServiceTokenCacheStorage else { fail("clear needs STORE=secret:...") }
+    do throws(TokenCacheStorageError) {
+        emit(["cleared": try secretStore.clear()])
+    } catch {
+        emit(["error": ["code": "storage", "storageCode": error.code.name, "message": error.message]])
+        exit(1)
+    }
+
+case "dump":
+    guard arguments.count >= 2 else { fail("dump FILE") }
+    do throws(TokenCacheStorageError) {
+        let data = try storage.load() ?? Data()
+        _ = FileManager.default.createFile(atPath: arguments[1], contents: data, attributes: [.posixPermissions: 0o600])
+        emit(["bytes": data.count])
+    } catch {
+        emit(["error": ["code": "storage", "storageCode": error.code.name, "message": error.message]])
+        exit(1)
+    }
+
+default:
+    fail("unknown command \(arguments.first ?? "(none)")")
+}
+exit(0)
