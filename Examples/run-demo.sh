@@ -14,5 +14,6 @@ if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   "$demo" "$@"
 else
   echo "No display: running under Xvfb for 15 seconds and saving demo.png"
+  export WEBVIEW_HOST_DEMO_TOKEN_STORE=memory   # no desktop, so no keyring
   xvfb-run -a -s "-screen 0 1280x800x24" bash -c "\"$demo\" --start=here $* & pid=\$!; sleep 12; import -window root demo.png; kill \$pid"
 fi

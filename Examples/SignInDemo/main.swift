@@ -4,7 +4,8 @@
 //
 //   bash Examples/run-demo.sh        starts a local Glewlwyd server and this app
 //
-// Settings (environment): WEBVIEW_HOST_DEMO_AUTHORITY (issuer URL), WEBVIEW_HOST_DEMO_CLIENT_ID.
+// Settings (environment): WEBVIEW_HOST_DEMO_AUTHORITY (issuer URL), WEBVIEW_HOST_DEMO_CLIENT_ID,
+// WEBVIEW_HOST_DEMO_TOKEN_STORE=memory (no keyring).
 import BuiltInWebviewProviders
 import CWebKitGTK
 import Foundation
@@ -16,6 +17,15 @@ let environment = ProcessInfo.processInfo.environment
 let authority = URL(string: environment["WEBVIEW_HOST_DEMO_AUTHORITY"] ?? "http://127.0.0.1:4593/api/oidc")!
 let clientID = environment["WEBVIEW_HOST_DEMO_CLIENT_ID"] ?? "webviewhost-tests"
 let scopes = ["openid", "profile", "email", "offline_access"]
+// Tokens stay in the desktop's keyring (the Secret Service) across restarts; with
+// WEBVIEW_HOST_DEMO_TOKEN_STORE=memory (run-demo.sh without a display, where no keyring runs)
+// they are kept in this process only.
+let tokenStore: (any TokenCacheStorage)? =
+    environment["WEBVIEW_HOST_DEMO_TOKEN_STORE"] == "memory" ? InMemoryTokenCacheStorage() : nil
+
+func configuration(redirect: String) -> PublicClientApplicationConfiguration {
+    .init(clientID: clientID, authority: authority, redirectURI: URL(string: redirect)!, tokenCacheStorage: tokenStore)
+}
 
 @MainActor
 final class DemoWindow {
@@ -101,7 +111,7 @@ final class DemoWindow {
             nil)
         observeNotifications()
         do {
-            application = try PublicClientApplication(configuration: .init(clientID: clientID, authority: authority, redirectURI: URL(string: "http://127.0.0.1:53682/callback")!))
+            application = try PublicClientApplication(configuration: configuration(redirect: "http://127.0.0.1:53682/callback"))
         } catch {
             setStatus("Configuration error: \(error.message)")
         }
@@ -139,7 +149,7 @@ final class DemoWindow {
 
     func signIn(_ webview: WebviewParameters, redirect: String) {
         do {
-            application = try PublicClientApplication(configuration: .init(clientID: clientID, authority: authority, redirectURI: URL(string: redirect)!))
+            application = try PublicClientApplication(configuration: configuration(redirect: redirect))
         } catch {
             setStatus("Configuration error: \(error.message)")
             return
