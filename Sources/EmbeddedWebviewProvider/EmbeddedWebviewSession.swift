@@ -294,6 +294,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             window?.showPage(url)  // after server redirects: the page really shown
         case WEBKIT_LOAD_FINISHED:
             window?.loadEnded()
+            // Only loads this session started (and did not end at the redirect) finish here.
+            guard loading != nil else { return }
             loading = nil
             reporter.didFinishLoad(url)
         default:

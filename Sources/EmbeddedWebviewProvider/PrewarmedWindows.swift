@@ -42,7 +42,9 @@ enum PrewarmedWindows {
     /// The window waiting for the next session in this context, handed over once; `nil` when none.
     static func take(ephemeral: Bool) -> SignInWindow? {
         guard let taken = ready.removeValue(forKey: ephemeral) else { return nil }
-        guard taken.window.isAlive else {
+        // Still starting (its blank page not in yet): its load's events would reach the session,
+        // so a new window serves better.
+        guard taken.window.isAlive, webkit_web_view_is_loading(wvh_web_view(taken.window.webView)) == 0 else {
             taken.window.destroy()
             return nil
         }
