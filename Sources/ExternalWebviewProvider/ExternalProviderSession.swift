@@ -7,8 +7,8 @@ import WebviewHost
 
 /// One sign-in through an external provider: one child process, spoken to in JSON lines.
 ///
-/// Everything runs on the main actor (the child's output is read by a Dispatch source on the
-/// main queue), so the order of the plugin's lines is the order of the reports. Every way the
+/// Everything runs on the main actor (the child's output is read on a thread of its own and
+/// handed to the main queue in order), so the order of the plugin's lines is the order of the reports. Every way the
 /// child can misbehave ends in ``endWithError(_:)``: the `prepare()` in progress throws it, or
 /// the reporter fails with it; after that nothing the child writes is read.
 @MainActor
@@ -21,7 +21,7 @@ final class ExternalProviderSession: WebviewProviderSession {
     private var phase = Phase.idle
     private var child: ChildProcess?
     private var input: Int32 = -1
-    private var source: (any DispatchSourceRead)?
+    private var reader: OutputReader?
     private var buffer: [UInt8] = []
     private var redirectURI: RedirectURI?
 
@@ -104,19 +104,21 @@ final class ExternalProviderSession: WebviewProviderSession {
         self.input = input
         // Writes never block the main thread: a plugin that stops reading is a protocol error.
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(output, F_SETFL, fcntl(output, F_GETFL) | O_NONBLOCK)
-        let source = DispatchSource.makeReadSource(fileDescriptor: output, queue: .main)
-        source.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { self?.readAvailable(from: output) }
+        guard
+            let reader = OutputReader(
+                fd: output,
+                onChunk: { [weak self] chunk in self?.received(chunk) },
+                onEnd: { [weak self] in self?.endedOutput() })
+        else {
+            close(output)
+            throw WebAuthError(.externalProviderFailed, "\(name) could not be started: no pipe for its output.")
         }
-        source.setCancelHandler { close(output) }
-        self.source = source
-        source.resume()
+        self.reader = reader
     }
 
     private func stopReading() {
-        source?.cancel()
-        source = nil
+        reader?.stop()
+        reader = nil
         buffer = []
     }
 
@@ -137,19 +139,8 @@ final class ExternalProviderSession: WebviewProviderSession {
         }
     }
 
-    private func readAvailable(from fd: Int32) {
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if count < 0 {
-            if errno == EAGAIN || errno == EINTR { return }
-            endedOutput()
-            return
-        }
-        if count == 0 {
-            endedOutput()
-            return
-        }
-        buffer += chunk[0..<count]
+    private func received(_ chunk: [UInt8]) {
+        buffer += chunk
         while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
             let line = buffer[..<newline]
             defer { if !buffer.isEmpty { buffer.removeSubrange(...newline) } }
@@ -173,14 +164,23 @@ final class ExternalProviderSession: WebviewProviderSession {
 
     /// Whether the child's output still matters: not after the outcome, a violation or dismiss.
     private var isReading: Bool {
-        source != nil && phase != .broken && phase != .dismissed
+        reader != nil && phase != .broken && phase != .dismissed
     }
 
-    private func endedOutput() {
+    /// The end of its output: it exited (or closed it). Waits up to 200 ms for the exit status,
+    /// which says more to the person than "it ended".
+    private func endedOutput(attempt: Int = 0) {
         stopReading()
         guard phase != .dismissed, phase != .broken, !reporter.isFinished || waiter != nil else { return }
+        let status = child?.exitStatusIfExited()
+        if status == nil, attempt < 20 {
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(10)) { [weak self] in
+                MainActor.assumeIsolated { self?.endedOutput(attempt: attempt + 1) }
+            }
+            return
+        }
         var message = "\(name) ended before the sign-in finished"
-        if let status = child?.exitStatusIfExited() { message += " (\(status))" }
+        if let status { message += " (\(status))" }
         endWithError(WebAuthError(.externalProviderFailed, message + "; its own messages, if any, are on standard error."))
     }
 
@@ -275,7 +275,7 @@ final class ExternalProviderSession: WebviewProviderSession {
 
     private func next(_ type: String, within limit: Duration) async throws -> PluginMessage {
         try await withCheckedThrowingContinuation { continuation in
-            guard phase != .broken, phase != .dismissed, source != nil else {
+            guard phase != .broken, phase != .dismissed, reader != nil else {
                 continuation.resume(throwing: WebAuthError(.externalProviderFailed, "\(name) is no longer running."))
                 return
             }

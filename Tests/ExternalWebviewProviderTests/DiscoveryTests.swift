@@ -156,7 +156,7 @@ struct DiscoveryTests {
             // .provider("missing") names it, and says why it cannot run.
             let forced = WebAuthSession(
                 redirectURI: redirect, parameters: .init(webviewType: .provider("missing")), environment: headless)
-            do {
+            do throws(WebAuthError) {
                 _ = try await forced.prepare()
                 Issue.record("a provider whose program is missing prepared")
             } catch {

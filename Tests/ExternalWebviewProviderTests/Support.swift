@@ -67,7 +67,7 @@ func runSession(
             }
         }
         let result: Result<WebAuthResponse, WebAuthError>
-        do {
+        do throws(WebAuthError) {
             let prepared = try await session.prepare()
             let state = "s\(Int.random(in: 1...1_000_000))"
             _ = prepared
