@@ -4,7 +4,8 @@ public import WebviewHost
 /// The session contract as a suite any provider can run against itself (as swift-log's
 /// LogHandler tests do): one terminal outcome, the one-session slot, cancel (from another thread,
 /// from inside an observer, by cancelling the awaiting task), timeout, notifications on the main
-/// thread and in order, nothing after the end.
+/// thread and in order, nothing after the end, and — when the fixture can see them — no child
+/// process left behind by `dismiss()`.
 ///
 /// ```swift
 /// let failures = await WebviewProviderConformance.run(provider: MyProvider(), fixture: fixture)
@@ -24,12 +25,17 @@ public enum WebviewProviderConformance {
         public var pendingAuthorizationURL: @Sendable (_ redirectURI: URL) -> URL
         /// How long a provider may take to reach the redirect.
         public var patience: Duration
+        /// For a provider that starts processes: after each check (its sessions dismissed), the
+        /// processes they left running, described for the failure message; empty when none. Give
+        /// the provider's children time to be reaped before answering. `nil` skips this check.
+        public var leftoverProcesses: (@Sendable () async -> [String])?
 
         public init(
             redirectURI: URL, parameters: WebviewParameters, environment: WebviewEnvironment = .current,
             succeedingAuthorizationURL: @escaping @Sendable (URL, String) -> URL,
             pendingAuthorizationURL: @escaping @Sendable (URL) -> URL,
-            patience: Duration = .seconds(20)
+            patience: Duration = .seconds(20),
+            leftoverProcesses: (@Sendable () async -> [String])? = nil
         ) {
             self.redirectURI = redirectURI
             self.parameters = parameters
@@ -37,6 +43,7 @@ public enum WebviewProviderConformance {
             self.succeedingAuthorizationURL = succeedingAuthorizationURL
             self.pendingAuthorizationURL = pendingAuthorizationURL
             self.patience = patience
+            self.leftoverProcesses = leftoverProcesses
         }
     }
 
@@ -70,6 +77,13 @@ public enum WebviewProviderConformance {
                 return probe.failures
             }
             failures += found
+            // dismiss() must leave no child behind, however the check ended.
+            if let leftoverProcesses = fixture.leftoverProcesses {
+                let left = await leftoverProcesses()
+                if !left.isEmpty {
+                    failures.append(Failure(check: check, detail: "processes left running after dismiss: \(left)"))
+                }
+            }
         }
         return failures
     }

@@ -12,12 +12,14 @@ struct ProtocolTests {
     @Test("The provider conformance suite passes through the real protocol")
     func conformance() async throws {
         let temp = try TemporaryDirectory()
+        let pids = temp.url
         let fixture = WebviewProviderConformance.Fixture(
             redirectURI: redirect, parameters: .init(), environment: headless,
             succeedingAuthorizationURL: { _, state in authorization("ok", state: state) },
-            pendingAuthorizationURL: { _ in authorization("wait") })
+            pendingAuthorizationURL: { _ in authorization("wait") },
+            leftoverProcesses: { await survivors(in: pids) })
         let failures = await WebviewProviderConformance.run(
-            provider: behaviourProvider("autopilot", pids: temp.url), fixture: fixture)
+            provider: behaviourProvider("autopilot", pids: temp.url, grandchild: true), fixture: fixture)
         #expect(failures.isEmpty, "\(failures)")
         #expect(recordedCount(in: temp.url) >= WebviewProviderConformance.checks.count)
         #expect(await survivors(in: temp.url) == [], "every plugin process is killed and reaped")
@@ -156,7 +158,8 @@ struct ProtocolTests {
         try await Task.sleep(for: .milliseconds(500))
         let descriptors = openDescriptorCount()
         let threads = threadCount()
-        let count = 200
+        // 200 by default; EXTERNAL_PROVIDER_SESSIONS=1000 for the long run.
+        let count = ProcessInfo.processInfo.environment["EXTERNAL_PROVIDER_SESSIONS"].flatMap(Int.init) ?? 200
         var failures: [WebAuthError] = []
         for _ in 0..<count {
             if let error = await runSession(provider).result.error { failures.append(error) }
