@@ -138,15 +138,20 @@ struct ProtocolTests {
         #expect(await survivors(in: temp.url) == [])
     }
 
-    @Test("A program that cannot be started fails the session with the reason")
+    @Test("A program that exists but cannot be started (its interpreter is missing) fails the session with the reason")
     func cannotStart() async throws {
+        let temp = try TemporaryDirectory()
+        let script = temp.url.appendingPathComponent("plugin").path
+        try "#!/nonexistent/interpreter\n".write(toFile: script, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
         let provider = ExternalProvider(
-            descriptor: ProviderDescriptor(
-                id: "gone", name: "gone", arguments: ["/nonexistent/program"], requiresDisplay: false))
-        // Available is checked by the policy; make the session directly to reach the spawn.
-        #expect(provider.availability(in: headless).reason?.contains("does not exist") == true)
-        let spawn = Result { try ChildProcess(["/nonexistent/program"]) }
-        #expect(throws: ChildProcess.SpawnError.self) { try spawn.get() }
+            descriptor: ProviderDescriptor(id: "broken", name: "broken", arguments: [script], requiresDisplay: false))
+        #expect(provider.availability(in: headless) == .available, "the file is there and executable")
+        let (result, events) = await runSession(provider)
+        #expect(result.error?.code == .externalProviderFailed)
+        #expect(result.error?.message.contains("could not be started") == true, "\(result)")
+        #expect(result.error?.message.contains(script) == true)
+        #expect(events == ["didFail"])
     }
 
     @Test("Many sessions through one plugin leave no child, descriptor or thread behind")
