@@ -20,6 +20,8 @@ Modes:
   wrong-version      answers the handshake with protocol version 99
   early-event        sends didStartLoad before it is asked to present
   foreign-redirect   answers present with a redirect to another redirect URI
+  broker             answers present with switchToBroker msauth://broker/authorize; answers
+                     brokerUnavailable with fail(code brokerUnavailable)
   late               answers present with the redirect, then ignores dismiss and keeps
                      writing redirects and garbage until it is killed
 
@@ -67,6 +69,7 @@ if mode == "silent":
         time.sleep(1)
 
 redirect = None
+options = {}
 for message in messages():
     kind = message["type"]
     if kind == "hello":
@@ -81,6 +84,7 @@ for message in messages():
                   "capabilities": []})
     elif kind == "prepare":
         redirect = message["redirectURI"]
+        options = message["parameters"].get("options", {})
         if mode == "loopback-port":
             parts = urllib.parse.urlsplit(redirect)
             redirect = parts._replace(netloc="127.0.0.1:50123").geturl()
@@ -94,6 +98,9 @@ for message in messages():
         query = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
         if mode == "crash-after-prepare":
             os._exit(5)
+        if mode == "broker":
+            send({"type": "switchToBroker", "url": "msauth://broker/authorize?client=test"})
+            continue
         if mode == "flood":
             while True:
                 send({"type": "didStartLoad", "url": url})
@@ -114,9 +121,13 @@ for message in messages():
                     sys.stdout.write("garbage after the outcome\n")
                     sys.stdout.flush()
                     time.sleep(0.01)
+        elif page == "options":
+            send({"type": "fail", "code": "options", "message": json.dumps(options, sort_keys=True)})
         elif page == "fail":
             send({"type": "fail", "code": "network", "message": "The test page could not be loaded."})
         else:
             send({"type": "didFinishLoad", "url": url})
+    elif kind == "brokerUnavailable":
+        send({"type": "fail", "code": "brokerUnavailable", "message": "No broker for " + message["url"]})
     elif kind == "dismiss":
         break

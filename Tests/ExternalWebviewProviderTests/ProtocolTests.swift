@@ -43,6 +43,54 @@ struct ProtocolTests {
         #expect(events.last == "didFail")
     }
 
+    @Test("The app's providerOptions and parameters reach the plugin in prepare")
+    func providerOptions() async throws {
+        let provider = behaviourProvider("autopilot")
+        let result = await WebviewProviderRegistry.withIsolatedRegistry { () async -> Result<WebAuthResponse, WebAuthError> in
+            WebviewProviderRegistry.register(provider)
+            let session = WebAuthSession(
+                redirectURI: redirect,
+                parameters: WebviewParameters(
+                    webviewType: .provider(provider.id), providerOptions: ["profile": "work", "kiosk": "yes"]),
+                environment: headless)
+            do throws(WebAuthError) {
+                return .success(try await session.authenticate { _ in authorization("options") })
+            } catch {
+                return .failure(error)
+            }
+        }
+        #expect(result.error?.code == WebAuthError.Code("options"))
+        #expect(result.error?.message == #"{"kiosk": "yes", "profile": "work"}"#)
+    }
+
+    @Test("switchToBroker hands the session to the provider registered for the scheme, and the plugin is ended")
+    func broker() async throws {
+        let temp = try TemporaryDirectory()
+        let plugin = behaviourProvider("broker", pids: temp.url)
+        let (handedOver, events) = await WebviewProviderRegistry.withIsolatedRegistry {
+            () async -> (Result<WebAuthResponse, WebAuthError>, [String]) in
+            WebviewProviderRegistry.register(FakeWebviewProvider(id: "broker-app", brokerSchemes: ["msauth"]))
+            WebviewProviderRegistry.register(plugin)
+            let session = WebAuthSession(
+                redirectURI: redirect, parameters: .init(webviewType: .provider(plugin.id)), environment: headless)
+            let recorder = WebAuthEventRecorder(session: session)
+            do throws(WebAuthError) {
+                let response = try await session.authenticate { _ in authorization("wait") }
+                try? await Task.sleep(for: .milliseconds(50))
+                return (.success(response), recorder.shortNames)
+            } catch {
+                return (.failure(error), recorder.shortNames)
+            }
+        }
+        #expect(try handedOver.get().code == "fake-code", "the broker provider ended the session")
+        #expect(events.contains("willSwitchToBrokerApp"))
+        #expect(await survivors(in: temp.url) == [], "the plugin it replaced was dismissed and ended")
+
+        let (unavailable, _) = await runSession(behaviourProvider("broker"))
+        #expect(unavailable.error?.code == WebAuthError.Code("brokerUnavailable"), "the plugin was told no broker took it")
+        #expect(unavailable.error?.message.contains("msauth://broker/authorize") == true)
+    }
+
     @Test("A loopback plugin may move the port; the host accepts that and nothing else")
     func preparedRedirect() async throws {
         let (moved, _) = await runSession(behaviourProvider("loopback-port"))
