@@ -29,13 +29,18 @@ public enum WebviewProviderConformance {
         /// processes they left running, described for the failure message; empty when none. Give
         /// the provider's children time to be reaped before answering. `nil` skips this check.
         public var leftoverProcesses: (@Sendable () async -> [String])?
+        /// The timeout the "timeout" check gives its session (counted from `prepare`). Raise it
+        /// for a provider whose `prepare` takes a while, such as one that starts a process, so that
+        /// a loaded machine does not time the session out before it is prepared.
+        public var shortTimeout: Duration
 
         public init(
             redirectURI: URL, parameters: WebviewParameters, environment: WebviewEnvironment = .current,
             succeedingAuthorizationURL: @escaping @Sendable (URL, String) -> URL,
             pendingAuthorizationURL: @escaping @Sendable (URL) -> URL,
             patience: Duration = .seconds(20),
-            leftoverProcesses: (@Sendable () async -> [String])? = nil
+            leftoverProcesses: (@Sendable () async -> [String])? = nil,
+            shortTimeout: Duration = .milliseconds(700)
         ) {
             self.redirectURI = redirectURI
             self.parameters = parameters
@@ -44,6 +49,7 @@ public enum WebviewProviderConformance {
             self.pendingAuthorizationURL = pendingAuthorizationURL
             self.patience = patience
             self.leftoverProcesses = leftoverProcesses
+            self.shortTimeout = shortTimeout
         }
     }
 
@@ -292,7 +298,7 @@ public enum WebviewProviderConformance {
         }
 
         func timeout() async {
-            let session = makeSession(timeout: .milliseconds(700))
+            let session = makeSession(timeout: fixture.shortTimeout)
             let recorder = WebAuthEventRecorder(session: session)
             do {
                 let redirect = try await session.prepare()

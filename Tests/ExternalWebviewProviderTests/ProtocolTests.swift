@@ -17,7 +17,9 @@ struct ProtocolTests {
             redirectURI: redirect, parameters: .init(), environment: headless,
             succeedingAuthorizationURL: { _, state in authorization("ok", state: state) },
             pendingAuthorizationURL: { _ in authorization("wait") },
-            leftoverProcesses: { await survivors(in: pids) })
+            leftoverProcesses: { await survivors(in: pids) },
+            // Starting Python takes most of a second on a loaded machine; the timeout counts from prepare.
+            shortTimeout: .seconds(3))
         let failures = await WebviewProviderConformance.run(
             provider: behaviourProvider("autopilot", pids: temp.url, grandchild: true), fixture: fixture)
         #expect(failures.isEmpty, "\(failures)")
@@ -170,7 +172,8 @@ struct ProtocolTests {
     func pendingTimeout() async throws {
         let temp = try TemporaryDirectory()
         let (result, events) = await runSession(
-            behaviourProvider("autopilot", pids: temp.url), page: "wait", timeout: .milliseconds(500))
+            // Long enough for Python to start and prepare on a loaded machine: the timeout counts from prepare.
+            behaviourProvider("autopilot", pids: temp.url), page: "wait", timeout: .seconds(3))
         #expect(result.error?.code == .timedOut)
         #expect(events == ["didStartLoad", "didFinishLoad", "didFail"])
         #expect(await survivors(in: temp.url) == [])
