@@ -110,4 +110,32 @@ struct ShellPluginTests {
             }
         }
     }
+
+    @Test("It keeps the session contract (a person pastes the callback for each succeeding link)")
+    func conformance() async throws {
+        let terminal = try FifoTerminal()
+        defer { terminal.hangUp() }
+        // A person who opens each succeeding link, signs in and pastes the address the browser ends on.
+        let person = Task.detached {
+            var seen = 0
+            while !Task.isCancelled {
+                let text = terminal.text
+                let links = text.components(separatedBy: "mode=ok&state=").dropFirst()
+                for link in links.dropFirst(seen) {
+                    let state = link.prefix { !$0.isWhitespace }
+                    terminal.type("http://127.0.0.1:8080/callback?code=pasted&state=\(state)")
+                }
+                seen = links.count
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        defer { person.cancel() }
+        let fixture = WebviewProviderConformance.Fixture(
+            redirectURI: redirect, parameters: .init(), environment: headless,
+            succeedingAuthorizationURL: { _, state in authorization("ok", state: state) },
+            pendingAuthorizationURL: { _ in authorization("wait") },
+            shortTimeout: .seconds(2))
+        let failures = await WebviewProviderConformance.run(provider: try provider(for: terminal), fixture: fixture)
+        #expect(failures.isEmpty, "\(failures)")
+    }
 }
