@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BuiltInWebviewProviders", targets: ["BuiltInWebviewProviders"]),
         .library(name: "SignIn", targets: ["SignIn"]),
         .library(name: "TerminalPromptProvider", targets: ["TerminalPromptProvider"]),
+        .library(name: "ExternalWebviewProvider", targets: ["ExternalWebviewProvider"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -125,6 +126,13 @@ let package = Package(
         // MARK: Plugins (providers outside the built-ins: they import WebviewHost only)
         .target(name: "TerminalPromptProvider", dependencies: ["WebviewHost"], path: "Plugins/TerminalPromptProvider"),
         .testTarget(name: "TerminalPromptProviderTests", dependencies: ["TerminalPromptProvider", "WebviewHost", "WebviewHostTestKit"]),
+        // Providers in other processes, any language: descriptor discovery, the JSON-lines protocol,
+        // and ChildProcess. Foundation + Glibc only (no GLib: reaching it means linking GTK 3).
+        .target(name: "ExternalWebviewProvider", dependencies: ["WebviewHost"]),
+        .testTarget(
+            name: "ExternalWebviewProviderTests",
+            dependencies: ["ExternalWebviewProvider", "WebviewHost", "WebviewHostTestKit"]
+        ),
 
         // MARK: Benchmarks
         // `Tests/Benchmarks/run.sh` builds the floor (a bare C WebKitGTK program) and runs this under Xvfb.

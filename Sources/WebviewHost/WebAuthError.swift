@@ -8,7 +8,10 @@ public struct WebAuthError: Error, Sendable, CustomStringConvertible, LocalizedE
     /// What went wrong. A struct, not an enum, so new codes do not break callers.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         public let name: String
-        private init(_ name: String) { self.name = name }
+        /// A code of your own, for a provider whose failures none of the built-in codes names
+        /// (an external provider's `fail` message, a broker's own error). Two codes are equal
+        /// when their names are; pick a name the built-in codes do not use.
+        public init(_ name: String) { self.name = name }
         public var description: String { name }
 
         /// The person closed the window or pressed Escape.

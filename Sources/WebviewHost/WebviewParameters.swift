@@ -22,6 +22,11 @@ public struct WebviewParameters: Sendable {
     /// What happens when a sign-in page navigates to a scheme that is neither web nor the redirect
     /// (`mailto:`, another app's scheme): by default the library's window asks the person first.
     public var externalSchemes: ExternalSchemePolicy
+    /// Settings for one provider that the host does not interpret (a kiosk browser's profile, an
+    /// external provider's options, which are sent to the plugin in its `prepare` message).
+    /// Providers document the keys they read and ignore the others. Keys and values are strings
+    /// so that they cross a process boundary unchanged.
+    public var providerOptions: [String: String]
 
     public init(
         webviewType: WebviewType = .default,
@@ -32,7 +37,8 @@ public struct WebviewParameters: Sendable {
         windowTitle: String = "Sign in",
         windowSize: WindowSize = .init(width: 520, height: 680),
         browserCompletion: BrowserCompletion = .defaultPage,
-        externalSchemes: ExternalSchemePolicy = .ask
+        externalSchemes: ExternalSchemePolicy = .ask,
+        providerOptions: [String: String] = [:]
     ) {
         self.webviewType = webviewType
         self.parentWindow = parentWindow
@@ -43,6 +49,7 @@ public struct WebviewParameters: Sendable {
         self.windowSize = windowSize
         self.browserCompletion = browserCompletion
         self.externalSchemes = externalSchemes
+        self.providerOptions = providerOptions
     }
 }
 

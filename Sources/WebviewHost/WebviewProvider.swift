@@ -25,6 +25,9 @@ public protocol WebviewProvider: Sendable {
     /// another provider that navigates to one is handed to this provider (see
     /// ``WebAuthSessionReporter/switchToBroker(_:)``). Empty for providers that are no broker.
     var brokerSchemes: Set<String> { get }
+    /// Where the provider came from, for people: `nil` for one the app registered in code; an
+    /// installed provider gives its descriptor file. `WEBVIEW_HOST_PROVIDER=help` prints it.
+    var origin: String? { get }
 
     /// Whether the provider can run in `environment`, and why not. Called from any thread.
     func availability(in environment: WebviewEnvironment) -> WebviewProviderAvailability
@@ -49,6 +52,7 @@ extension WebviewProvider {
     public var defaultTimeout: Duration? { nil }
     public var brokerSchemes: Set<String> { [] }
     @MainActor public func prewarm(parameters: WebviewParameters, authorityHost: String?) {}
+    public var origin: String? { nil }
 }
 
 /// One sign-in as a provider runs it. All calls come on the main actor, in the order

@@ -146,8 +146,8 @@ public struct DefaultWebviewSelectionPolicy: WebviewSelectionPolicy {
         return lines.isEmpty ? "No provider is registered." : lines.joined(separator: "; ")
     }
 
-    /// The `WEBVIEW_HOST_PROVIDER=help` listing: each provider with its kind, priority and
-    /// whether it can run here (and why not).
+    /// The `WEBVIEW_HOST_PROVIDER=help` listing: each provider with its kind, priority,
+    /// whether it can run here (and why not), and where it came from when it was installed.
     public static func helpText(providers: [any WebviewProvider], environment: WebviewEnvironment) -> String {
         var lines = ["Sign-in providers (\(WebviewEnvironment.providerOverrideVariable)=<id> forces one):"]
         if providers.isEmpty { lines.append("  (none registered)") }
@@ -157,6 +157,7 @@ public struct DefaultWebviewSelectionPolicy: WebviewSelectionPolicy {
             lines.append(
                 "  \(provider.id) - \(provider.displayName) [\(provider.kind), priority \(provider.priority)"
                     + "\(provider.requiresDisplay ? "" : ", no display needed")]: \(state)")
+            if let origin = provider.origin { lines.append("    from \(origin)") }
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -4,7 +4,8 @@ public import WebviewHost
 /// The session contract as a suite any provider can run against itself (as swift-log's
 /// LogHandler tests do): one terminal outcome, the one-session slot, cancel (from another thread,
 /// from inside an observer, by cancelling the awaiting task), timeout, notifications on the main
-/// thread and in order, nothing after the end.
+/// thread and in order, nothing after the end, and — when the fixture can see them — no child
+/// process left behind by `dismiss()`.
 ///
 /// ```swift
 /// let failures = await WebviewProviderConformance.run(provider: MyProvider(), fixture: fixture)
@@ -24,12 +25,22 @@ public enum WebviewProviderConformance {
         public var pendingAuthorizationURL: @Sendable (_ redirectURI: URL) -> URL
         /// How long a provider may take to reach the redirect.
         public var patience: Duration
+        /// For a provider that starts processes: after each check (its sessions dismissed), the
+        /// processes they left running, described for the failure message; empty when none. Give
+        /// the provider's children time to be reaped before answering. `nil` skips this check.
+        public var leftoverProcesses: (@Sendable () async -> [String])?
+        /// The timeout the "timeout" check gives its session (counted from `prepare`). Raise it
+        /// for a provider whose `prepare` takes a while, such as one that starts a process, so that
+        /// a loaded machine does not time the session out before it is prepared.
+        public var shortTimeout: Duration
 
         public init(
             redirectURI: URL, parameters: WebviewParameters, environment: WebviewEnvironment = .current,
             succeedingAuthorizationURL: @escaping @Sendable (URL, String) -> URL,
             pendingAuthorizationURL: @escaping @Sendable (URL) -> URL,
-            patience: Duration = .seconds(20)
+            patience: Duration = .seconds(20),
+            leftoverProcesses: (@Sendable () async -> [String])? = nil,
+            shortTimeout: Duration = .milliseconds(700)
         ) {
             self.redirectURI = redirectURI
             self.parameters = parameters
@@ -37,6 +48,8 @@ public enum WebviewProviderConformance {
             self.succeedingAuthorizationURL = succeedingAuthorizationURL
             self.pendingAuthorizationURL = pendingAuthorizationURL
             self.patience = patience
+            self.leftoverProcesses = leftoverProcesses
+            self.shortTimeout = shortTimeout
         }
     }
 
@@ -70,6 +83,13 @@ public enum WebviewProviderConformance {
                 return probe.failures
             }
             failures += found
+            // dismiss() must leave no child behind, however the check ended.
+            if let leftoverProcesses = fixture.leftoverProcesses {
+                let left = await leftoverProcesses()
+                if !left.isEmpty {
+                    failures.append(Failure(check: check, detail: "processes left running after dismiss: \(left)"))
+                }
+            }
         }
         return failures
     }
@@ -278,7 +298,7 @@ public enum WebviewProviderConformance {
         }
 
         func timeout() async {
-            let session = makeSession(timeout: .milliseconds(700))
+            let session = makeSession(timeout: fixture.shortTimeout)
             let recorder = WebAuthEventRecorder(session: session)
             do {
                 let redirect = try await session.prepare()

@@ -1,0 +1,126 @@
+import Foundation
+import WebviewHost
+
+/// A message from an external provider to the host: one JSON object on one line of its
+/// standard output (`ExternalProviders.md` specifies each).
+enum PluginMessage: Sendable, Equatable {
+    case hello(protocolVersion: Int, capabilities: [String])
+    case prepared(redirectURI: String)
+    case didStartLoad(URL)
+    case didFinishLoad(URL)
+    case redirect(String)
+    case fail(code: String, message: String)
+    case switchToBroker(URL)
+
+    var type: String {
+        switch self {
+        case .hello: "hello"
+        case .prepared: "prepared"
+        case .didStartLoad: "didStartLoad"
+        case .didFinishLoad: "didFinishLoad"
+        case .redirect: "redirect"
+        case .fail: "fail"
+        case .switchToBroker: "switchToBroker"
+        }
+    }
+
+    /// Why a line is not a message; the text names the rule, never the line (it may hold a code).
+    struct Malformed: Error {
+        let reason: String
+    }
+
+    /// Reads one line (without its newline).
+    static func parse(_ line: some Collection<UInt8>) throws(Malformed) -> PluginMessage {
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: Data(line), options: [])
+        } catch {
+            throw Malformed(reason: "a line that is not JSON")
+        }
+        guard let fields = object as? [String: Any] else { throw Malformed(reason: "a JSON line that is not an object") }
+        guard let type = fields["type"] as? String else { throw Malformed(reason: "a message without a \"type\" string") }
+
+        func string(_ key: String, limit: Int = 16 * 1024) throws(Malformed) -> String {
+            guard let value = fields[key] as? String, !value.isEmpty else {
+                throw Malformed(reason: "a \(type) message without a \"\(key)\" string")
+            }
+            guard value.utf8.count <= limit else {
+                throw Malformed(reason: "a \(type) message whose \"\(key)\" is longer than \(limit) bytes")
+            }
+            return value
+        }
+        func url(_ key: String) throws(Malformed) -> URL {
+            guard let url = URL(string: try string(key)), url.scheme != nil else {
+                throw Malformed(reason: "a \(type) message whose \"\(key)\" is not an absolute URL")
+            }
+            return url
+        }
+
+        switch type {
+        case "hello":
+            guard let version = fields["protocolVersion"] as? Int else {
+                throw Malformed(reason: "a hello message without a whole-number \"protocolVersion\"")
+            }
+            let capabilities = (fields["capabilities"] as? [Any])?.compactMap { $0 as? String } ?? []
+            return .hello(protocolVersion: version, capabilities: capabilities)
+        case "prepared": return .prepared(redirectURI: try string("redirectURI"))
+        case "didStartLoad": return .didStartLoad(try url("url"))
+        case "didFinishLoad": return .didFinishLoad(try url("url"))
+        case "redirect": return .redirect(try string("url"))
+        case "switchToBroker": return .switchToBroker(try url("url"))
+        case "fail":
+            let code = try string("code", limit: 64)
+            guard code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+                throw Malformed(reason: "a fail message whose \"code\" is not a name of letters and digits")
+            }
+            return .fail(code: code, message: try string("message", limit: 4096))
+        default:
+            throw Malformed(reason: "a message of unknown type \"\(type.prefix(40))\"")
+        }
+    }
+}
+
+/// A message from the host to an external provider.
+enum HostMessage: Sendable {
+    case hello
+    case prepare(redirectURI: URL, parameters: WebviewParameters)
+    case present(URL)
+    case brokerUnavailable(URL)
+    case dismiss
+
+    /// The message as one JSON line, newline included. Slashes are not escaped, so a plugin in
+    /// a shell can read a URL with a pattern.
+    var line: Data {
+        var fields: [String: Any]
+        switch self {
+        case .hello:
+            fields = [
+                "type": "hello", "host": "WebviewHost",
+                "protocolVersions": Array(ProviderDescriptor.supportedProtocolVersions),
+            ]
+        case .prepare(let redirectURI, let parameters):
+            var described: [String: Any] = [
+                "prefersEphemeralWebBrowserSession": parameters.prefersEphemeralWebBrowserSession,
+                "windowTitle": parameters.windowTitle,
+                "windowWidth": parameters.windowSize.width,
+                "windowHeight": parameters.windowSize.height,
+                "options": parameters.providerOptions,
+            ]
+            if let timeout = parameters.timeout {
+                described["timeoutSeconds"] = Double(timeout.components.seconds)
+                    + Double(timeout.components.attoseconds) / 1e18
+            }
+            fields = ["type": "prepare", "redirectURI": redirectURI.absoluteString, "parameters": described]
+        case .present(let url):
+            fields = ["type": "present", "url": url.absoluteString]
+        case .brokerUnavailable(let url):
+            fields = ["type": "brokerUnavailable", "url": url.absoluteString]
+        case .dismiss:
+            fields = ["type": "dismiss"]
+        }
+        // Serialization of these dictionaries (strings, numbers, booleans) cannot fail.
+        var data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        data.append(UInt8(ascii: "\n"))
+        return data
+    }
+}

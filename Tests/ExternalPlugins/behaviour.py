@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""An external provider for the tests: it speaks the protocol (ExternalProviders.md) well, or
+breaks it in one chosen way.
+
+    behaviour.py MODE [--grandchild]
+
+Modes:
+  autopilot          a user agent that follows the page: for a present URL whose query has
+                     mode=ok it reports didStartLoad, didFinishLoad and the redirect to the
+                     prepared redirect URI with code=external&state=<state>; mode=wait shows
+                     the page and waits; mode=fail reports fail(network).
+  loopback-port      autopilot, but prepares the requested loopback redirect URI on port 50123
+  other-redirect     prepares a redirect URI on another host
+  crash-at-start     exits with status 3 before the handshake
+  crash-after-prepare  handshake and prepared, then exits with status 5 when asked to present
+  garbage            answers the handshake with a line that is not JSON
+  oversized          answers the handshake with 200 000 bytes and no newline
+  flood              answers present with didStartLoad as fast as it can
+  silent             reads everything, answers nothing, ignores SIGTERM
+  wrong-version      answers the handshake with protocol version 99
+  early-event        sends didStartLoad before it is asked to present
+  foreign-redirect   answers present with a redirect to another redirect URI
+  broker             answers present with switchToBroker msauth://broker/authorize; answers
+                     brokerUnavailable with fail(code brokerUnavailable)
+  late               answers present with the redirect, then ignores dismiss and keeps
+                     writing redirects and garbage until it is killed
+
+--grandchild starts `sleep 300` in the background first (it must die with the session).
+--pids DIR writes an empty file named after its process ID (and the grandchild's) into DIR,
+so that a test can check that each one was killed and reaped.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.parse
+
+mode = sys.argv[1]
+pids = [os.getpid()]
+if "--grandchild" in sys.argv:
+    pids.append(subprocess.Popen(["sleep", "300"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL).pid)
+if "--pids" in sys.argv:
+    directory = sys.argv[sys.argv.index("--pids") + 1]
+    for pid in pids:
+        open(os.path.join(directory, str(pid)), "w").close()
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def messages():
+    for line in sys.stdin:
+        line = line.strip()
+        if line:
+            yield json.loads(line)
+
+
+if mode == "crash-at-start":
+    sys.exit(3)
+if mode == "silent":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    for _ in sys.stdin:
+        pass
+    while True:
+        time.sleep(1)
+
+redirect = None
+options = {}
+for message in messages():
+    kind = message["type"]
+    if kind == "hello":
+        if mode == "garbage":
+            sys.stdout.write("this is not JSON\n")
+            sys.stdout.flush()
+        elif mode == "oversized":
+            sys.stdout.write("x" * 200000)
+            sys.stdout.flush()
+        else:
+            send({"type": "hello", "protocolVersion": 99 if mode == "wrong-version" else 1,
+                  "capabilities": []})
+    elif kind == "prepare":
+        redirect = message["redirectURI"]
+        options = message["parameters"].get("options", {})
+        if mode == "loopback-port":
+            parts = urllib.parse.urlsplit(redirect)
+            redirect = parts._replace(netloc="127.0.0.1:50123").geturl()
+        elif mode == "other-redirect":
+            redirect = "https://attacker.example/callback"
+        if mode == "early-event":
+            send({"type": "didStartLoad", "url": "https://idp.example.test/early"})
+        send({"type": "prepared", "redirectURI": redirect})
+    elif kind == "present":
+        url = message["url"]
+        query = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
+        if mode == "crash-after-prepare":
+            os._exit(5)
+        if mode == "broker":
+            send({"type": "switchToBroker", "url": "msauth://broker/authorize?client=test"})
+            continue
+        if mode == "flood":
+            while True:
+                send({"type": "didStartLoad", "url": url})
+        send({"type": "didStartLoad", "url": url})
+        if mode == "foreign-redirect":
+            send({"type": "redirect", "url": "http://127.0.0.1:9/elsewhere?code=forged"})
+            continue
+        page = query.get("mode", ["wait"])[0]
+        if page == "ok":
+            state = query.get("state", [""])[0]
+            send({"type": "didFinishLoad", "url": url})
+            send({"type": "redirect",
+                  "url": redirect + "?" + urllib.parse.urlencode({"code": "external", "state": state})})
+            if mode == "late":
+                signal.signal(signal.SIGTERM, signal.SIG_IGN)
+                while True:
+                    send({"type": "redirect", "url": redirect + "?code=late&state=" + state})
+                    sys.stdout.write("garbage after the outcome\n")
+                    sys.stdout.flush()
+                    time.sleep(0.01)
+        elif page == "options":
+            send({"type": "fail", "code": "options", "message": json.dumps(options, sort_keys=True)})
+        elif page == "fail":
+            send({"type": "fail", "code": "network", "message": "The test page could not be loaded."})
+        else:
+            send({"type": "didFinishLoad", "url": url})
+    elif kind == "brokerUnavailable":
+        send({"type": "fail", "code": "brokerUnavailable", "message": "No broker for " + message["url"]})
+    elif kind == "dismiss":
+        break
