@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Starts a program with an empty signal mask (`posix_spawnp` with `POSIX_SPAWN_SETSIGMASK`).
 ///
@@ -71,6 +72,48 @@ public struct CleanSpawn: Sendable {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) == -1, errno == EINTR {}
         return Self.exitStatus(status)
+    }
+
+    /// What the child wrote and how it ended.
+    public struct Collected: Sendable {
+        public let output: Data
+        public let errors: Data
+        public let status: Int32
+    }
+
+    /// Reads both pipes to their end, then waits for the exit, on threads of their own: never on
+    /// Swift's cooperative pool, which has one thread per core (two here), so a blocking read
+    /// there would stall every other task of the test process for as long as the child runs.
+    public func collect() async -> Collected {
+        let output = output
+        let errors = errors
+        let errorsRead = ReadResult()
+        return await withCheckedContinuation { continuation in
+            Thread {
+                errorsRead.set(errors?.readDataToEndOfFile() ?? Data())
+            }.start()
+            Thread {
+                let read = output?.readDataToEndOfFile() ?? Data()
+                let errors = errorsRead.wait()
+                continuation.resume(returning: Collected(output: read, errors: errors, status: waitForExit()))
+            }.start()
+        }
+    }
+
+    /// One thread's read, handed to another.
+    private final class ReadResult: Sendable {
+        private let data = Mutex<Data?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+
+        func set(_ value: Data) {
+            data.withLock { $0 = value }
+            done.signal()
+        }
+
+        func wait() -> Data {
+            done.wait()
+            return data.withLock { $0 ?? Data() }
+        }
     }
 
     /// The child's exit status if it has ended (and reaps it), `nil` while it runs.

@@ -36,14 +36,12 @@ public enum ScenarioRunner {
             try await Task.sleep(for: timeout + .seconds(10))
             kill(pid, SIGKILL)
         }
-        // Read both pipes to the end while the program runs, so neither fills up.
-        async let outData = Task.detached { child.output!.readDataToEndOfFile() }.value
-        async let errData = Task.detached { child.errors!.readDataToEndOfFile() }.value
-        let (stdout, stderr) = await (outData, errData)
-        let exitStatus = child.waitForExit()
+        // Both pipes read to the end while the program runs (so neither fills up), off the cooperative pool.
+        let collected = await child.collect()
+        let exitStatus = collected.status
         killer.cancel()
-        let text = String(decoding: stdout, as: UTF8.self)
-        let log = String(decoding: stderr, as: UTF8.self)
+        let text = String(decoding: collected.output, as: UTF8.self)
+        let log = String(decoding: collected.errors, as: UTF8.self)
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix(ScenarioHost.reportPrefix) }) else {
             throw Failure(description: "\(program) \(scenario) printed no report (exit \(exitStatus)).\nstdout:\n\(text)\nstderr:\n\(log.suffix(4000))")
         }
