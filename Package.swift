@@ -117,6 +117,7 @@ let package = Package(
         .testTarget(
             name: "SignInTests",
             dependencies: [
+                "ExternalWebviewProvider",
                 "SignIn", "WebviewHost", "ScenarioSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
