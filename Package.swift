@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "WebviewHost", targets: ["WebviewHost"]),
         .library(name: "WebviewHostTestKit", targets: ["WebviewHostTestKit"]),
         .library(name: "GLibSupport", targets: ["GLibSupport"]),
+        .library(name: "WebviewHostGTK3", targets: ["WebviewHostGTK3"]),
         .library(name: "EmbeddedWebviewProvider", targets: ["EmbeddedWebviewProvider"]),
         .library(name: "SystemBrowserProvider", targets: ["SystemBrowserProvider"]),
         .library(name: "BuiltInWebviewProviders", targets: ["BuiltInWebviewProviders"]),
@@ -34,6 +35,8 @@ let package = Package(
             providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev", "libsoup-3.0-dev"])]
         ),
         .target(name: "GLibSupport", dependencies: ["CWebKitGTK"]),
+        // What a GTK 3 app imports to call GTK and WebKit (the C module is not a product of its own).
+        .target(name: "WebviewHostGTK3", dependencies: ["CWebKitGTK", "GLibSupport"]),
 
         // MARK: Built-in providers
         .target(name: "EmbeddedWebviewProvider", dependencies: ["WebviewHost", "GLibSupport", "CWebKitGTK"]),

@@ -1,0 +1,26 @@
+// swift-tools-version: 6.1
+// The README's snippets, compiled (and the parts that need no display, run) from outside the
+// package, as an app would use it: only its products. `.ci/run` builds and runs it.
+import PackageDescription
+
+let package = Package(
+    name: "ReadmeCheck",
+    platforms: [.macOS(.v15)],
+    // Through a link named after the package (made by .ci/run), so the dependency's identity is
+    // "WebviewHost" wherever the checkout lives.
+    dependencies: [.package(path: ".checkout/WebviewHost")],
+    targets: [
+        .executableTarget(
+            name: "ReadmeCheck",
+            dependencies: [
+                .product(name: "WebviewHost", package: "WebviewHost"),
+                .product(name: "WebviewHostGTK3", package: "WebviewHost"),
+                .product(name: "BuiltInWebviewProviders", package: "WebviewHost"),
+                .product(name: "EmbeddedWebviewProvider", package: "WebviewHost"),
+                .product(name: "SignIn", package: "WebviewHost"),
+                .product(name: "ExternalWebviewProvider", package: "WebviewHost"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        )
+    ]
+)

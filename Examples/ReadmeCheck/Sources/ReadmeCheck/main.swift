@@ -1,0 +1,175 @@
+// Written from README.md and Docs.docc/ImplementingAProvider.md only: a plugin provider
+// (a "kiosk" that never comes back by itself), the custom-scheme hand-over through the host,
+// task cancellation, cancel from inside an observer, and the external-scheme policy knob.
+import Foundation
+import WebviewHost
+import WebviewHostGTK3
+import BuiltInWebviewProviders
+import EmbeddedWebviewProvider
+import SignIn
+import ExternalWebviewProvider
+
+@MainActor
+final class KioskSession: WebviewProviderSession {
+    let request: WebAuthRequest
+    let reporter: WebAuthSessionReporter
+    var dismissed = 0
+    init(request: WebAuthRequest, reporter: WebAuthSessionReporter) {
+        self.request = request
+        self.reporter = reporter
+    }
+    func prepare() async throws -> URL { request.redirectURI.url }
+    func present(authorizationURL: URL) throws {
+        reporter.didStartLoad(authorizationURL)
+        reporter.didFinishLoad(authorizationURL)
+    }
+    func dismiss() { dismissed += 1 }
+}
+
+struct KioskBrowserProvider: WebviewProvider {
+    let id: WebviewProviderID = "kiosk"
+    let displayName = "Kiosk browser"
+    let kind = WebviewProviderKind.other
+    var requiresDisplay: Bool { false }
+    func availability(in environment: WebviewEnvironment) -> WebviewProviderAvailability { .available }
+    @MainActor func makeSession(for request: WebAuthRequest, reporter: WebAuthSessionReporter) throws
+        -> any WebviewProviderSession { KioskSession(request: request, reporter: reporter) }
+}
+
+var failures: [String] = []
+@MainActor func check(_ condition: Bool, _ what: String) {
+    print(condition ? "ok   \(what)" : "FAIL \(what)")
+    if !condition { failures.append(what) }
+}
+
+WebviewProviderRegistry.register(KioskBrowserProvider())
+let authorize = URL(string: "https://login.example/authorize")!
+let custom = URL(string: "com.example.app:/oauth2redirect")!
+
+// 1. A custom-scheme redirect handed to the host by the app.
+do {
+    let session = WebAuthSession(redirectURI: custom, parameters: .init(webviewType: .provider("kiosk")))
+    _ = try await session.prepare()
+    check(!WebAuthSession.handleOpenURL("com.example.app:/oauth2redirect?code=c&state=s"), "no hand-over before the page is shown")
+    let running = Task { @MainActor in try await session.start(authorizationURL: authorize, expectedState: "s") }
+    try await Task.sleep(for: .milliseconds(50))
+    check(!WebAuthSession.handleOpenURL("com.example.other:/oauth2redirect?code=c&state=s"), "another scheme is not taken")
+    check(WebAuthSession.handleOpenURL("com.example.app:/oauth2redirect?code=the-code&state=s"), "the redirect is taken")
+    let response = try await running.value
+    check(response.code == "the-code", "the code comes back")
+    check(!WebAuthSession.handleOpenURL("com.example.app:/oauth2redirect?code=again&state=s"), "nothing after the outcome")
+}
+
+// 2. Cancelling the Swift task that awaits authenticate(): canceled, at once.
+do {
+    let session = WebAuthSession(redirectURI: custom, parameters: .init(webviewType: .provider("kiosk")))
+    let signIn = Task { @MainActor in
+        try await session.authenticate(expectedState: "s") { _ in authorize }
+    }
+    try await Task.sleep(for: .milliseconds(50))
+    let started = ContinuousClock.now
+    signIn.cancel()
+    do {
+        _ = try await signIn.value
+        check(false, "task cancellation ends the session")
+    } catch let error as WebAuthError {
+        check(error.code == .canceled, "task cancellation is canceled (\(error.code))")
+        check(ContinuousClock.now - started < .seconds(1), "at once")
+    }
+}
+
+// 3. cancel() inside an observer: every observer sees didFinishLoad before didFail, and didFail is last.
+do {
+    let session = WebAuthSession(redirectURI: custom, parameters: .init(webviewType: .provider("kiosk")))
+    _ = try await session.prepare()
+    var seen: [String] = []
+    let names: [Notification.Name] = [.webAuthDidStartLoad, .webAuthDidFinishLoad, .webAuthDidFail, .webAuthDidComplete]
+    var tokens: [any NSObjectProtocol] = []
+    for name in names {
+        tokens.append(NotificationCenter.default.addObserver(forName: name, object: session, queue: nil) { note in
+            let name = note.name
+            MainActor.assumeIsolated {
+                seen.append("first:\(name.rawValue)")
+                if name == .webAuthDidFinishLoad { session.cancel() }
+            }
+        })
+        tokens.append(NotificationCenter.default.addObserver(forName: name, object: session, queue: nil) { note in
+            let name = note.name
+            MainActor.assumeIsolated { seen.append("second:\(name.rawValue)") }
+        })
+    }
+    do {
+        _ = try await session.start(authorizationURL: authorize, expectedState: "s")
+        check(false, "cancel from an observer ends the session")
+    } catch {
+        check(error.code == .canceled, "cancel from an observer is canceled")
+    }
+    try await Task.sleep(for: .milliseconds(50))
+    let finishSecond = seen.firstIndex { $0.hasPrefix("second:") && $0.contains("FinishLoad") }
+    let failFirst = seen.firstIndex { $0.hasPrefix("first:") && $0.contains("Fail") }
+    check(finishSecond != nil && failFirst != nil && finishSecond! < failFirst!, "didFinishLoad reached every observer before didFail: \(seen)")
+    check(seen.suffix(2).allSatisfy { $0.contains("Fail") }, "the terminal event is last")
+    tokens.forEach(NotificationCenter.default.removeObserver)
+}
+
+// 4. The external-scheme policy is a parameter (what the embedded view does with it is its business).
+let parameters = WebviewParameters(webviewType: .embedded, externalSchemes: .allow(["mailto"], askingForOthers: false))
+check(parameters.externalSchemes.allows("MAILTO") && !parameters.externalSchemes.asksPerson, "allow-list, refuse others")
+check(!WebviewParameters().externalSchemes.allowedSchemes.contains("zoommtg") && WebviewParameters().externalSchemes.asksPerson, "default asks")
+
+print(failures.isEmpty ? "ALL OK" : "FAILURES: \(failures)")
+exit(failures.isEmpty ? 0 : 1)
+
+// README "The person's browser: did it open the page?" compiles as written.
+@MainActor func offerCopyLinkIfTheBrowserNeverArrives(session: WebAuthSession, authorizationURL: URL) -> any NSObjectProtocol {
+    func showCopyLinkHint(_ url: URL) { print("copy \(url)") }
+    let opened = Task { @MainActor in
+        try await Task.sleep(for: .seconds(5))
+        showCopyLinkHint(authorizationURL)                // the browser never arrived
+    }
+    let observer = NotificationCenter.default.addObserver(forName: .webAuthDidStartLoad, object: session, queue: .main) { _ in
+        opened.cancel()
+    }
+    return observer
+}
+
+// README "Real pages in the embedded view" and "Warm start" compile as written.
+@MainActor func warmStartSnippets(application: PublicClientApplication, parameters: WebviewParameters) {
+    _ = WebviewParameters(externalSchemes: .ask)
+    _ = WebviewParameters(externalSchemes: .allow(["mailto"], askingForOthers: false))
+    _ = WebviewParameters(externalSchemes: .refuseAll)
+    application.prewarm()
+    WebAuthSession.prewarm(parameters: parameters, authorityHost: "login.example.com")
+    EmbeddedWebviewProvider.prewarm(keepReady: true)
+    EmbeddedWebviewProvider.releasePrewarmed()
+}
+
+// README "Staying signed in" compiles as written.
+func tokenCacheSnippets(app: PublicClientApplication, authority: URL, redirect: URL) async throws {
+    if let account = try await app.allAccounts().first {          // read from the keyring
+        let result = try await app.acquireTokenSilent(with: SilentTokenParameters(scopes: ["openid"], account: account))
+        _ = result
+        try await app.remove(account)                                   // signs that account out of the store
+    }
+    _ = PublicClientApplicationConfiguration(clientID: "my-desktop-app", authority: authority, redirectURI: redirect,
+                                         tokenCacheStorage: try FileTokenCacheStorage(applicationID: "com.example.App"))
+}
+
+// README "Write a provider plugin" and "Sign-in providers installed at run time" compile as written.
+extension WebAuthError.Code { static let kioskLocked = WebAuthError.Code("kioskLocked") }
+func pluginSnippets(url: URL) throws {
+    _ = WebviewParameters(webviewType: .provider("kiosk"), providerOptions: ["kiosk.profile": "lobby"])
+    let child = try ChildProcess(["/usr/libexec/kiosk", url.absoluteString])   // import ExternalWebviewProvider
+    child.end(grace: .seconds(1))                                               // in dismiss()
+}
+@MainActor func installedSnippets() {
+    let report = WebviewProviderRegistry.registerInstalledProviders()   // loaded, shadowed, refused, and why
+    print(report)
+}
+
+// README "Start-up in a GTK app" compiles as written (it needs a display to run).
+@MainActor func startUp() {
+    gtk_init(nil, nil)
+    MainLoopBridge.install()                              // once, after gtk_init
+    WebviewProviderRegistry.registerBuiltInProviders()    // system browser + embedded view
+}

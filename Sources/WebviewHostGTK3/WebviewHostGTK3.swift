@@ -1,0 +1,15 @@
+/// What a GTK 3 app needs from C to use WebviewHost, in one import: GTK 3, WebKitGTK
+/// (webkit2gtk-4.1), GLib, GIO and libsoup, with the GObject casts as functions (`wvh_window`,
+/// `wvh_widget`, `wvh_web_view`, ... standing for `GTK_WINDOW()`, `GTK_WIDGET()`,
+/// `WEBKIT_WEB_VIEW()`), and GLibSupport (``MainLoopBridge``, signal connections, `GLibError`).
+///
+/// ```swift
+/// import BuiltInWebviewProviders
+/// import WebviewHostGTK3
+///
+/// gtk_init(nil, nil)
+/// MainLoopBridge.install()
+/// WebviewProviderRegistry.registerBuiltInProviders()
+/// ```
+@_exported import CWebKitGTK
+@_exported import GLibSupport
