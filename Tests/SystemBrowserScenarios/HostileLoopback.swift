@@ -100,8 +100,13 @@ enum HostileLoopback {
         }
         results["portClosedAfterOutcome"] = .bool(ended)
         // The held connections were closed by the listener (read sees the end, or a reset).
+        // The listener lets go of what it still holds within a few seconds of the outcome (it
+        // answers requests it already read for up to 2 s); wait for each end, 10 s at most in all.
         var heldClosedByListener = 0
+        let deadline = Date().addingTimeInterval(10)
         for fd in held {
+            var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            _ = poll(&waiting, 1, Int32(max(0, deadline.timeIntervalSinceNow) * 1000))
             var byte: UInt8 = 0
             let count = recv(fd, &byte, 1, Int32(MSG_DONTWAIT))
             if count == 0 || (count < 0 && errno != EAGAIN) { heldClosedByListener += 1 }
