@@ -13,7 +13,7 @@ public import WebviewHost
 /// session), which is ended — its whole process group — and reaped when the session is
 /// dismissed. Whatever the child does, the session ends with one outcome: a crash, an early
 /// exit, garbage, an oversized line, a flood or silence all end it with
-/// ``WebAuthError/Code/externalProviderFailed`` or ``WebAuthError/Code/externalProviderProtocol``.
+/// `WebAuthError.Code.externalProviderFailed` or `.externalProviderProtocol`.
 ///
 /// Apps usually do not make these themselves: `WebviewProviderRegistry.registerInstalledProviders()`
 /// makes one per installed descriptor.

@@ -64,7 +64,7 @@ public enum InstalledProviders {
     public struct Report: Sendable, CustomStringConvertible {
         /// Where it looked, in order of precedence.
         public var searchPath: [URL]
-        /// The descriptors that won, in the order found (registered unless ``notRegistered`` says otherwise).
+        /// The descriptors that won, in the order found (registered unless ``InstalledProviders/Report/notRegistered`` says otherwise).
         public var loaded: [ProviderDescriptor] = []
         /// Descriptors whose identifier an earlier one (or a provider the app registered) already had.
         public var shadowed: [Shadowed] = []

@@ -4,7 +4,7 @@ import Foundation
 /// `Key=Value` lines, `#` comments, the escapes `\s \n \t \r \\`, and `a;b;c` lists.
 ///
 /// Not GLib's `GKeyFile`: GLib is reachable here only through the GTK 3 system module, and this
-/// module must load in GTK 3 and GTK 4 apps alike (DESIGN.md), so it links no toolkit.
+/// module must load in GTK 3 and GTK 4 apps alike, so it links no toolkit.
 /// Localized keys (`Name[fr]`) are skipped; a key given twice in a group is an error, since a
 /// descriptor that says two things is more likely a mistake than an override.
 struct KeyFile {

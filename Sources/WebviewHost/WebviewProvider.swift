@@ -5,7 +5,7 @@ public import Foundation
 /// A provider describes itself (identifier, name, priority, kind) and says whether it can run in
 /// an environment; for each sign-in it makes a ``WebviewProviderSession`` that presents the page
 /// and reports back to a ``WebAuthSessionReporter``. The host turns those reports into
-/// notifications and exactly one terminal outcome. See `Docs/ImplementingAProvider.md`.
+/// notifications and exactly one terminal outcome. See <doc:ImplementingAProvider>.
 public protocol WebviewProvider: Sendable {
     /// The identifier `WEBVIEW_HOST_PROVIDER` and ``WebviewType/provider(_:)`` name.
     var id: WebviewProviderID { get }

@@ -5,7 +5,7 @@ import Synchronization
 /// A namespace over one lock-protected store. Apps register the built-ins with one call
 /// (`WebviewProviderRegistry.registerBuiltInProviders()` from `BuiltInWebviewProviders`) and
 /// add plugins with ``register(_:)``. Tests run in an isolated registry
-/// (``withIsolatedRegistry(_:)``) so that parallel tests do not share providers or the
+/// (``withIsolatedRegistry(isolation:_:)``) so that parallel tests do not share providers or the
 /// one-session slot.
 public enum WebviewProviderRegistry {
     /// Adds a provider, replacing a registered one with the same identifier.

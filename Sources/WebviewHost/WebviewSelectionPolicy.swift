@@ -1,7 +1,7 @@
 import Foundation
 
 /// Chooses the provider that runs a session. Replace ``WebviewProviderRegistry/selectionPolicy``
-/// to choose your own way; ``DefaultWebviewSelectionPolicy`` implements the table in DESIGN.md.
+/// to choose your own way; ``DefaultWebviewSelectionPolicy`` is the default (RFC 8252: the person's browser when there is one).
 public protocol WebviewSelectionPolicy: Sendable {
     /// The provider for these parameters, among `providers` (highest priority first).
     /// - Throws: ``WebAuthError`` `.providerUnavailable` or `.invalidParameters`, saying why.

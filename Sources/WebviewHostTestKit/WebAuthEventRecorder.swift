@@ -10,7 +10,7 @@ public final class WebAuthEventRecorder: Sendable {
         public let url: URL?
         public let error: WebAuthError?
         public let hasWebview: Bool
-        /// Posted on the main thread (or, in a test runner, in a main-queue job: ``MainContext``).
+        /// Posted on the main thread (or, in a test runner, in a main-queue job: `MainContext`).
         public let onMainThread: Bool
 
         /// `didStartLoad`, `didFinishLoad`, `didComplete`, `didFail`, `willSwitchToBrokerApp`.
