@@ -8,10 +8,15 @@ let package = Package(
         .library(name: "WebviewHost", targets: ["WebviewHost"]),
         .library(name: "WebviewHostTestKit", targets: ["WebviewHostTestKit"]),
         .library(name: "GLibSupport", targets: ["GLibSupport"]),
+        .library(name: "SystemBrowserProvider", targets: ["SystemBrowserProvider"]),
+        // GTK 3 + WebKitGTK 4.1 apps
         .library(name: "WebviewHostGTK3", targets: ["WebviewHostGTK3"]),
         .library(name: "EmbeddedWebviewProvider", targets: ["EmbeddedWebviewProvider"]),
-        .library(name: "SystemBrowserProvider", targets: ["SystemBrowserProvider"]),
         .library(name: "BuiltInWebviewProviders", targets: ["BuiltInWebviewProviders"]),
+        // GTK 4 + WebKitGTK 6.0 apps
+        .library(name: "WebviewHostGTK4", targets: ["WebviewHostGTK4"]),
+        .library(name: "EmbeddedWebviewProviderGTK4", targets: ["EmbeddedWebviewProviderGTK4"]),
+        .library(name: "BuiltInWebviewProvidersGTK4", targets: ["BuiltInWebviewProvidersGTK4"]),
         .library(name: "SignIn", targets: ["SignIn"]),
         .library(name: "TerminalPromptProvider", targets: ["TerminalPromptProvider"]),
         .library(name: "ExternalWebviewProvider", targets: ["ExternalWebviewProvider"]),
@@ -28,22 +33,54 @@ let package = Package(
         ),
         .target(name: "WebviewHostTestKit", dependencies: ["WebviewHost"]),
 
-        // MARK: GTK / WebKit / libsoup
+        // MARK: C libraries. A process loads GTK 3 or GTK 4, never both: only the toolkit modules link one.
+        // GLib, GObject, GIO and libsoup 3, no toolkit.
+        .systemLibrary(
+            name: "CGLib",
+            pkgConfig: "libsoup-3.0",
+            providers: [.apt(["libsoup-3.0-dev", "libglib2.0-dev"])]
+        ),
+        // GTK 3 + WebKitGTK 4.1.
         .systemLibrary(
             name: "CWebKitGTK",
             pkgConfig: "webkit2gtk-4.1",
-            providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev", "libsoup-3.0-dev"])]
+            providers: [.apt(["libwebkit2gtk-4.1-dev", "libgtk-3-dev"])]
         ),
-        .target(name: "GLibSupport", dependencies: ["CWebKitGTK"]),
-        // What a GTK 3 app imports to call GTK and WebKit (the C module is not a product of its own).
-        .target(name: "WebviewHostGTK3", dependencies: ["CWebKitGTK", "GLibSupport"]),
+        // GTK 4 + WebKitGTK 6.0.
+        .systemLibrary(
+            name: "CWebKitGTK6",
+            pkgConfig: "webkitgtk-6.0",
+            providers: [.apt(["libwebkitgtk-6.0-dev", "libgtk-4-dev"])]
+        ),
+        .target(name: "GLibSupport", dependencies: ["CGLib"]),
+        // What a GTK 3 app imports to call GTK and WebKit (the C modules are not products of their own).
+        .target(name: "WebviewHostGTK3", dependencies: ["CGLib", "CWebKitGTK", "GLibSupport"]),
+        // The same for a GTK 4 app.
+        .target(name: "WebviewHostGTK4", dependencies: ["CGLib", "CWebKitGTK6", "GLibSupport"]),
 
         // MARK: Built-in providers
-        .target(name: "EmbeddedWebviewProvider", dependencies: ["WebviewHost", "GLibSupport", "CWebKitGTK"]),
-        .target(name: "SystemBrowserProvider", dependencies: ["WebviewHost", "GLibSupport", "CWebKitGTK"]),
+        // Toolkit-neutral: loads in GTK 3 and GTK 4 apps (the toolkit's launch context comes through
+        // GLibSupport's ToolkitIntegration).
+        .target(name: "SystemBrowserProvider", dependencies: ["WebviewHost", "GLibSupport", "CGLib"]),
+        // The embedded provider, once per toolkit: Sources/EmbeddedWebviewShared holds every
+        // decision (compiled into both through their `Shared` links); each target adds its window
+        // and the few WebKit calls that differ (WebKitToolkit.swift).
+        .target(
+            name: "EmbeddedWebviewProvider",
+            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK"]
+        ),
+        .target(
+            name: "EmbeddedWebviewProviderGTK4",
+            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK6"],
+            swiftSettings: [.define("WEBKITGTK_6")]
+        ),
         .target(
             name: "BuiltInWebviewProviders",
-            dependencies: ["WebviewHost", "EmbeddedWebviewProvider", "SystemBrowserProvider"]
+            dependencies: ["WebviewHost", "EmbeddedWebviewProvider", "SystemBrowserProvider", "WebviewHostGTK3"]
+        ),
+        .target(
+            name: "BuiltInWebviewProvidersGTK4",
+            dependencies: ["WebviewHost", "EmbeddedWebviewProviderGTK4", "SystemBrowserProvider", "WebviewHostGTK4"]
         ),
 
         // MARK: Tests
@@ -51,22 +88,22 @@ let package = Package(
         // GTK scenarios run in a real `gtk_main()` in their own process; the test target launches them.
         .target(
             name: "ScenarioSupport",
-            dependencies: ["WebviewHost", "GLibSupport", "CWebKitGTK"],
+            dependencies: ["WebviewHost", "GLibSupport", "CGLib"],
             path: "Tests/ScenarioSupport"
         ),
         .executableTarget(
             name: "GLibScenarios",
-            dependencies: ["ScenarioSupport", "GLibSupport", "CWebKitGTK", "WebviewHost", "BuiltInWebviewProviders"],
+            dependencies: ["ScenarioSupport", "GLibSupport", "CGLib", "CWebKitGTK", "WebviewHost", "BuiltInWebviewProviders"],
             path: "Tests/GLibScenarios"
         ),
-        .testTarget(name: "GLibSupportTests", dependencies: ["ScenarioSupport", "GLibSupport", "CWebKitGTK"]),
+        .testTarget(name: "GLibSupportTests", dependencies: ["ScenarioSupport", "GLibSupport", "CGLib"]),
 
         // MARK: System browser tests
         .executableTarget(
             name: "SystemBrowserScenarios",
             dependencies: [
                 "ScenarioSupport", "SystemBrowserProvider", "WebviewHost", "WebviewHostTestKit", "GLibSupport",
-                "CWebKitGTK",
+                "WebviewHostGTK3",
             ],
             path: "Tests/SystemBrowserScenarios"
         ),
@@ -81,7 +118,7 @@ let package = Package(
         // Real WebKitGTK sessions in a real gtk_main(), against libsoup servers on 127.0.0.1.
         .executableTarget(
             name: "EmbeddedScenarios",
-            dependencies: ["ScenarioSupport", "EmbeddedWebviewProvider", "WebviewHost", "WebviewHostTestKit", "GLibSupport", "CWebKitGTK"],
+            dependencies: ["ScenarioSupport", "EmbeddedWebviewProvider", "WebviewHost", "WebviewHostTestKit", "GLibSupport", "CGLib", "CWebKitGTK"],
             path: "Tests/EmbeddedScenarios"
         ),
         .testTarget(
@@ -108,7 +145,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "SignInScenarios",
-            dependencies: ["ScenarioSupport", "SignIn", "BuiltInWebviewProviders", "WebviewHost", "GLibSupport", "CWebKitGTK"],
+            dependencies: ["ScenarioSupport", "SignIn", "BuiltInWebviewProviders", "WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK"],
             path: "Tests/SignInScenarios"
         ),
         // A second process for the token cache tests: signs in, renews, lists, writes, over a store.
@@ -144,7 +181,7 @@ let package = Package(
             name: "webview-host-bench",
             dependencies: [
                 "ScenarioSupport", "EmbeddedWebviewProvider", "SystemBrowserProvider", "WebviewHost", "GLibSupport",
-                "CWebKitGTK",
+                "CGLib", "CWebKitGTK",
             ],
             path: "Tests/Benchmarks/WebviewHostBench"
         ),
@@ -152,7 +189,7 @@ let package = Package(
         // MARK: Examples
         .executableTarget(
             name: "SignInDemo",
-            dependencies: ["SignIn", "BuiltInWebviewProviders", "WebviewHost", "GLibSupport", "CWebKitGTK"],
+            dependencies: ["SignIn", "BuiltInWebviewProviders", "WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK"],
             path: "Examples/SignInDemo"
         ),
     ]

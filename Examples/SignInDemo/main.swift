@@ -7,6 +7,7 @@
 // Settings (environment): WEBVIEW_HOST_DEMO_AUTHORITY (issuer URL), WEBVIEW_HOST_DEMO_CLIENT_ID,
 // WEBVIEW_HOST_DEMO_TOKEN_STORE=memory (no keyring).
 import BuiltInWebviewProviders
+import CGLib
 import CWebKitGTK
 import Foundation
 import GLibSupport

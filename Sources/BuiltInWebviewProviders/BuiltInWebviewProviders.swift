@@ -1,11 +1,17 @@
 public import WebviewHost
 import EmbeddedWebviewProvider
+import GLibSupport
 import SystemBrowserProvider
+import WebviewHostGTK3
 
 extension WebviewProviderRegistry {
-    /// Registers the built-in providers: the person's browser (`system-browser`) and the
-    /// embedded WebKitGTK view (`embedded`). Call once at start-up, after `gtk_init`.
+    /// Registers the built-in providers for a GTK 3 app: the person's browser (`system-browser`)
+    /// and the embedded WebKitGTK 4.1 view (`embedded`), and installs GTK 3 as the toolkit the
+    /// browser is launched through (``GLibSupport/ToolkitIntegration/gtk3``). Call once at
+    /// start-up, on the main thread, after `gtk_init`.
+    @MainActor
     public static func registerBuiltInProviders() {
+        ToolkitIntegration.current = .gtk3
         register(SystemBrowserProvider())
         register(EmbeddedWebviewProvider())
     }

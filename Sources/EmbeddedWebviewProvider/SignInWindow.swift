@@ -1,4 +1,5 @@
 import Foundation
+import CGLib
 import CWebKitGTK
 import GLibSupport
 import WebviewHost
@@ -26,7 +27,7 @@ final class SignInWindow {
 
     /// Builds the window and its view, hidden and not yet tied to a session (a prewarmed window
     /// waits like this); ``configure(parameters:onClose:)`` then makes it a session's.
-    init(context: UnsafeMutablePointer<WebKitWebContext>) {
+    init(context: WebKitToolkit.DataStore) {
         window = UnsafeMutableRawPointer(gtk_window_new(GTK_WINDOW_TOPLEVEL)!)
         g_object_ref(window)  // ours until destroy(), whoever destroys the window first
         let gtkWindow = wvh_window(window)
@@ -40,7 +41,7 @@ final class SignInWindow {
         self.header = UnsafeMutableRawPointer(header)
 
         let overlay = gtk_overlay_new()!
-        webView = UnsafeMutableRawPointer(webkit_web_view_new_with_context(context)!)
+        webView = WebKitToolkit.makeWebView(in: context)
         // Windows a page opens without a gesture (a timer's window.open, a script's click on a
         // target=_blank link) would be dropped by WebKit's popup blocker before any signal, and a
         // sign-in that continues in such a window would never end. Allowed, they reach `create`,

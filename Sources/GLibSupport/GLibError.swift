@@ -1,4 +1,4 @@
-public import CWebKitGTK
+public import CGLib
 
 /// A `GError`, copied into Swift (domain, code, message).
 public struct GLibError: Error, Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import CWebKitGTK
+import CGLib
 import Dispatch
 
 /// Keeps Swift's main actor and `DispatchQueue.main` running while GTK's main loop runs.

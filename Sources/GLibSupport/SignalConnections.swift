@@ -1,4 +1,4 @@
-public import CWebKitGTK
+public import CGLib
 
 /// The signal handlers one owner (a sign-in session, say) attached, so that it can remove every
 /// one of them at the end and leave nothing behind.

@@ -1,4 +1,4 @@
-import CWebKitGTK
+import CGLib
 
 /// A Swift closure for a GObject signal, in the C shape of that signal.
 ///
@@ -8,6 +8,11 @@ import CWebKitGTK
 public enum SignalHandler {
     /// `void (*)(GObject *, gpointer)`: `destroy`, `close`, `show`.
     case plain(@MainActor () -> Void)
+    /// `gboolean (*)(GObject *, gpointer)`: GTK 4's `close-request`.
+    case returningBool(@MainActor () -> Bool)
+    /// `gboolean (*)(GtkEventControllerKey *, guint keyval, guint keycode, GdkModifierType, gpointer)`:
+    /// GTK 4's `key-pressed`.
+    case keyPressed(@MainActor (_ keyval: UInt32, _ modifiers: UInt32) -> Bool)
     /// `void (*)(GObject *, enum, gpointer)`: `load-changed`, `web-process-terminated`.
     case enumValue(@MainActor (UInt32) -> Void)
     /// `void (*)(GObject *, gpointer, gpointer)`: `notify::<property>` (the `GParamSpec *`).
@@ -35,6 +40,18 @@ public enum SignalHandler {
             let f: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
                 guard case .plain(let body) = SignalBox.handler(data) else { return }
                 MainActor.assumeIsolated { body() }
+            }
+            return unsafeBitCast(f, to: GCallback.self)
+        case .returningBool:
+            let f: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
+                guard case .returningBool(let body) = SignalBox.handler(data) else { return 0 }
+                return MainActor.assumeIsolated { body() } ? 1 : 0
+            }
+            return unsafeBitCast(f, to: GCallback.self)
+        case .keyPressed:
+            let f: @convention(c) (gpointer?, guint, guint, UInt32, gpointer?) -> gboolean = { _, keyval, _, modifiers, data in
+                guard case .keyPressed(let body) = SignalBox.handler(data) else { return 0 }
+                return MainActor.assumeIsolated { body(keyval, modifiers) } ? 1 : 0
             }
             return unsafeBitCast(f, to: GCallback.self)
         case .enumValue:

@@ -1,4 +1,4 @@
-public import CWebKitGTK
+public import CGLib
 
 /// The port a listening `SoupServer` is bound to (from `soup_server_get_uris`), or 0 when it
 /// listens nowhere. Use it after `soup_server_listen_local(server, 0, ...)` let the kernel choose.

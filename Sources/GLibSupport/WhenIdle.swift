@@ -1,4 +1,4 @@
-import CWebKitGTK
+import CGLib
 
 /// Runs `body` on the main thread once GLib's main loop has nothing more urgent to do
 /// (`G_PRIORITY_DEFAULT_IDLE`): after the events and the main-actor work already waiting, such as

@@ -1,4 +1,4 @@
-import CWebKitGTK
+import CGLib
 import Foundation
 import GLibSupport
 import WebviewHost
@@ -60,7 +60,7 @@ final class BrowserLaunch {
         }
         let cancellable = g_cancellable_new()!
         self.cancellable = cancellable
-        let context = Self.launchContext(parentWindow: parentWindow)
+        let context = Self.launchContext(parentWindow: parentWindow, forPortal: true)
         let box = Unmanaged.passRetained(LaunchBox(completion)).toOpaque()
         g_app_info_launch_default_for_uri_async(
             url.absoluteString, context, cancellable,
@@ -82,7 +82,7 @@ final class BrowserLaunch {
         _ info: OpaquePointer, _ url: URL, _ parentWindow: WindowHandle?,
         _ onExit: @escaping @MainActor (Int32) -> Void
     ) throws(WebAuthError) {
-        let context = Self.launchContext(parentWindow: parentWindow)
+        let context = Self.launchContext(parentWindow: parentWindow, forPortal: false)
         defer { if let context { g_object_unref(context) } }
         let uris = g_list_append(nil, g_strdup(url.absoluteString))
         defer { g_list_free_full(uris, g_free) }
@@ -133,17 +133,17 @@ final class BrowserLaunch {
         g_object_unref(cancellable)
     }
 
-    /// A launch context on the parent window's display (or the default display), stamped now.
-    private static func launchContext(parentWindow: WindowHandle?) -> UnsafeMutablePointer<GAppLaunchContext>? {
-        var display: OpaquePointer? = nil
-        if let parentWindow, wvh_is_window(parentWindow.pointer) != 0 {
-            display = gtk_widget_get_display(wvh_widget(parentWindow.pointer))
+    /// A launch context from the app's toolkit (``ToolkitIntegration``): on the parent window's
+    /// display (or the default display), stamped now. For the portal it also names the parent
+    /// window (`PARENT_WINDOW_ID`, which GIO's OpenURI call reads), so the portal's chooser is
+    /// placed over the app. A plain context when no toolkit is installed.
+    private static func launchContext(parentWindow: WindowHandle?, forPortal: Bool) -> UnsafeMutablePointer<GAppLaunchContext>? {
+        guard let toolkit = ToolkitIntegration.current else { return g_app_launch_context_new() }
+        guard let context = toolkit.makeLaunchContext(parentWindow?.pointer) else { return nil }
+        if forPortal, let parentWindow, let identifier = toolkit.parentWindowIdentifier(parentWindow.pointer) {
+            g_app_launch_context_setenv(context, "PARENT_WINDOW_ID", identifier)
         }
-        guard let display = display ?? gdk_display_get_default(),
-            let context = gdk_display_get_app_launch_context(display)
-        else { return nil }
-        gdk_app_launch_context_set_timestamp(context, wvh_gdk_current_time())
-        return wvh_app_launch_context(UnsafeMutableRawPointer(context))
+        return context
     }
 }
 

@@ -1,4 +1,4 @@
-import CWebKitGTK
+import CGLib
 public import Foundation
 import GLibSupport
 public import WebviewHost

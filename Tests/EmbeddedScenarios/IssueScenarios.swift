@@ -1,6 +1,7 @@
 // Scenarios for what real pages, hostile processes and app code do to a session (issue 8):
 // popups, pages that go on after the end, foreign schemes, private data, form_post, and the
 // terminal-outcome matrix. Each runs in the library's window ("window") or a caller's view ("view").
+import CGLib
 import CWebKitGTK
 import EmbeddedWebviewProvider
 import Foundation

@@ -1,5 +1,6 @@
 // GTK scenarios for EmbeddedWebviewProvider: real WebAuthSessions in a real gtk_main(), against
 // real libsoup servers on 127.0.0.1. Each reports what it observed; the tests assert.
+import CGLib
 import CWebKitGTK
 import EmbeddedWebviewProvider
 import Foundation
@@ -55,7 +56,7 @@ func windowFacts(_ view: UnsafeMutableRawPointer, parent: UnsafeMutableRawPointe
     ]
 }
 
-ScenarioHost.main(issueScenarios.merging(prewarmScenarios) { first, _ in first }.merging([
+let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) { first, _ in first }.merging([
     // A login form posted by script, then a 302 to the redirect URI, in the library-owned window
     // over a parent window.
     "login": { _ in
@@ -504,4 +505,6 @@ ScenarioHost.main(issueScenarios.merging(prewarmScenarios) { first, _ in first }
         run.session.cancel()
         return ScenarioReport(run.facts(await run.outcome()))
     },
-]) { first, _ in first })
+]) { first, _ in first }
+
+ScenarioHost.main(allScenarios, initializeToolkit: { gtk_init_check(nil, nil) != 0 })

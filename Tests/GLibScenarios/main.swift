@@ -1,5 +1,6 @@
 // GTK scenarios for GLibSupport, run in a real gtk_main() by GLibSupportTests.
 import BuiltInWebviewProviders
+import CGLib
 import CWebKitGTK
 import Foundation
 import GLibSupport
@@ -24,7 +25,7 @@ ScenarioHost.main([
     // A main-actor Task, a DispatchQueue.main block and an await on a main-actor API all run
     // while gtk_main() runs, and GLib's own sources keep running beside them.
     "bridge-resumes": { _ in
-        let insideGTKMain = gtk_main_level() > 0
+        let insideGTKMain = g_main_depth() > 0
         var order: [String] = []
         let taskDone = await withCheckedContinuation { continuation in
             Task { @MainActor in
@@ -129,7 +130,7 @@ ScenarioHost.main([
             "countAfter": .int(connections.count),
         ])
     },
-])
+], initializeToolkit: { gtk_init_check(nil, nil) != 0 })
 
 final class ContinuationBox {
     let continuation: CheckedContinuation<Bool, Never>

@@ -1,4 +1,5 @@
-import CWebKitGTK
+import CGLib
+
 import GLibSupport
 import Testing
 

@@ -1,8 +1,9 @@
-import CWebKitGTK
+import CGLib
 import Foundation
 import GLibSupport
 
-/// A scenario: main-actor code that runs inside a real `gtk_main()` and returns what it observed.
+/// A scenario: main-actor code that runs inside a real GLib main loop (as a GTK app has it) and
+/// returns what it observed.
 public typealias Scenario = @MainActor (_ arguments: [String]) async throws -> ScenarioReport
 
 /// The program side of a GTK scenario: a real GTK main loop with the main-loop bridge, as a
@@ -12,14 +13,19 @@ public typealias Scenario = @MainActor (_ arguments: [String]) async throws -> S
 public enum ScenarioHost {
     public static let reportPrefix = "SCENARIO-REPORT "
 
+    /// The main loop the scenario runs in; `quit` ends the program.
+    @MainActor private static var loop: OpaquePointer?
+
+    /// `initializeToolkit` opens the display (`gtk_init_check` for GTK 3, `gtk_init_check()` for
+    /// GTK 4; a GLib-only program passes `{ true }`) and says whether it could.
     @MainActor
-    public static func main(_ scenarios: [String: Scenario]) -> Never {
+    public static func main(_ scenarios: [String: Scenario], initializeToolkit: @MainActor () -> Bool) -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let name = arguments.first, let scenario = scenarios[name] else {
             FileHandle.standardError.write(Data("usage: \(CommandLine.arguments[0]) <\(scenarios.keys.sorted().joined(separator: "|"))> [arguments]\n".utf8))
             exit(2)
         }
-        guard gtk_init_check(nil, nil) != 0 else {
+        guard initializeToolkit() else {
             emit(ScenarioReport(["error": .string("gtk_init_check failed: no display (run under xvfb-run -a)")]))
             exit(3)
         }
@@ -35,9 +41,10 @@ public enum ScenarioHost {
             } catch {
                 emit(ScenarioReport(["error": .string("scenario threw: \(error)")]))
             }
-            gtk_main_quit()
+            g_main_loop_quit(loop)
         }
-        gtk_main()
+        loop = g_main_loop_new(nil, 0)
+        g_main_loop_run(loop)
         exit(0)
     }
 

@@ -4,6 +4,7 @@
 // browser (a scripted browser registered as the desktop's default) landing on the loopback
 // listener. Each scenario reports what it saw; SignInTests asserts.
 import BuiltInWebviewProviders
+import CGLib
 import CWebKitGTK
 import Foundation
 import GLibSupport
@@ -125,4 +126,4 @@ ScenarioHost.main([
             webview: WebviewParameters(webviewType: .authenticationSession, timeout: .seconds(60)), driver: driver,
             silentAfterwards: true)
     },
-])
+], initializeToolkit: { gtk_init_check(nil, nil) != 0 })

@@ -1,4 +1,4 @@
-import CWebKitGTK
+import WebviewHostGTK3
 import Foundation
 import ScenarioSupport
 import SystemBrowserProvider

@@ -5,6 +5,7 @@ import Foundation
 import ScenarioSupport
 import SystemBrowserProvider
 import WebviewHost
+import WebviewHostGTK3
 
 /// The browser's environment: its log file comes from the test (TEST_BROWSER_LOG).
 @MainActor
@@ -202,4 +203,8 @@ ScenarioHost.main([
             }
         ).run()
     },
-])
+], initializeToolkit: {
+    // As a GTK 3 app's registerBuiltInProviders() does: the browser starts with the display's launch context.
+    ToolkitIntegration.current = .gtk3
+    return gtk_init_check(nil, nil) != 0
+})

@@ -1,3 +1,4 @@
+import CGLib
 import CWebKitGTK
 import EmbeddedWebviewProvider
 import Foundation

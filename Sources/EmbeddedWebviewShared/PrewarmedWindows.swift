@@ -1,10 +1,15 @@
+#if WEBKITGTK_6
+import CWebKitGTK6
+#else
 import CWebKitGTK
+#endif
+import CGLib
 import Foundation
 import GLibSupport
 import WebviewHost
 
 /// Sign-in windows made ahead of time (``EmbeddedWebviewProvider/prewarm(ephemeral:authorityHost:keepReady:)``):
-/// per web context, one hidden window whose view has loaded `about:blank`, so its web process is
+/// per data store, one hidden window whose view has loaded `about:blank`, so its web process is
 /// running, with the authority's host name resolved. The next library-owned sign-in in that
 /// context adopts it instead of building one; a window is only ever used by one session.
 @MainActor
@@ -36,7 +41,7 @@ enum PrewarmedWindows {
     }
 
     private static func prefetch(_ host: String, ephemeral: Bool) {
-        webkit_web_context_prefetch_dns(SignInWebContexts.context(ephemeral: ephemeral), host)
+        WebKitToolkit.prefetchDNS(host, in: SignInWebContexts.context(ephemeral: ephemeral))
     }
 
     /// The window waiting for the next session in this context, handed over once; `nil` when none.

@@ -1,4 +1,9 @@
+#if WEBKITGTK_6
+import CWebKitGTK6
+#else
 import CWebKitGTK
+#endif
+import CGLib
 import Foundation
 import GLibSupport
 
@@ -52,7 +57,7 @@ final class ExternalSchemeQuestion {
         connections.disconnectAll()
         guard !released else { return }
         released = true
-        gtk_widget_destroy(wvh_widget(dialog))
+        WebKitToolkit.destroyWindow(dialog)
         g_object_unref(dialog)
     }
 

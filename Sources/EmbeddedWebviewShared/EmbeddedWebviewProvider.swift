@@ -1,4 +1,9 @@
+#if WEBKITGTK_6
+import CWebKitGTK6
+#else
 import CWebKitGTK
+#endif
+import CGLib
 public import WebviewHost
 
 /// Signs in inside the app with WebKitGTK (MSAL's `MSALWebviewTypeWKWebView` on Linux): in a modal

@@ -1,22 +1,28 @@
+#if WEBKITGTK_6
+import CWebKitGTK6
+#else
 import CWebKitGTK
+#endif
+import CGLib
 import Foundation
 import GLibSupport
 
-/// The WebKit contexts of library-owned sign-in windows: one persistent and one ephemeral, each
-/// made on first use and kept for the life of the process. TLS errors fail closed in both.
+/// Where the library-owned sign-in windows keep web data: one persistent store and one
+/// ephemeral one, each made on first use and kept for the life of the process (a
+/// `WebKitWebContext` with its data manager in WebKitGTK 4.1, a `WebKitNetworkSession` in 6.0;
+/// ``WebKitToolkit`` makes them). TLS errors fail closed in both.
 @MainActor
 enum SignInWebContexts {
-    private static var persistent: UnsafeMutablePointer<WebKitWebContext>?
-    private static var ephemeral: UnsafeMutablePointer<WebKitWebContext>?
+    private static var persistent: WebKitToolkit.DataStore?
+    private static var ephemeral: WebKitToolkit.DataStore?
 
-    /// The context for a session; `ephemeral` shares nothing with the persistent one.
-    static func context(ephemeral wantsEphemeral: Bool) -> UnsafeMutablePointer<WebKitWebContext> {
+    /// The store for a session; `ephemeral` shares nothing with the persistent one.
+    static func context(ephemeral wantsEphemeral: Bool) -> WebKitToolkit.DataStore {
         if wantsEphemeral {
             if let ephemeral { return ephemeral }
-            let context = webkit_web_context_new_ephemeral()!
-            failOnTLSErrors(context)
-            ephemeral = context
-            return context
+            let store = WebKitToolkit.makeEphemeralStore()
+            ephemeral = store
+            return store
         }
         if let persistent { return persistent }
         // Ours, 0700, before WebKit makes them with its own modes (see PrivateFolders).
@@ -24,23 +30,16 @@ enum SignInWebContexts {
         PrivateFolders.prepare(cacheDirectory)
         let cookieFile = dataDirectory.appendingPathComponent("cookies.sqlite")
         PrivateFolders.createPrivateFile(cookieFile)
-        let manager = wvh_website_data_manager_new(dataDirectory.path, cacheDirectory.path)!
-        // Cookies are kept in memory unless given a file.
-        let cookies = webkit_website_data_manager_get_cookie_manager(manager)
-        webkit_cookie_manager_set_persistent_storage(cookies, cookieFile.path, WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
         // WebKit's network process writes the data; started now under umask 077 (if it is not
         // running yet), the files it creates are 0600 and its folders 0700. The umask is the
         // process's for the length of this call only, and only ever tighter.
         let previousMask = umask(0o077)
-        let context = webkit_web_context_new_with_website_data_manager(manager)!
-        webkit_website_data_manager_fetch(manager, WEBKIT_WEBSITE_DATA_COOKIES, nil, nil, nil)
+        let store = WebKitToolkit.makePersistentStore(
+            dataDirectory: dataDirectory, cacheDirectory: cacheDirectory, cookieFile: cookieFile)
         umask(previousMask)
-        g_object_unref(manager)  // the context holds it
-        failOnTLSErrors(context)
-        persistent = context
-        return context
+        persistent = store
+        return store
     }
-
     /// `$XDG_DATA_HOME/<application id>/webview-host`: the persistent context's data and cookies.
     static var dataDirectory: URL {
         URL(fileURLWithPath: String(cString: g_get_user_data_dir()))
@@ -89,26 +88,10 @@ enum SignInWebContexts {
     }
 
     /// `webkit_website_data_manager_clear` for every kind of data, awaited.
-    private static func clear(_ context: UnsafeMutablePointer<WebKitWebContext>) async throws {
-        let manager = webkit_web_context_get_website_data_manager(context)
+    private static func clear(_ store: WebKitToolkit.DataStore) async throws {
         let error = await withCheckedContinuation { continuation in
-            let box = Unmanaged.passRetained(CompletionBox(continuation)).toOpaque()
-            webkit_website_data_manager_clear(
-                manager, WEBKIT_WEBSITE_DATA_ALL, 0, nil,
-                { source, result, data in
-                    var error: UnsafeMutablePointer<GError>?
-                    webkit_website_data_manager_clear_finish(
-                        UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebsiteDataManager.self), result, &error)
-                    let box = Unmanaged<CompletionBox>.fromOpaque(data!).takeRetainedValue()
-                    box.continuation.resume(returning: error.map { GLibError(consuming: $0) })
-                }, box)
+            WebKitToolkit.clearAllData(in: store) { continuation.resume(returning: $0) }
         }
         if let error { throw error }
-    }
-
-    /// Sets `WEBKIT_TLS_ERRORS_POLICY_FAIL` (never bypass an untrusted certificate).
-    private static func failOnTLSErrors(_ context: UnsafeMutablePointer<WebKitWebContext>) {
-        webkit_website_data_manager_set_tls_errors_policy(
-            webkit_web_context_get_website_data_manager(context), WEBKIT_TLS_ERRORS_POLICY_FAIL)
     }
 }

@@ -1,4 +1,9 @@
+#if WEBKITGTK_6
+import CWebKitGTK6
+#else
 import CWebKitGTK
+#endif
+import CGLib
 import Foundation
 import GLibSupport
 import WebviewHost
@@ -163,7 +168,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     /// After the end, while a caller's view is being blanked: only `about:blank` may load (its
     /// navigation and its response); every other navigation, window or response is refused.
     private func decideWhileBlanking(_ decision: UnsafeMutableRawPointer, type: UInt32) -> Bool {
-        let request: UnsafeMutablePointer<WebKitURIRequest>? =
+        let request: WebKitToolkit.URIRequest? =
             switch WebKitPolicyDecisionType(type) {
             case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION:
                 webkit_navigation_action_get_request(
@@ -379,17 +384,17 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
 
     // MARK: - Helpers
 
-    private static func text(of request: UnsafeMutablePointer<WebKitURIRequest>?) -> String? {
+    private static func text(of request: WebKitToolkit.URIRequest?) -> String? {
         guard let request, let uri = webkit_uri_request_get_uri(request) else { return nil }
         return String(cString: uri)
     }
 
-    private static func method(of request: UnsafeMutablePointer<WebKitURIRequest>?) -> String? {
+    private static func method(of request: WebKitToolkit.URIRequest?) -> String? {
         guard let request, let method = webkit_uri_request_get_http_method(request) else { return nil }
         return String(cString: method).uppercased()
     }
 
-    private static func url(of request: UnsafeMutablePointer<WebKitURIRequest>?) -> URL? {
+    private static func url(of request: WebKitToolkit.URIRequest?) -> URL? {
         guard let request, let uri = webkit_uri_request_get_uri(request) else { return nil }
         return URL(string: String(cString: uri))
     }

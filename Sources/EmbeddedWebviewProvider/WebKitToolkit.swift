@@ -1,0 +1,72 @@
+import CGLib
+import CWebKitGTK
+import Foundation
+import GLibSupport
+
+/// The few calls where WebKitGTK 4.1 (with GTK 3) and WebKitGTK 6.0 (with GTK 4) differ, for the
+/// embedded provider's shared code (`Sources/EmbeddedWebviewShared`), which is compiled once per
+/// toolkit. This is the WebKitGTK 4.1 side: data lives in a `WebKitWebContext`'s
+/// `WebKitWebsiteDataManager`, views are made with `webkit_web_view_new_with_context`.
+@MainActor
+enum WebKitToolkit {
+    /// Where a sign-in window's web data lives: a `WebKitWebContext` (the views of one context
+    /// share its web process pool, cookies and storage).
+    typealias DataStore = UnsafeMutablePointer<WebKitWebContext>
+    /// A `WebKitURIRequest *` (derivable in 4.1, so a typed pointer).
+    typealias URIRequest = UnsafeMutablePointer<WebKitURIRequest>
+
+    static func makeEphemeralStore() -> DataStore {
+        let context = webkit_web_context_new_ephemeral()!
+        failOnTLSErrors(webkit_web_context_get_website_data_manager(context))
+        return context
+    }
+
+    /// A persistent store under the two folders, its cookies in `cookieFile` (SQLite). Starts
+    /// WebKit's network process now (the caller holds a tight umask for the files it makes).
+    static func makePersistentStore(dataDirectory: URL, cacheDirectory: URL, cookieFile: URL) -> DataStore {
+        let manager = wvh_website_data_manager_new(dataDirectory.path, cacheDirectory.path)!
+        // Cookies are kept in memory unless given a file.
+        webkit_cookie_manager_set_persistent_storage(
+            webkit_website_data_manager_get_cookie_manager(manager), cookieFile.path, WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        let context = webkit_web_context_new_with_website_data_manager(manager)!
+        webkit_website_data_manager_fetch(manager, WEBKIT_WEBSITE_DATA_COOKIES, nil, nil, nil)
+        g_object_unref(manager)  // the context holds it
+        failOnTLSErrors(webkit_web_context_get_website_data_manager(context))
+        return context
+    }
+
+    /// A new view in `store` (floating, as GTK 3 widgets are made).
+    static func makeWebView(in store: DataStore) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(webkit_web_view_new_with_context(store)!)
+    }
+
+    /// Resolves `host` ahead of the sign-in page (`webkit_web_context_prefetch_dns`).
+    static func prefetchDNS(_ host: String, in store: DataStore) {
+        webkit_web_context_prefetch_dns(store, host)
+    }
+
+    /// Deletes every kind of data in `store`; `completion` runs once on the main thread.
+    static func clearAllData(in store: DataStore, completion: @escaping @MainActor (GLibError?) -> Void) {
+        let box = Unmanaged.passRetained(CompletionBox(completion)).toOpaque()
+        webkit_website_data_manager_clear(
+            webkit_web_context_get_website_data_manager(store), WEBKIT_WEBSITE_DATA_ALL, 0, nil,
+            { source, result, data in
+                var error: UnsafeMutablePointer<GError>?
+                webkit_website_data_manager_clear_finish(
+                    UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebsiteDataManager.self), result, &error)
+                let box = Unmanaged<CompletionBox>.fromOpaque(data!).takeRetainedValue()
+                let failure = error.map { GLibError(consuming: $0) }
+                MainActor.assumeIsolated { box.completion(failure) }
+            }, box)
+    }
+
+    /// Destroys a toplevel the library made (`gtk_widget_destroy`).
+    static func destroyWindow(_ window: UnsafeMutableRawPointer) {
+        gtk_widget_destroy(wvh_widget(window))
+    }
+
+    /// Sets `WEBKIT_TLS_ERRORS_POLICY_FAIL` (never bypass an untrusted certificate).
+    private static func failOnTLSErrors(_ manager: UnsafeMutablePointer<WebKitWebsiteDataManager>?) {
+        webkit_website_data_manager_set_tls_errors_policy(manager, WEBKIT_TLS_ERRORS_POLICY_FAIL)
+    }
+}

@@ -1,0 +1,66 @@
+import CGLib
+import CWebKitGTK6
+import Foundation
+import GLibSupport
+
+/// The few calls where WebKitGTK 4.1 (with GTK 3) and WebKitGTK 6.0 (with GTK 4) differ, for the
+/// embedded provider's shared code (`Sources/EmbeddedWebviewShared`), which is compiled once per
+/// toolkit. This is the WebKitGTK 6.0 side: data lives in a `WebKitNetworkSession` (persistent
+/// per app, or ephemeral), and views are built with `g_object_new` in a session. WebKitGTK 6.0
+/// always runs web processes sandboxed and swaps processes on cross-site navigations; nothing
+/// here depends on either.
+@MainActor
+enum WebKitToolkit {
+    /// Where a sign-in window's web data lives: a `WebKitNetworkSession *` (final in 6.0, so opaque).
+    typealias DataStore = OpaquePointer
+    /// A `WebKitURIRequest *` (final in 6.0, so opaque).
+    typealias URIRequest = OpaquePointer
+
+    static func makeEphemeralStore() -> DataStore {
+        let session = webkit_network_session_new_ephemeral()!
+        webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL)
+        return session
+    }
+
+    /// A persistent store under the two folders, its cookies in `cookieFile` (SQLite). Starts
+    /// WebKit's network process now (the caller holds a tight umask for the files it makes).
+    static func makePersistentStore(dataDirectory: URL, cacheDirectory: URL, cookieFile: URL) -> DataStore {
+        let session = webkit_network_session_new(dataDirectory.path, cacheDirectory.path)!
+        // Cookies are kept in memory unless given a file.
+        webkit_cookie_manager_set_persistent_storage(
+            webkit_network_session_get_cookie_manager(session), cookieFile.path, WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL)
+        webkit_website_data_manager_fetch(
+            webkit_network_session_get_website_data_manager(session), WEBKIT_WEBSITE_DATA_COOKIES, nil, nil, nil)
+        return session
+    }
+
+    /// A new view in `store` (`g_object_new` with `network-session`: 6.0 has no other way).
+    static func makeWebView(in store: DataStore) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(wvh_web_view_new_in_session(store)!)
+    }
+
+    /// Resolves `host` ahead of the sign-in page (`webkit_network_session_prefetch_dns`).
+    static func prefetchDNS(_ host: String, in store: DataStore) {
+        webkit_network_session_prefetch_dns(store, host)
+    }
+
+    /// Deletes every kind of data in `store`; `completion` runs once on the main thread.
+    static func clearAllData(in store: DataStore, completion: @escaping @MainActor (GLibError?) -> Void) {
+        let box = Unmanaged.passRetained(CompletionBox(completion)).toOpaque()
+        webkit_website_data_manager_clear(
+            webkit_network_session_get_website_data_manager(store), WEBKIT_WEBSITE_DATA_ALL, 0, nil,
+            { source, result, data in
+                var error: UnsafeMutablePointer<GError>?
+                webkit_website_data_manager_clear_finish(OpaquePointer(source), result, &error)
+                let box = Unmanaged<CompletionBox>.fromOpaque(data!).takeRetainedValue()
+                let failure = error.map { GLibError(consuming: $0) }
+                MainActor.assumeIsolated { box.completion(failure) }
+            }, box)
+    }
+
+    /// Destroys a toplevel the library made (`gtk_window_destroy`).
+    static func destroyWindow(_ window: UnsafeMutableRawPointer) {
+        gtk_window_destroy(wvh_window(window))
+    }
+}
