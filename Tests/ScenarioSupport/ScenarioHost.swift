@@ -7,8 +7,8 @@ public typealias Scenario = @MainActor (_ arguments: [String]) async throws -> S
 
 /// The program side of a GTK scenario: a real GTK main loop with the main-loop bridge, as a
 /// desktop app has it. `main(_:)` runs the scenario named by the first argument, prints its
-/// report as one JSON line and exits; it never hangs (a watchdog ends it after
-/// `SCENARIO_TIMEOUT` seconds, default 90).
+/// report (with `gdkDisplay`, the GdkDisplay's type name) as one JSON line and exits; it never
+/// hangs (a watchdog ends it after `SCENARIO_TIMEOUT` seconds, default 90).
 public enum ScenarioHost {
     public static let reportPrefix = "SCENARIO-REPORT "
 
@@ -20,9 +20,11 @@ public enum ScenarioHost {
             exit(2)
         }
         guard gtk_init_check(nil, nil) != 0 else {
-            emit(ScenarioReport(["error": .string("gtk_init_check failed: no display (run under xvfb-run -a)")]))
+            emit(ScenarioReport(["error": .string("gtk_init_check failed: no display (run under xvfb-run -a, or see WaylandCompositor)")]))
             exit(3)
         }
+        // The windowing system GTK chose (GdkX11Display, GdkWaylandDisplay), in every report.
+        let displayType = String(cString: g_type_name(wvh_object_type(UnsafeMutableRawPointer(gdk_display_get_default()))))
         MainLoopBridge.install()
         let limit = UInt32(ProcessInfo.processInfo.environment["SCENARIO_TIMEOUT"].flatMap(UInt32.init) ?? 90)
         g_timeout_add_seconds_full(G_PRIORITY_DEFAULT, limit, { _ in
@@ -31,7 +33,9 @@ public enum ScenarioHost {
         }, nil, nil)
         Task { @MainActor in
             do {
-                emit(try await scenario(Array(arguments.dropFirst())))
+                var report = try await scenario(Array(arguments.dropFirst()))
+                report["gdkDisplay"] = .string(displayType)
+                emit(report)
             } catch {
                 emit(ScenarioReport(["error": .string("scenario threw: \(error)")]))
             }
