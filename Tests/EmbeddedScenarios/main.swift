@@ -507,4 +507,4 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
     },
 ]) { first, _ in first }
 
-ScenarioHost.main(allScenarios, initializeToolkit: { gtk_init_check(nil, nil) != 0 })
+ScenarioHost.main(allScenarios, initializeToolkit: { gtk_init_check(nil, nil) != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil })

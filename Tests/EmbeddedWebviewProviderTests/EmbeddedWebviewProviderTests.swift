@@ -7,15 +7,19 @@ import Testing
 /// Serialized: each scenario starts WebKit processes, and the machine is small.
 @Suite(.serialized)
 struct EmbeddedWebviewProviderTests {
-    /// Runs a scenario with its own XDG data and cache folders (`dataHome` to share one between runs).
-    static func scenario(_ name: String, _ arguments: String..., dataHome: URL? = nil) async throws -> ScenarioReport {
+    /// Runs a scenario with its own XDG data and cache folders (`dataHome` to share one between
+    /// runs), on the X display the tests run with or on a Wayland compositor of its own.
+    static func scenario(
+        _ name: String, _ arguments: String..., dataHome: URL? = nil, display: DisplayServer = .x11
+    ) async throws -> ScenarioReport {
         let home = dataHome ?? temporaryFolder()
         return try await ScenarioRunner.run(
             "EmbeddedScenarios", name, arguments: arguments,
             environment: [
                 "XDG_DATA_HOME": home.appendingPathComponent("data").path,
                 "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
-            ])
+            ],
+            display: display)
     }
 
     static func temporaryFolder() -> URL {
@@ -62,6 +66,22 @@ struct EmbeddedWebviewProviderTests {
         #expect(report.int("visibleToplevelsDuring") == 2)
         #expect(report.bool("windowFinalized") == true)
         #expect(report.int("visibleToplevelsAfter") == 1)
+    }
+
+    @Test("On Wayland (a private headless Weston, no DISPLAY): the login in the library-owned window succeeds, and GTK really ran on Wayland")
+    func loginOnWayland() async throws {
+        let report = try await Self.scenario("login", display: .wayland)
+        #expect(report.string("gdkDisplay") == "GdkWaylandDisplay")
+        #expect(report.string("outcome") == "success")
+        #expect(report.string("code") == "abc123")
+        #expect(report.string("state") == "xyz")
+        #expect(report.int("loginPosts") == 1)
+        #expect(report.int("callbackRequests") == 0)
+        #expect(report.bool("windowModal") == true)
+        #expect(report.bool("windowTransientForParent") == true)
+        #expect(report.bool("windowFinalized") == true)
+        #expect(report.int("visibleToplevelsAfter") == 1)
+        Self.expectSuccessOrder(report)
     }
 
     @Test("A callback with malformed percent-encoding ends the session with invalidResponse, never reaching the network")

@@ -130,7 +130,7 @@ ScenarioHost.main([
             "countAfter": .int(connections.count),
         ])
     },
-], initializeToolkit: { gtk_init_check(nil, nil) != 0 })
+], initializeToolkit: { gtk_init_check(nil, nil) != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil })
 
 final class ContinuationBox {
     let continuation: CheckedContinuation<Bool, Never>

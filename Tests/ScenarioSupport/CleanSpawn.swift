@@ -20,8 +20,12 @@ public struct CleanSpawn: Sendable {
     /// Starts `arguments[0]` (looked up on `PATH`) with `environment`; standard input is /dev/null.
     /// Standard output and error go to pipes (``output``, ``errors``), or to the files named in
     /// `outputFiles`: use files when the program may leave a daemon behind that would inherit a
-    /// pipe and keep it open.
-    public init(_ arguments: [String], environment: [String: String], outputFiles: (output: String, errors: String)? = nil) throws {
+    /// pipe and keep it open. With `processGroup`, the child leads a process group of its own
+    /// (its id is ``pid``), so `kill(-pid, ...)` ends it and what it started, and nothing else.
+    public init(
+        _ arguments: [String], environment: [String: String], outputFiles: (output: String, errors: String)? = nil,
+        processGroup: Bool = false
+    ) throws {
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
         if outputFiles == nil {
@@ -48,7 +52,8 @@ public struct CleanSpawn: Sendable {
         var empty = sigset_t()
         sigemptyset(&empty)
         posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | (processGroup ? POSIX_SPAWN_SETPGROUP : 0)))
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
@@ -122,6 +127,14 @@ public struct CleanSpawn: Sendable {
         let reaped = waitpid(pid, &status, WNOHANG)
         if reaped == pid { return Self.exitStatus(status) }
         return reaped == -1 && errno == ECHILD ? -1 : nil
+    }
+
+    /// Whether the child has ended, without reaping it: while it is not reaped its process group
+    /// ID cannot be reused, so `kill(-pid, ...)` still reaches only what it started.
+    public func hasEnded() -> Bool {
+        var info = siginfo_t()
+        guard waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 else { return errno == ECHILD }
+        return info._sifields._sigchld.si_pid == pid
     }
 
     private static func exitStatus(_ status: Int32) -> Int32 {

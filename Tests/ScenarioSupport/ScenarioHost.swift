@@ -8,8 +8,8 @@ public typealias Scenario = @MainActor (_ arguments: [String]) async throws -> S
 
 /// The program side of a GTK scenario: a real GTK main loop with the main-loop bridge, as a
 /// desktop app has it. `main(_:)` runs the scenario named by the first argument, prints its
-/// report as one JSON line and exits; it never hangs (a watchdog ends it after
-/// `SCENARIO_TIMEOUT` seconds, default 90).
+/// report (with `gdkDisplay`, the GdkDisplay's type name) as one JSON line and exits; it never
+/// hangs (a watchdog ends it after `SCENARIO_TIMEOUT` seconds, default 90).
 public enum ScenarioHost {
     public static let reportPrefix = "SCENARIO-REPORT "
 
@@ -17,18 +17,22 @@ public enum ScenarioHost {
     @MainActor private static var loop: OpaquePointer?
 
     /// `initializeToolkit` opens the display (`gtk_init_check` for GTK 3, `gtk_init_check()` for
-    /// GTK 4; a GLib-only program passes `{ true }`) and says whether it could.
+    /// GTK 4) and returns the default `GdkDisplay *`, or `nil` when there is none.
     @MainActor
-    public static func main(_ scenarios: [String: Scenario], initializeToolkit: @MainActor () -> Bool) -> Never {
+    public static func main(
+        _ scenarios: [String: Scenario], initializeToolkit: @MainActor () -> UnsafeMutableRawPointer?
+    ) -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
         guard let name = arguments.first, let scenario = scenarios[name] else {
             FileHandle.standardError.write(Data("usage: \(CommandLine.arguments[0]) <\(scenarios.keys.sorted().joined(separator: "|"))> [arguments]\n".utf8))
             exit(2)
         }
-        guard initializeToolkit() else {
-            emit(ScenarioReport(["error": .string("gtk_init_check failed: no display (run under xvfb-run -a)")]))
+        guard let display = initializeToolkit() else {
+            emit(ScenarioReport(["error": .string("gtk_init_check failed: no display (run under xvfb-run -a, or see WaylandCompositor)")]))
             exit(3)
         }
+        // The windowing system GTK chose (GdkX11Display, GdkWaylandDisplay), in every report.
+        let displayType = String(cString: g_type_name(wvh_object_type(display)))
         MainLoopBridge.install()
         let limit = UInt32(ProcessInfo.processInfo.environment["SCENARIO_TIMEOUT"].flatMap(UInt32.init) ?? 90)
         g_timeout_add_seconds_full(G_PRIORITY_DEFAULT, limit, { _ in
@@ -37,7 +41,9 @@ public enum ScenarioHost {
         }, nil, nil)
         Task { @MainActor in
             do {
-                emit(try await scenario(Array(arguments.dropFirst())))
+                var report = try await scenario(Array(arguments.dropFirst()))
+                report["gdkDisplay"] = .string(displayType)
+                emit(report)
             } catch {
                 emit(ScenarioReport(["error": .string("scenario threw: \(error)")]))
             }

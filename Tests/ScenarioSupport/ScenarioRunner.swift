@@ -1,7 +1,8 @@
 public import Foundation
 
 /// The test side: launches a scenario program (built beside the test bundle) in its own
-/// process, under the display the tests run with, and returns its report.
+/// process, on the X display the tests run with or on a Wayland compositor of its own, and
+/// returns its report.
 public enum ScenarioRunner {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -14,21 +15,43 @@ public enum ScenarioRunner {
 
     /// Runs `program scenario arguments...` and returns the report it printed.
     ///
-    /// - Parameter launcher: a command that runs the program (found on `PATH`), such as
-    ///   `["dbus-run-session", "--"]`; the program path and its arguments follow it.
+    /// - Parameters:
+    ///   - environment: variables set for the program, over the inherited ones (and over the
+    ///     compositor's, on Wayland).
+    ///   - launcher: a command that runs the program (found on `PATH`), such as
+    ///     `["dbus-run-session", "--"]`; the program path and its arguments follow it.
+    ///   - display: `.x11` for the inherited `DISPLAY` (Xvfb); `.wayland` for a private headless
+    ///     Weston (``WaylandCompositor``), started before the program and stopped after it.
     /// - Throws: ``Failure`` when the program printed no report or reported an error; its
     ///   standard error is in the message. The program (or its launcher) is killed if it is
     ///   still running 10 s after `timeout`, beyond its own watchdog.
+    ///   ``WaylandCompositor/Failure`` when Weston is missing or does not come up.
     public static func run(
         _ program: String, _ scenario: String, arguments: [String] = [], environment: [String: String] = [:],
-        timeout: Duration = .seconds(120), launcher: [String] = []
+        timeout: Duration = .seconds(120), launcher: [String] = [], display: DisplayServer = .x11
     ) async throws -> ScenarioReport {
-        let programPath = productsDirectory.appendingPathComponent(program).path
         var env = ProcessInfo.processInfo.environment
         env["SCENARIO_TIMEOUT"] = env["SCENARIO_TIMEOUT"] ?? String(timeout.components.seconds - 5)
-        // No accessibility bus: GTK would start one (a dbus-daemon) that outlives the scenario.
+        // No accessibility bus: GTK would start one (a dbus-daemon) that outlives the scenario
+        // (GTK 3 reads NO_AT_BRIDGE, GTK 4 GTK_A11Y).
         env["NO_AT_BRIDGE"] = env["NO_AT_BRIDGE"] ?? "1"
-        for (key, value) in environment { env[key] = value }
+        env["GTK_A11Y"] = env["GTK_A11Y"] ?? "none"
+        switch display {
+        case .x11:
+            return try await launch(program, scenario, arguments, environment: env.merging(environment) { $1 }, timeout, launcher)
+        case .wayland:
+            return try await WaylandCompositor.with { compositor in
+                let env = compositor.environment(from: env).merging(environment) { $1 }
+                return try await launch(program, scenario, arguments, environment: env, timeout, launcher)
+            }
+        }
+    }
+
+    private static func launch(
+        _ program: String, _ scenario: String, _ arguments: [String], environment env: [String: String],
+        _ timeout: Duration, _ launcher: [String]
+    ) async throws -> ScenarioReport {
+        let programPath = productsDirectory.appendingPathComponent(program).path
         // Not Foundation's Process: see CleanSpawn (its children would never get SIGTERM or SIGALRM).
         let child = try CleanSpawn(launcher + [programPath, scenario] + arguments, environment: env)
         let pid = child.pid

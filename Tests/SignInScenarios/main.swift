@@ -126,4 +126,4 @@ ScenarioHost.main([
             webview: WebviewParameters(webviewType: .authenticationSession, timeout: .seconds(60)), driver: driver,
             silentAfterwards: true)
     },
-], initializeToolkit: { gtk_init_check(nil, nil) != 0 })
+], initializeToolkit: { gtk_init_check(nil, nil) != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil })

@@ -206,5 +206,5 @@ ScenarioHost.main([
 ], initializeToolkit: {
     // As a GTK 3 app's registerBuiltInProviders() does: the browser starts with the display's launch context.
     ToolkitIntegration.current = .gtk3
-    return gtk_init_check(nil, nil) != 0
+    return gtk_init_check(nil, nil) != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil
 })

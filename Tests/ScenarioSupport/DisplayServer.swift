@@ -1,0 +1,8 @@
+/// Where a scenario program shows its windows (``ScenarioRunner/run(_:_:arguments:environment:timeout:launcher:display:)``).
+public enum DisplayServer: Sendable, CaseIterable {
+    /// The X display the tests run with (`DISPLAY`, as `xvfb-run -a` sets it).
+    case x11
+    /// A private headless Weston started for the one run (``WaylandCompositor``), with
+    /// `GDK_BACKEND=wayland` and no `DISPLAY`: GTK cannot fall back to X.
+    case wayland
+}
