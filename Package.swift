@@ -175,6 +175,17 @@ let package = Package(
             dependencies: ["ExternalWebviewProvider", "WebviewHost", "WebviewHostTestKit"]
         ),
 
+        // MARK: Toolkit links
+        // Only the toolkit-neutral pieces, so that ToolkitLinkTests can check with ldd that they link no GTK.
+        .executableTarget(
+            name: "ToolkitNeutralApp",
+            dependencies: ["SignIn", "SystemBrowserProvider", "WebviewHost"],
+            path: "Tests/ToolkitNeutralApp"
+        ),
+        // ldd on SignInDemoGTK4, SignInDemo and ToolkitNeutralApp (built beside the test bundle):
+        // each links one GTK or none, never both.
+        .testTarget(name: "ToolkitLinkTests", dependencies: ["ScenarioSupport"]),
+
         // MARK: Benchmarks
         // `Tests/Benchmarks/run.sh` builds the floor (a bare C WebKitGTK program) and runs this under Xvfb.
         .executableTarget(
@@ -191,6 +202,12 @@ let package = Package(
             name: "SignInDemo",
             dependencies: ["SignIn", "BuiltInWebviewProviders", "WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK"],
             path: "Examples/SignInDemo"
+        ),
+        // The same app for GTK 4 and WebKitGTK 6.0 (a GtkApplication); never links GTK 3.
+        .executableTarget(
+            name: "SignInDemoGTK4",
+            dependencies: ["SignIn", "BuiltInWebviewProvidersGTK4", "WebviewHostGTK4", "WebviewHost"],
+            path: "Examples/SignInDemoGTK4"
         ),
     ]
 )

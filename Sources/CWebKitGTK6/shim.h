@@ -18,6 +18,7 @@ static inline GtkWidget *wvh_widget(gpointer p) { return GTK_WIDGET(p); }
 static inline GtkWindow *wvh_window(gpointer p) { return GTK_WINDOW(p); }
 static inline GtkBox *wvh_box(gpointer p) { return GTK_BOX(p); }
 static inline GtkOverlay *wvh_overlay(gpointer p) { return GTK_OVERLAY(p); }
+static inline GtkFrame *wvh_frame(gpointer p) { return GTK_FRAME(p); }
 static inline GtkSpinner *wvh_spinner(gpointer p) { return GTK_SPINNER(p); }
 static inline GtkLabel *wvh_label(gpointer p) { return GTK_LABEL(p); }
 static inline GtkHeaderBar *wvh_header_bar(gpointer p) { return GTK_HEADER_BAR(p); }
