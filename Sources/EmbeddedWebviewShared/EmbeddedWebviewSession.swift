@@ -35,6 +35,10 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private var dismissed = false
     /// The page whose load started and has not finished yet.
     private var loading: URL?
+    /// The page the view was last sent to load (the authorization URL, then each navigation let
+    /// into the view): what a load is of while the view reports no URI for it (a caller's view
+    /// that showed `load_html` without a base URI reports "" at the start of the next load).
+    private var requested: URL?
     /// The caller view's `javascript-can-open-windows-automatically` before the session, restored at the end.
     private var callerCouldOpenWindows: gboolean?
     /// The question shown before a foreign scheme is handed on (library's window only).
@@ -104,6 +108,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             })
         }
         window?.show()
+        requested = authorizationURL
         webkit_web_view_load_uri(wvh_web_view(view), authorizationURL.absoluteString)
     }
 
@@ -267,7 +272,10 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
                 reporter.handleRedirect(Self.text(of: request) ?? url.absoluteString)
                 return true
             }
-            if Self.loadsInView(url) { return false }
+            if Self.loadsInView(url) {
+                requested = url
+                return false
+            }
             webkit_policy_decision_ignore(wvh_policy_decision(decision))
             handToSystem(url, isUserGesture: webkit_navigation_action_is_user_gesture(action) != 0)
             return true
@@ -286,9 +294,12 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     }
 
     private func loadChanged(_ event: WebKitLoadEvent) {
-        guard let webView, let uri = webkit_web_view_get_uri(wvh_web_view(webView)),
-            let url = URL(string: String(cString: uri))
-        else { return }
+        guard let webView else { return }
+        // The view's URI; when a load starts in a view that has none to report yet (WebKitGTK
+        // 2.50 gives "" there for a caller's view that showed `load_html` without a base URI),
+        // the page it was sent to, so that `didStartLoad` is never lost.
+        let current = webkit_web_view_get_uri(wvh_web_view(webView)).flatMap { URL(string: String(cString: $0)) }
+        guard let url = current ?? (event == WEBKIT_LOAD_STARTED ? requested : nil) else { return }
         switch event {
         case WEBKIT_LOAD_STARTED:
             window?.loadStarted()

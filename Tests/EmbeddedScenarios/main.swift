@@ -247,9 +247,15 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         return ScenarioReport(facts)
     },
 
-    // The caller's own view in the caller's own window: success, failure or cancel.
+    // The caller's own view in the caller's own window: success, failure or cancel. A second
+    // argument `html`: the view first shows the app's own HTML (`load_html`, no base URI, as an
+    // app shows its own content) instead of a page loaded from a URI; `html-at-once`: the same,
+    // and the session starts at once, while that HTML may still be loading (an app that signs
+    // in as it starts).
     "custom-view": { arguments in
         let kind = arguments.first ?? "success"
+        let ownHTML = arguments.dropFirst().first?.hasPrefix("html") == true
+        let atOnce = arguments.dropFirst().first == "html-at-once"
         let callback = try callbackListener()
         let idp = try TestServer()
         idp.route("/app") { _ in .html(Pages.plain("App home")) }
@@ -265,11 +271,19 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         gtk_box_pack_start(wvh_box(box), wvh_widget(view), 1, 1, 0)
         gtk_container_add(wvh_container(window), box)
         gtk_widget_show_all(window)
-        webkit_web_view_load_uri(wvh_web_view(view), idp.url("/app"))
-        for _ in 0..<400 where webkit_web_view_is_loading(wvh_web_view(view)) != 0 || !Probes.uri(of: view).hasSuffix("/app") {
+        if ownHTML {
+            webkit_web_view_load_html(wvh_web_view(view), Pages.plain("App home"), nil)
+        } else {
+            webkit_web_view_load_uri(wvh_web_view(view), idp.url("/app"))
+        }
+        @MainActor func appPageShown() -> Bool {
+            if ownHTML { return webkit_web_view_get_title(wvh_web_view(view)).map { String(cString: $0) } == "App home" }
+            return Probes.uri(of: view).hasSuffix("/app")
+        }
+        for _ in 0..<400 where !atOnce && (webkit_web_view_is_loading(wvh_web_view(view)) != 0 || !appPageShown()) {
             await ScenarioHost.idle(.milliseconds(25))
         }
-        await ScenarioHost.idle(.milliseconds(200))
+        if !atOnce { await ScenarioHost.idle(.milliseconds(200)) }
 
         @MainActor func viewFacts(_ suffix: String) -> Facts {
             [

@@ -206,6 +206,18 @@ struct EmbeddedWebviewProviderTests {
         if kind == "success" { Self.expectSuccessOrder(report) }
     }
 
+    @Test("A caller's view showing its own HTML (load_html, no base URI) still reports didStartLoad ... didFinishLoad ... didComplete", arguments: ["html", "html-at-once"])
+    func callerViewAfterOwnHTML(start: String) async throws {
+        // WebKitGTK 2.50 can report the URI "" at the start of the session's load in such a view:
+        // the session's first didStartLoad (and so its didFinishLoad) used to be lost.
+        let report = try await Self.scenario("custom-view", "success", start)
+        #expect(report.string("outcome") == "success")
+        #expect(report.int("handlersAfter") == report.int("handlersBefore"))
+        #expect(report.string("uriAfter") == "about:blank")
+        Self.expectSuccessOrder(report)
+        #expect(report.strings("events")?.first?.contains("/authorize") == true, "didStartLoad names the authorization URL")
+    }
+
     @Test("A customWebview with .authenticationSession is invalidParameters, and the view is untouched")
     func customViewWithAuthenticationSession() async throws {
         let report = try await Self.scenario("custom-view-authentication-session")
