@@ -75,6 +75,9 @@ final class DemoWindow {
         let columns = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0)!
         let side = gtk_box_new(GTK_ORIENTATION_VERTICAL, 10)!
         gtk_widget_set_size_request(side, 340, -1)
+        // GTK 4 passes a child's hexpand up to its parents: the status label's would make this
+        // column take half the window. Set explicitly, it stays as wide as its content.
+        gtk_widget_set_hexpand(side, 0)
         for margin in [gtk_widget_set_margin_start, gtk_widget_set_margin_end, gtk_widget_set_margin_top, gtk_widget_set_margin_bottom] {
             margin(side, 18)
         }
