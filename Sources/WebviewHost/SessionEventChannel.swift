@@ -1,8 +1,9 @@
 import Foundation
 import Synchronization
 
-/// The one way a session's events leave it: posted as `webAuth*` notifications and yielded on
-/// ``WebAuthSession/events``.
+/// The one way a session's events leave it: posted as `webAuth*` notifications, given to the
+/// observations of ``WebAuthSession/observe(_:)`` and ``WebAuthSession/observeAll(_:)``, and
+/// yielded on ``WebAuthSession/events``, in that order.
 ///
 /// Events are delivered on the main thread in the order they were sent, from whatever thread.
 /// Delivery is never re-entrant: an event sent while another is being delivered (a `cancel()`
@@ -11,6 +12,8 @@ import Synchronization
 final class SessionEventChannel: Sendable {
     /// The session's steps as an async sequence; finishes after the terminal event.
     let stream: AsyncStream<WebAuthEvent>
+    /// The session's own ``WebAuthObservation``s.
+    let observers = SessionObserverList()
 
     private struct Pending: Sendable {
         let event: WebAuthEvent
@@ -79,6 +82,9 @@ final class SessionEventChannel: Sendable {
     }
 
     private func deliver(_ pending: Pending) {
+        // Taken first: an observation started while this event is delivered sees the next one.
+        let sessionObservers = observers.snapshot
+        let allSessionsObservers = SessionObserverList.allSessions.snapshot
         var userInfo: [String: Any] = [:]
         switch pending.event {
         case .didStartLoad(let url), .didFinishLoad(let url), .willSwitchToBrokerApp(let url), .didComplete(let url):
@@ -89,7 +95,15 @@ final class SessionEventChannel: Sendable {
         }
         if let webview = pending.webview { userInfo[WebAuthNotificationKey.webview] = webview }
         NotificationCenter.default.post(name: pending.event.notificationName, object: pending.sender, userInfo: userInfo)
+        // On the main thread (or in a main-queue job): `send` delivers only there.
+        MainActor.assumeIsolated {
+            sessionObservers.deliver(pending.event, from: pending.sender)
+            allSessionsObservers.deliver(pending.event, from: pending.sender)
+        }
         sink.yield(pending.event)
-        if pending.event.isTerminal { sink.finish() }
+        if pending.event.isTerminal {
+            observers.end()
+            sink.finish()
+        }
     }
 }
