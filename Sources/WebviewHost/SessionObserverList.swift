@@ -33,15 +33,18 @@ final class SessionObserverList: Sendable {
         state.withLock { state in state.entries.removeAll { $0.id == id } }
     }
 
-    /// Drops every observation and refuses new ones: the session delivered its terminal event.
+    /// Invalidates every observation (releasing their handlers) and refuses new ones: the session
+    /// delivered its terminal event.
     func end() {
-        state.withLock { state in
-            state.ended = true
-            state.entries = []
+        let entries = state.withLock { state in
+            defer {
+                state.ended = true
+                state.entries = []
+            }
+            return state.entries
         }
+        for entry in entries { entry.observation?.invalidate() }
     }
-
-    var hasEnded: Bool { state.withLock { $0.ended } }
 
     /// The observations in the list now, to deliver one event to: those added while it is being
     /// delivered see the next one.

@@ -1,6 +1,7 @@
+import Dispatch
 import Synchronization
 
-/// A handler that receives sessions' events on the main actor, from
+/// A running observation of sessions' events, its handler called on the main actor; from
 /// ``WebAuthSession/observe(_:)`` (one session) or ``WebAuthSession/observeAll(_:)`` (every
 /// session in the process).
 ///
@@ -27,20 +28,34 @@ public final class WebAuthObservation: Sendable {
         invalidate()
     }
 
-    /// Stops the observation and releases the handler (and what it captured). Has no effect if
-    /// called more than once. Any thread.
+    /// Stops the observation and releases the handler, on the main thread (what it captured may
+    /// be main-actor state). Has no effect if called more than once. Any thread.
     public func invalidate() {
-        let released = handler.withLock { handler -> Handler? in
-            defer { handler = nil }
-            return handler
+        let parcel = ReleasedHandler()
+        let wasValid = handler.withLock { handler in
+            // Moved, not copied: the parcel holds the only reference, so it is released where the parcel is emptied.
+            parcel.handler = handler
+            handler = nil
+            return parcel.handler != nil
         }
-        if released != nil { list.remove(ObjectIdentifier(self)) }
+        guard wasValid else { return }
+        list.remove(ObjectIdentifier(self))
+        if MainContext.isCurrent {
+            parcel.handler = nil
+        } else {
+            DispatchQueue.main.async { parcel.handler = nil }
+        }
     }
 
-    /// Whether the handler can still be called: not invalidated, and not observing a session that
-    /// already delivered its terminal event.
+    /// Carries a handler to the main thread to be released there; touched by one thread at a time.
+    private final class ReleasedHandler: @unchecked Sendable {
+        var handler: Handler?
+    }
+
+    /// Whether the handler can still be called: `false` once invalidated or released, and for a
+    /// session's observation once the session delivered its terminal event.
     public var isValid: Bool {
-        handler.withLock { $0 != nil } && !list.hasEnded
+        handler.withLock { $0 != nil }
     }
 
     /// Calls the handler unless the observation was invalidated.

@@ -103,7 +103,11 @@ struct ObservationTests {
                 if observed === session { seen.add("all", event) }
             }
             defer { all.invalidate() }
+            let handlerReleased = Mutex(false)
+            let kept = observeHoldingWitness(session) { _ in handlerReleased.withLock { $0 = true } }
             await run(session)
+            #expect(handlerReleased.withLock { $0 }, "the terminal event releases the session's handlers, though the observation is kept")
+            #expect(!kept.isValid)
             let reporter = try #require(presented.withLock { $0 })
             reporter.didStartLoad(authorizationURL)
             reporter.didFinishLoad(authorizationURL)
@@ -350,6 +354,27 @@ struct ObservationTests {
         }
     }
 
+    @Test("The handler, and what it captured, is released on the main thread whichever thread invalidates or releases the observation", arguments: ["invalidate", "release"])
+    @MainActor
+    func handlerReleasedOnMain(how: String) async throws {
+        let releasedOnMain = Mutex<[Bool]>([])
+        let session = WebAuthSession(redirectURI: testRedirect, environment: graphical)
+        let held = Mutex<WebAuthObservation?>(nil)
+        held.withLock { $0 = observeHoldingWitness(session) { onMain in releasedOnMain.withLock { $0.append(onMain) } } }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async {
+                if how == "invalidate" { held.withLock { $0 }?.invalidate() }
+                held.withLock { $0 = nil }
+                done.resume()
+            }
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while releasedOnMain.withLock({ $0.isEmpty }), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        #expect(releasedOnMain.withLock { $0 } == [true])
+    }
+
     /// The path of the URL an event carries.
     static func page(_ event: WebAuthEvent) -> String {
         switch event {
@@ -366,6 +391,19 @@ private func run(_ session: WebAuthSession) async {
         _ = try await session.prepare()
         _ = try await session.start(authorizationURL: authorizationURL, expectedState: "s-123")
     } catch {}
+}
+
+/// An observation of `session` whose handler holds the only reference to a ``Witness``.
+func observeHoldingWitness(_ session: WebAuthSession, onRelease: @escaping @Sendable (_ onMain: Bool) -> Void) -> WebAuthObservation {
+    let witness = Witness(onRelease)
+    return session.observe { _ in _ = witness }
+}
+
+/// Says on which thread it was deinitialized: the main actor's (`true`) or another.
+final class Witness: Sendable {
+    let onDeinit: @Sendable (_ onMain: Bool) -> Void
+    init(_ onDeinit: @escaping @Sendable (_ onMain: Bool) -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit(MainContext.isCurrent) }
 }
 
 /// What a test's observers saw, in one list of `who:event`.
