@@ -17,8 +17,8 @@ extension WebAuthSession {
     /// see the next one). On a session that already delivered its terminal event the handler is
     /// never called. Any thread.
     ///
-    /// The session keeps the observation only weakly; a handler that captures the session strongly
-    /// keeps it alive for as long as the observation lives.
+    /// Keep the returned observation: the session holds it only weakly. The handler (and what it
+    /// captured, the session included) is released at the terminal event or on invalidation.
     public func observe(_ handler: @escaping @MainActor (WebAuthEvent) -> Void) -> WebAuthObservation {
         WebAuthObservation(on: channel.observers) { _, event in handler(event) }
     }
