@@ -9,8 +9,9 @@ extension WebAuthSession {
     /// }
     /// ```
     ///
-    /// Delivery is that of the notifications: in order, on the main thread, never re-entrant, and
-    /// nothing after the terminal event. Each event reaches the notification observers first, then
+    /// Delivery is that of the notifications: in order, on the main thread, never re-entrant (one
+    /// event at a time in the process, whichever session it belongs to), and nothing after the
+    /// terminal event. Each event reaches the notification observers first, then
     /// this session's observations, then those of ``observeAll(_:)``, each group in the order it
     /// was added. The handler may call ``cancel()`` (its `didFail` is delivered after the current
     /// event reached every observer) or start and stop observations (those started during an event

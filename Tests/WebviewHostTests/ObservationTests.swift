@@ -354,6 +354,32 @@ struct ObservationTests {
         }
     }
 
+    @Test("An observeAll handler is never re-entered: another session cancelled from inside it is delivered after the current event")
+    @MainActor
+    func notReenteredAcrossSessions() async throws {
+        try await WebviewProviderRegistry.withIsolatedRegistry {
+            registerFake(behavior: FakeWebviewProvider.waitForever)
+            let running = WebAuthSession(redirectURI: testRedirect, parameters: .init(webviewType: .provider("fake")), environment: graphical)
+            let other = WebAuthSession(redirectURI: testRedirect, parameters: .init(webviewType: .provider("fake")), environment: graphical)
+            let seen = Sightings()
+            var depth = 0
+            var deepest = 0
+            let all = WebAuthSession.observeAll { observed, event in
+                guard observed === running || observed === other else { return }
+                depth += 1
+                deepest = max(deepest, depth)
+                seen.add(observed === running ? "running" : "other", event)
+                if observed === running, case .didStartLoad = event { other.cancel() }
+                depth -= 1
+            }
+            defer { all.invalidate() }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { running.cancel() }
+            await run(running)
+            #expect(seen.entries == ["running:didStartLoad", "other:didFail", "running:didFail"])
+            #expect(deepest == 1, "the handler was re-entered")
+        }
+    }
+
     @Test("The handler, and what it captured, is released on the main thread whichever thread invalidates or releases the observation", arguments: ["invalidate", "release"])
     @MainActor
     func handlerReleasedOnMain(how: String) async throws {
