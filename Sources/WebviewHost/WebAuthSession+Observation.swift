@@ -11,12 +11,12 @@ extension WebAuthSession {
     ///
     /// Delivery is that of the notifications: in order, on the main thread, never re-entrant (one
     /// event at a time in the process, whichever session it belongs to), and nothing after the
-    /// terminal event. Each event reaches the notification observers first, then
-    /// this session's observations, then those of ``observeAll(_:)``, each group in the order it
-    /// was added. The handler may call ``cancel()`` (its `didFail` is delivered after the current
-    /// event reached every observer) or start and stop observations (those started during an event
-    /// see the next one). On a session that already delivered its terminal event the handler is
-    /// never called. Any thread.
+    /// terminal event. Each event reaches the notification observers first, then this session's
+    /// observations, then those of ``observeAll(_:)``, each group in the order it was added. The
+    /// handler may call ``cancel()`` (its `didFail` is delivered after the current event reached
+    /// every observer) or start and stop observations (those started during an event see the next
+    /// one). On a session that already delivered its terminal event the handler is never called.
+    /// Any thread.
     ///
     /// Keep the returned observation: the session holds it only weakly. The handler (and what it
     /// captured, the session included) is released at the terminal event or on invalidation.
