@@ -67,11 +67,13 @@ let package = Package(
         // and the few WebKit calls that differ (WebKitToolkit.swift).
         .target(
             name: "EmbeddedWebviewProvider",
-            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK"]
+            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK"],
+            exclude: ["Shared/README.md"]
         ),
         .target(
             name: "EmbeddedWebviewProviderGTK4",
             dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK6"],
+            exclude: ["Shared/README.md"],
             swiftSettings: [.define("WEBKITGTK_6")]
         ),
         .target(

@@ -21,6 +21,16 @@ let package = Package(
                 .product(name: "ExternalWebviewProvider", package: "WebviewHost"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
-        )
+        ),
+        // The GTK 4 start-up: its own executable, as a process loads one toolkit.
+        .executableTarget(
+            name: "ReadmeCheckGTK4",
+            dependencies: [
+                .product(name: "WebviewHost", package: "WebviewHost"),
+                .product(name: "WebviewHostGTK4", package: "WebviewHost"),
+                .product(name: "BuiltInWebviewProvidersGTK4", package: "WebviewHost"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

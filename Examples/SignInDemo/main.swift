@@ -1,6 +1,6 @@
 // SignInDemo: a GTK 3 app that signs in to an OpenID Connect server three ways:
 // in the person's browser, in a sign-in window the library owns, and in a WebKitWebView that is
-// part of the app's own layout (followed through the webAuth* notifications).
+// part of the app's own layout (followed through WebAuthSession.observeAll on the main actor).
 //
 //   bash Examples/run-demo.sh        starts a local Glewlwyd server and this app
 //
@@ -37,7 +37,7 @@ final class DemoWindow {
     let ownWebview: UnsafeMutablePointer<GtkWidget>
     let webviewFrame: UnsafeMutablePointer<GtkWidget>
     let signals = SignalConnections()
-    var observers: [any NSObjectProtocol] = []
+    var observation: WebAuthObservation?
     var application: PublicClientApplication?
     var lastAccount: Account?
 
@@ -105,12 +105,12 @@ final class DemoWindow {
         gtk_container_add(wvh_container(window), columns)
         signals.connect(window, "destroy", .plain { gtk_main_quit() })
 
-        // The app's own view shows its own start page; the notifications drive the spinner.
+        // The app's own view shows its own start page; the sessions' events drive the spinner.
         webkit_web_view_load_html(
             wvh_web_view(ownWebview),
             "<body style='font-family:sans-serif;color:#555;padding:2em'><h2>Your app's content</h2><p>Sign-in loads here when you choose <b>Sign in in this window</b>.</p></body>",
             nil)
-        observeNotifications()
+        observeSignIns()
         do {
             application = try PublicClientApplication(configuration: configuration(redirect: "http://127.0.0.1:53682/callback"))
         } catch {
@@ -121,26 +121,20 @@ final class DemoWindow {
         application?.prewarm(webviewParameters: WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(window)))
     }
 
-    func observeNotifications() {
-        let names: [Notification.Name] = [.webAuthDidStartLoad, .webAuthDidFinishLoad, .webAuthDidComplete, .webAuthDidFail]
-        for name in names {
-            observers.append(NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
-                let url = (note.userInfo?[WebAuthNotificationKey.url] as? URL)?.host ?? ""
-                let name = note.name
-                MainActor.assumeIsolated {
-                    guard let self else { return }
-                    switch name {
-                    case .webAuthDidStartLoad:
-                        gtk_spinner_start(wvh_spinner(self.spinner))
-                        self.setStatus("Loading \(url)…")
-                    case .webAuthDidFinishLoad:
-                        gtk_spinner_stop(wvh_spinner(self.spinner))
-                        self.setStatus("Waiting for you to sign in at \(url).")
-                    default:
-                        gtk_spinner_stop(wvh_spinner(self.spinner))
-                    }
-                }
-            })
+    /// Every session's steps drive the spinner and the status line, on the main actor as they happen.
+    func observeSignIns() {
+        observation = WebAuthSession.observeAll { [weak self] _, event in
+            guard let self else { return }
+            switch event {
+            case .didStartLoad(let url):
+                gtk_spinner_start(wvh_spinner(self.spinner))
+                self.setStatus("Loading \(url.host ?? "")…")
+            case .didFinishLoad(let url):
+                gtk_spinner_stop(wvh_spinner(self.spinner))
+                self.setStatus("Waiting for you to sign in at \(url.host ?? "").")
+            case .willSwitchToBrokerApp, .didComplete, .didFail:
+                gtk_spinner_stop(wvh_spinner(self.spinner))
+            }
         }
     }
 

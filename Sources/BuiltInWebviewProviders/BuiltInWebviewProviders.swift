@@ -7,7 +7,7 @@ import WebviewHostGTK3
 extension WebviewProviderRegistry {
     /// Registers the built-in providers for a GTK 3 app: the person's browser (`system-browser`)
     /// and the embedded WebKitGTK 4.1 view (`embedded`), and installs GTK 3 as the toolkit the
-    /// browser is launched through (``GLibSupport/ToolkitIntegration/gtk3``). Call once at
+    /// browser is launched through (`ToolkitIntegration.gtk3`). Call once at
     /// start-up, on the main thread, after `gtk_init`.
     @MainActor
     public static func registerBuiltInProviders() {

@@ -113,7 +113,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     }
 
     /// Ends the session's hold on the view. The library's window is destroyed. A caller's view is
-    /// stopped and loads `about:blank`: the page's scripts and timers die with it, so a page that
+    /// stopped and loads `about:blank` (right after the caller has resumed): the page's scripts and timers die with it, so a page that
     /// goes on (to the redirect URI, say) after a cancel, a timeout or a failure cannot deliver the
     /// code, and a late redirect after a success cannot either. Until the blank page is in (at most
     /// ``blankingLimit``) our `decide-policy` handler stays and refuses every other navigation;
@@ -127,10 +127,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             webkit_settings_set_javascript_can_open_windows_automatically(
                 webkit_web_view_get_settings(wvh_web_view(webView)), callerCouldOpenWindows)
         }
-        if let webView, !callerViewDestroyed {
-            webkit_web_view_stop_loading(wvh_web_view(webView))
-        }
         if let window {
+            webkit_web_view_stop_loading(wvh_web_view(window.webView))
             // Out of sight now, and until it goes our handlers refuse every navigation (the page is
             // stopped, but its timers may still try the redirect URI). Destroyed, the view and its
             // page with it, once the main loop is idle, after the resumed caller ran: destroying a
@@ -152,8 +150,16 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             self.webView = nil
             return
         }
+        // Stopped and blanked once the main loop is idle, after the resumed caller ran (the calls
+        // take a millisecond the caller need not wait for). Until then, as while the blank page
+        // loads, our handlers refuse every navigation and window, and the page cannot end the
+        // session any more: it has ended.
         Self.blanking[UInt(bitPattern: webView)] = self
-        webkit_web_view_load_uri(wvh_web_view(webView), "about:blank")
+        whenIdle { [weak self] in
+            guard let self, Self.blanking[UInt(bitPattern: webView)] === self, !self.callerViewDestroyed else { return }
+            webkit_web_view_stop_loading(wvh_web_view(webView))
+            webkit_web_view_load_uri(wvh_web_view(webView), "about:blank")
+        }
         Task { @MainActor [weak self] in
             try? await Task.sleep(for: Self.blankingLimit)
             self?.endBlanking()

@@ -67,7 +67,9 @@ public final class PublicClientApplication: Sendable {
 
     // MARK: - Interactive
 
-    /// Signs the person in through a web user agent and returns verified tokens.
+    /// Signs the person in through a web user agent and returns verified tokens. Its steps reach
+    /// `WebAuthSession.observeAll(_:)` handlers on the main actor, and the `webAuth*`
+    /// notifications.
     ///
     /// - Throws: a ``WebviewHost/WebAuthError``: `canceled`/`userCanceled`, `server` with the
     ///   provider's `error` and `error_description` (from the callback or the token endpoint),

@@ -23,8 +23,9 @@ public enum WebAuthNotificationKey {
     public static let webview = "webview"
 }
 
-/// One step of a session, as ``WebAuthSession/events`` delivers it. The same steps are posted as
-/// `webAuth*` notifications on the main thread, with the session as the notification's object.
+/// One step of a session, as ``WebAuthSession/observe(_:)``, ``WebAuthSession/observeAll(_:)`` and
+/// ``WebAuthSession/events`` deliver it. The same steps are posted as `webAuth*` notifications on
+/// the main thread, with the session as the notification's object.
 public enum WebAuthEvent: Sendable, CustomStringConvertible {
     case didStartLoad(URL)
     case didFinishLoad(URL)

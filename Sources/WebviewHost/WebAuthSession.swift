@@ -16,13 +16,15 @@ import Synchronization
 /// ``cancel()`` works from any thread, and cancelling the task that awaits ``prepare()``,
 /// ``start(authorizationURL:expectedState:)`` or ``authenticate(expectedState:authorizationURL:)``
 /// ends the session with `canceled`. Progress is posted as `webAuth*` notifications on the main
-/// thread (the session is the notification's object) and delivered on ``events``, in order,
-/// never re-entrantly, with nothing after the terminal event.
+/// thread (the session is the notification's object), given to the main-actor handlers of
+/// ``observe(_:)`` and ``observeAll(_:)``, and delivered on ``events``, in order, never
+/// re-entrantly, with nothing after the terminal event.
 public final class WebAuthSession: Sendable {
     /// The redirect URI the app asked for.
     public let requestedRedirectURI: URL
     public let parameters: WebviewParameters
-    /// The session's steps; finishes after the terminal event.
+    /// The session's steps; finishes after the terminal event. Asynchronous: a step arrives after
+    /// the notifications and ``observe(_:)`` handlers had it, on a later turn of the task's executor.
     public var events: AsyncStream<WebAuthEvent> { channel.stream }
 
     let channel = SessionEventChannel()

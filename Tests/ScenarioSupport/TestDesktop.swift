@@ -30,6 +30,7 @@ public struct TestDesktop: Sendable {
             Type=Application
             Name=Test Browser
             Exec=\(browserCommand)
+            StartupNotify=true
             MimeType=\(schemes.map { "x-scheme-handler/\($0);" }.joined())
 
             """

@@ -40,6 +40,9 @@ struct SystemBrowserProviderTests {
         let launched = try #require(report.string("browserLaunchedWith"))
         #expect(launched.hasPrefix("http://127.0.0.1:\(port)/") && !launched.contains("redirect_uri"), "\(launched)")
         #expect(report.strings("browserRequests")?.first?.hasSuffix("-> 302") == true)
+        // Started with the display's launch context (GTK 3's, from ToolkitIntegration.gtk3): the
+        // browser got a startup-notification id, which GIO's plain launch context never gives.
+        #expect(report.string("browserStartupID")?.isEmpty == false, "no DESKTOP_STARTUP_ID: not the display's launch context")
     }
 
     @Test("form_post callback: the POSTed code and state complete the session")

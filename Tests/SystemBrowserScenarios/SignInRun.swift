@@ -114,6 +114,8 @@ struct SignInRun {
         }
         report["browserFinished"] = .bool(events.contains { $0["event"] as? String == "done" })
         report["browserLaunchedWith"] = .string(events.first { $0["event"] as? String == "launched" }?["url"] as? String ?? "")
+        report["browserStartupID"] = .string(
+            events.first { $0["event"] as? String == "launched" }?["startup_id"] as? String ?? "")
         // Where the first hop sent the browser: the authorization URL.
         report["browserAuthorizationURL"] = .string(
             events.first { $0["event"] as? String == "request" }?["location"] as? String ?? "")

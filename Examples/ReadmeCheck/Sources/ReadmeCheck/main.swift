@@ -1,6 +1,7 @@
 // Written from README.md and Docs.docc/ImplementingAProvider.md only: a plugin provider
 // (a "kiosk" that never comes back by itself), the custom-scheme hand-over through the host,
-// task cancellation, cancel from inside an observer, and the external-scheme policy knob.
+// task cancellation, cancel from inside an observer, following a session on the main actor, and
+// the external-scheme policy knob.
 import Foundation
 import WebviewHost
 import WebviewHostGTK3
@@ -78,38 +79,64 @@ do {
     }
 }
 
-// 3. cancel() inside an observer: every observer sees didFinishLoad before didFail, and didFail is last.
+// 3. cancel() inside a handler: every observer sees didFinishLoad before didFail, and didFail is last.
 do {
     let session = WebAuthSession(redirectURI: custom, parameters: .init(webviewType: .provider("kiosk")))
     _ = try await session.prepare()
     var seen: [String] = []
-    let names: [Notification.Name] = [.webAuthDidStartLoad, .webAuthDidFinishLoad, .webAuthDidFail, .webAuthDidComplete]
-    var tokens: [any NSObjectProtocol] = []
-    for name in names {
-        tokens.append(NotificationCenter.default.addObserver(forName: name, object: session, queue: nil) { note in
-            let name = note.name
-            MainActor.assumeIsolated {
-                seen.append("first:\(name.rawValue)")
-                if name == .webAuthDidFinishLoad { session.cancel() }
-            }
-        })
-        tokens.append(NotificationCenter.default.addObserver(forName: name, object: session, queue: nil) { note in
-            let name = note.name
-            MainActor.assumeIsolated { seen.append("second:\(name.rawValue)") }
-        })
+    var cancelReturnedAfter: [String]?
+    let notified = NotificationCenter.default.addObserver(forName: .webAuthDidFinishLoad, object: session, queue: nil) { _ in
+        MainActor.assumeIsolated { seen.append("notification:didFinishLoad") }
+    }
+    let first = session.observe { event in
+        seen.append("first:\(event)")
+        if case .didFinishLoad = event {
+            session.cancel()
+            cancelReturnedAfter = seen
+        }
+    }
+    let second = WebAuthSession.observeAll { observed, event in
+        if observed === session { seen.append("second:\(event)") }
     }
     do {
         _ = try await session.start(authorizationURL: authorize, expectedState: "s")
-        check(false, "cancel from an observer ends the session")
+        check(false, "cancel from a handler ends the session")
     } catch {
-        check(error.code == .canceled, "cancel from an observer is canceled")
+        check(error.code == .canceled, "cancel from a handler is canceled")
     }
+    let names = seen.map { String($0.prefix { $0 != "(" }) }
+    check(names == ["first:didStartLoad", "second:didStartLoad", "notification:didFinishLoad", "first:didFinishLoad",
+                    "second:didFinishLoad", "first:didFail", "second:didFail"],
+          "didFinishLoad reached every observer before didFail, didFail last: \(names)")
+    check(cancelReturnedAfter?.contains { $0.contains("didFail") } == false, "cancel() does not deliver didFail inside the handler")
+    check(!first.isValid && second.isValid, "a session's observation ends with it; observeAll goes on")
+    second.invalidate()
+    NotificationCenter.default.removeObserver(notified)
+}
+
+// 5. README "Your own WebKitWebView": the observation snippets as written, run on a kiosk session.
+do {
+    let spinner = Spinner()
+    let statusLabel = StatusLabel()
+    var shown: [String] = []
+    let session = WebAuthSession(redirectURI: custom, parameters: .init(webviewType: .provider("kiosk")))
+    let observations = followSession(session, spinner: spinner, statusLabel: statusLabel,
+                                     showApp: { shown.append("app") }, showError: { shown.append("error:\($0.code)") })
+    _ = try await session.prepare()
+    let running = Task { @MainActor in try await session.start(authorizationURL: authorize, expectedState: "s") }
     try await Task.sleep(for: .milliseconds(50))
-    let finishSecond = seen.firstIndex { $0.hasPrefix("second:") && $0.contains("FinishLoad") }
-    let failFirst = seen.firstIndex { $0.hasPrefix("first:") && $0.contains("Fail") }
-    check(finishSecond != nil && failFirst != nil && finishSecond! < failFirst!, "didFinishLoad reached every observer before didFail: \(seen)")
-    check(seen.suffix(2).allSatisfy { $0.contains("Fail") }, "the terminal event is last")
-    tokens.forEach(NotificationCenter.default.removeObserver)
+    check(spinner.calls == ["start", "stop"], "the handler ran synchronously for didStartLoad and didFinishLoad")
+    check(WebAuthSession.handleOpenURL("com.example.app:/oauth2redirect?code=c&state=s"), "the redirect is taken")
+    check(spinner.calls == ["start", "stop", "stop"] && shown == ["app"], "didComplete reached the handler before handleOpenURL returned")
+    check(statusLabel.text.hasPrefix("didComplete("), "observeAll saw it too: \(statusLabel.text)")
+    _ = try await running.value
+    let next = WebAuthSession(redirectURI: custom, parameters: .init(webviewType: .provider("kiosk")))
+    _ = try await next.prepare()
+    next.cancel()
+    check(shown == ["app"], "the first session's observation does not see another session")
+    check(statusLabel.text == "didFail(canceled)", "observeAll sees every session: \(statusLabel.text)")
+    observations.everySession.invalidate()
+    NotificationCenter.default.removeObserver(observations.failed)
 }
 
 // 4. The external-scheme policy is a parameter (what the embedded view does with it is its business).
@@ -119,6 +146,36 @@ check(!WebviewParameters().externalSchemes.allowedSchemes.contains("zoommtg") &&
 
 print(failures.isEmpty ? "ALL OK" : "FAILURES: \(failures)")
 exit(failures.isEmpty ? 0 : 1)
+
+// README "Your own WebKitWebView": the observation snippets, as written.
+@MainActor final class Spinner {
+    var calls: [String] = []
+    func start() { calls.append("start") }
+    func stop() { calls.append("stop") }
+}
+@MainActor final class StatusLabel { var text = "" }
+@MainActor func followSession(
+    _ session: WebAuthSession, spinner: Spinner, statusLabel: StatusLabel,
+    showApp: @escaping @MainActor () -> Void, showError: @escaping @MainActor (WebAuthError) -> Void
+) -> (observation: WebAuthObservation, everySession: WebAuthObservation, failed: any NSObjectProtocol) {
+    let observation = session.observe { event in          // @MainActor: call GTK, touch your state
+        switch event {
+        case .didStartLoad: spinner.start()
+        case .didFinishLoad, .willSwitchToBrokerApp: spinner.stop()
+        case .didComplete: spinner.stop(); showApp()
+        case .didFail(let error): spinner.stop(); showError(error)
+        }
+    }
+    // Signing in with acquireToken (no session object in hand): every session's events.
+    let everySession = WebAuthSession.observeAll { session, event in
+        statusLabel.text = "\(event)"
+    }
+    let failed = NotificationCenter.default.addObserver(forName: .webAuthDidFail, object: nil, queue: nil) { note in
+        let error = note.userInfo?[WebAuthNotificationKey.error] as? WebAuthError
+        print("sign-in failed:", error?.message ?? "")          // not main-actor code
+    }
+    return (observation, everySession, failed)
+}
 
 // README "The person's browser: did it open the page?" compiles as written.
 @MainActor func offerCopyLinkIfTheBrowserNeverArrives(session: WebAuthSession, authorizationURL: URL) -> any NSObjectProtocol {
