@@ -202,7 +202,7 @@ let package = Package(
         // MARK: Examples
         .executableTarget(
             name: "SignInDemo",
-            dependencies: ["SignIn", "BuiltInWebviewProviders", "WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK"],
+            dependencies: ["SignIn", "BuiltInWebviewProviders", "WebviewHost", "WebviewHostGTK3"],
             path: "Examples/SignInDemo"
         ),
         // The same app for GTK 4 and WebKitGTK 6.0 (a GtkApplication); never links GTK 3.

@@ -7,12 +7,10 @@
 // Settings (environment): WEBVIEW_HOST_DEMO_AUTHORITY (issuer URL), WEBVIEW_HOST_DEMO_CLIENT_ID,
 // WEBVIEW_HOST_DEMO_TOKEN_STORE=memory (no keyring).
 import BuiltInWebviewProviders
-import CGLib
-import CWebKitGTK
 import Foundation
-import GLibSupport
 import SignIn
 import WebviewHost
+import WebviewHostGTK3
 
 let environment = ProcessInfo.processInfo.environment
 let authority = URL(string: environment["WEBVIEW_HOST_DEMO_AUTHORITY"] ?? "http://127.0.0.1:4593/api/oidc")!

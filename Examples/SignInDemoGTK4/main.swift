@@ -49,7 +49,7 @@ final class DemoWindow {
     let spinner: UnsafeMutablePointer<GtkWidget>
     let ownWebview: UnsafeMutablePointer<GtkWidget>
     let signals = SignalConnections()
-    var observers: [any NSObjectProtocol] = []
+    var observation: WebAuthObservation?
     var application: PublicClientApplication?
     var lastAccount: Account?
 
@@ -147,26 +147,19 @@ final class DemoWindow {
     }
 
     func observeNotifications() {
-        let names: [Notification.Name] = [.webAuthDidStartLoad, .webAuthDidFinishLoad, .webAuthDidComplete, .webAuthDidFail]
-        for name in names {
-            observers.append(NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
-                let url = (note.userInfo?[WebAuthNotificationKey.url] as? URL)?.host ?? ""
-                let name = note.name
-                // The library posts these on the main thread.
-                MainActor.assumeIsolated {
-                    guard let self else { return }
-                    switch name {
-                    case .webAuthDidStartLoad:
-                        gtk_spinner_start(wvh_spinner(self.spinner))
-                        self.setStatus("Loading \(url)…")
-                    case .webAuthDidFinishLoad:
-                        gtk_spinner_stop(wvh_spinner(self.spinner))
-                        self.setStatus("Waiting for you to sign in at \(url).")
-                    default:
-                        gtk_spinner_stop(wvh_spinner(self.spinner))
-                    }
-                }
-            })
+        // Every session's steps, on the main actor, in order (the webAuth* notifications carry the same).
+        observation = WebAuthSession.observeAll { [weak self] _, event in
+            guard let self else { return }
+            switch event {
+            case .didStartLoad(let url):
+                gtk_spinner_start(wvh_spinner(self.spinner))
+                self.setStatus("Loading \(url.host ?? "")…")
+            case .didFinishLoad(let url):
+                gtk_spinner_stop(wvh_spinner(self.spinner))
+                self.setStatus("Waiting for you to sign in at \(url.host ?? "").")
+            default:
+                gtk_spinner_stop(wvh_spinner(self.spinner))
+            }
         }
     }
 

@@ -55,7 +55,7 @@ struct ObservationTests {
     @Test("Both observations see what the notifications post, event by event in the same order", arguments: Ending.allCases)
     @MainActor
     func sameOrderAsNotifications(ending: Ending) async throws {
-        try await WebviewProviderRegistry.withIsolatedRegistry {
+        await WebviewProviderRegistry.withIsolatedRegistry {
             let parameters = ending.register()
             let session = WebAuthSession(redirectURI: testRedirect, parameters: parameters, environment: graphical)
             let seen = Sightings()
@@ -133,7 +133,7 @@ struct ObservationTests {
     @Test("cancel() inside a handler: not delivered during the call; didFail follows once the current event reached every observer and the stream", arguments: ["session", "all"])
     @MainActor
     func cancelInsideHandler(canceller: String) async throws {
-        try await WebviewProviderRegistry.withIsolatedRegistry {
+        await WebviewProviderRegistry.withIsolatedRegistry {
             registerFake(behavior: { presentation in
                 presentation.reporter.didStartLoad(presentation.authorizationURL)
                 presentation.reporter.didFinishLoad(presentation.authorizationURL)
@@ -242,7 +242,7 @@ struct ObservationTests {
     @Test("An observation started inside a handler or a notification observer sees the next event, not the one being delivered; no deadlock")
     @MainActor
     func observeInsideHandler() async throws {
-        try await WebviewProviderRegistry.withIsolatedRegistry {
+        await WebviewProviderRegistry.withIsolatedRegistry {
             registerFake()
             let session = WebAuthSession(redirectURI: testRedirect, parameters: .init(webviewType: .provider("fake")), environment: graphical)
             let seen = Sightings()
@@ -275,7 +275,7 @@ struct ObservationTests {
     @Test("A session's observation never sees another session's events; observeAll sees both, with the right session")
     @MainActor
     func scopedToItsSession() async throws {
-        try await WebviewProviderRegistry.withIsolatedRegistry {
+        await WebviewProviderRegistry.withIsolatedRegistry {
             registerFake("waits", behavior: FakeWebviewProvider.waitForever)
             registerFake("succeeds")
             let first = WebAuthSession(redirectURI: testRedirect, parameters: .init(webviewType: .provider("waits")), environment: graphical)
@@ -357,7 +357,7 @@ struct ObservationTests {
     @Test("An observeAll handler is never re-entered: another session cancelled from inside it is delivered after the current event")
     @MainActor
     func notReenteredAcrossSessions() async throws {
-        try await WebviewProviderRegistry.withIsolatedRegistry {
+        await WebviewProviderRegistry.withIsolatedRegistry {
             registerFake(behavior: FakeWebviewProvider.waitForever)
             let running = WebAuthSession(redirectURI: testRedirect, parameters: .init(webviewType: .provider("fake")), environment: graphical)
             let other = WebAuthSession(redirectURI: testRedirect, parameters: .init(webviewType: .provider("fake")), environment: graphical)
