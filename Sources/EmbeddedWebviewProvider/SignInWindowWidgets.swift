@@ -1,0 +1,106 @@
+import CGLib
+import CWebKitGTK
+import GLibSupport
+
+/// The GTK 3 widgets of a ``SignInWindow``: a toplevel with a dialog's type hint, a header bar
+/// (title, close button, the page's host as subtitle), and the view under an overlay holding the
+/// load indicator (a spinner and a word in an on-screen-display bubble). Centred on the parent.
+@MainActor
+struct SignInWindowWidgets {
+    let window: UnsafeMutableRawPointer
+    let webView: UnsafeMutableRawPointer
+    private let header: UnsafeMutableRawPointer
+    private let indicator: UnsafeMutableRawPointer
+    private let spinner: UnsafeMutableRawPointer
+
+    init(webView: UnsafeMutableRawPointer) {
+        self.webView = webView
+        window = UnsafeMutableRawPointer(gtk_window_new(GTK_WINDOW_TOPLEVEL)!)
+        let gtkWindow = wvh_window(window)
+        gtk_window_set_type_hint(gtkWindow, GDK_WINDOW_TYPE_HINT_DIALOG)
+
+        // Client-side decorations: the view has no address bar, so the header bar shows where
+        // the person types a password.
+        let header = gtk_header_bar_new()!
+        gtk_header_bar_set_show_close_button(wvh_header_bar(header), 1)
+        gtk_window_set_titlebar(gtkWindow, header)
+        self.header = UnsafeMutableRawPointer(header)
+
+        let overlay = gtk_overlay_new()!
+        gtk_container_add(wvh_container(overlay), wvh_widget(webView))
+        let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
+        gtk_style_context_add_class(gtk_widget_get_style_context(box), "osd")
+        gtk_widget_set_halign(box, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(box, GTK_ALIGN_CENTER)
+        let spinner = gtk_spinner_new()!
+        gtk_widget_set_size_request(spinner, 24, 24)
+        let label = gtk_label_new("Loading…")!
+        // Margins on the children: the bubble's background covers them, unlike a border width.
+        for (widget, start, end) in [(spinner, gint(18), gint(0)), (label, gint(0), gint(20))] {
+            gtk_widget_set_margin_start(widget, start)
+            gtk_widget_set_margin_end(widget, end)
+            gtk_widget_set_margin_top(widget, 14)
+            gtk_widget_set_margin_bottom(widget, 14)
+            gtk_container_add(wvh_container(box), widget)
+        }
+        gtk_widget_show_all(box)
+        gtk_widget_set_no_show_all(box, 1)
+        gtk_widget_hide(box)
+        gtk_overlay_add_overlay(wvh_overlay(overlay), box)
+        indicator = UnsafeMutableRawPointer(box)
+        self.spinner = UnsafeMutableRawPointer(spinner)
+        gtk_container_add(wvh_container(window), overlay)
+    }
+
+    /// Calls `handler` for the close button (`delete-event`) and Escape (`key-press-event`), which
+    /// then do nothing more: the session decides what happens to the window.
+    func onCloseRequest(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
+        connections.connect(window, "delete-event", .pointerReturningBool { _ in
+            handler()
+            return true
+        })
+        connections.connect(window, "key-press-event", .pointerReturningBool { event in
+            guard let event, wvh_event_key_keyval(event) == guint(GDK_KEY_Escape) else { return false }
+            handler()
+            return true
+        })
+    }
+
+    func configure(title: String, width: Int, height: Int, parent: UnsafeMutableRawPointer?) {
+        let gtkWindow = wvh_window(window)
+        gtk_window_set_title(gtkWindow, title)
+        gtk_header_bar_set_title(wvh_header_bar(header), title)
+        gtk_window_set_default_size(gtkWindow, gint(width), gint(height))
+        if let parent {
+            gtk_window_set_transient_for(gtkWindow, wvh_window(parent))
+            gtk_window_set_modal(gtkWindow, 1)
+            gtk_window_set_destroy_with_parent(gtkWindow, 1)
+            gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER_ON_PARENT)
+        } else {
+            gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER)
+        }
+    }
+
+    func present() {
+        gtk_widget_show_all(wvh_widget(window))
+        gtk_window_present(wvh_window(window))
+    }
+
+    func hide() {
+        gtk_widget_hide(wvh_widget(window))
+    }
+
+    func setSubtitle(_ text: String) {
+        gtk_header_bar_set_subtitle(wvh_header_bar(header), text)
+    }
+
+    func showIndicator(_ visible: Bool) {
+        if visible {
+            gtk_spinner_start(wvh_spinner(spinner))
+            gtk_widget_show(wvh_widget(indicator))
+        } else {
+            gtk_spinner_stop(wvh_spinner(spinner))
+            gtk_widget_hide(wvh_widget(indicator))
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import CGLib
+import CWebKitGTK6
+import GLibSupport
+
+/// The GTK 4 widgets of a ``SignInWindow``: a toplevel with a header bar (the title, and the
+/// page's host under it: GTK 4's header bar has no subtitle of its own), and the view under an
+/// overlay holding the load indicator (a spinner and a word in an on-screen-display bubble).
+/// GTK 4 leaves placement to the compositor, which centres a modal dialog on its parent.
+@MainActor
+struct SignInWindowWidgets {
+    let window: UnsafeMutableRawPointer
+    let webView: UnsafeMutableRawPointer
+    private let title: UnsafeMutableRawPointer
+    private let subtitle: UnsafeMutableRawPointer
+    private let indicator: UnsafeMutableRawPointer
+    private let spinner: UnsafeMutableRawPointer
+
+    init(webView: UnsafeMutableRawPointer) {
+        self.webView = webView
+        window = UnsafeMutableRawPointer(gtk_window_new()!)
+        let gtkWindow = wvh_window(window)
+
+        // The view has no address bar, so the header bar shows where the person types a password.
+        let header = gtk_header_bar_new()!
+        let titles = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_widget_set_valign(titles, GTK_ALIGN_CENTER)
+        let title = gtk_label_new(nil)!
+        gtk_widget_add_css_class(title, "title")
+        let subtitle = gtk_label_new(nil)!
+        gtk_widget_add_css_class(subtitle, "subtitle")
+        gtk_widget_set_visible(subtitle, 0)
+        for label in [title, subtitle] {
+            gtk_label_set_ellipsize(wvh_label(label), PANGO_ELLIPSIZE_END)
+            gtk_box_append(wvh_box(titles), label)
+        }
+        gtk_header_bar_set_title_widget(wvh_header_bar(header), titles)
+        gtk_window_set_titlebar(gtkWindow, header)
+        self.title = UnsafeMutableRawPointer(title)
+        self.subtitle = UnsafeMutableRawPointer(subtitle)
+
+        let overlay = gtk_overlay_new()!
+        gtk_overlay_set_child(wvh_overlay(overlay), wvh_widget(webView))
+        let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
+        gtk_widget_add_css_class(box, "osd")
+        gtk_widget_set_halign(box, GTK_ALIGN_CENTER)
+        gtk_widget_set_valign(box, GTK_ALIGN_CENTER)
+        let spinner = gtk_spinner_new()!
+        gtk_widget_set_size_request(spinner, 24, 24)
+        let label = gtk_label_new("Loading…")!
+        // Margins on the children: the bubble's background covers them.
+        for (widget, start, end) in [(spinner, gint(18), gint(0)), (label, gint(0), gint(20))] {
+            gtk_widget_set_margin_start(widget, start)
+            gtk_widget_set_margin_end(widget, end)
+            gtk_widget_set_margin_top(widget, 14)
+            gtk_widget_set_margin_bottom(widget, 14)
+            gtk_box_append(wvh_box(box), widget)
+        }
+        gtk_widget_set_visible(box, 0)
+        gtk_overlay_add_overlay(wvh_overlay(overlay), box)
+        indicator = UnsafeMutableRawPointer(box)
+        self.spinner = UnsafeMutableRawPointer(spinner)
+        gtk_window_set_child(gtkWindow, overlay)
+    }
+
+    /// Calls `handler` for the close button (`close-request`) and Escape (a key controller's
+    /// `key-pressed`), which then do nothing more: the session decides what happens to the window.
+    func onCloseRequest(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
+        connections.connect(window, "close-request", .returningBool {
+            handler()
+            return true
+        })
+        let keys = gtk_event_controller_key_new()!
+        gtk_widget_add_controller(wvh_widget(window), keys)  // the window owns it
+        connections.connect(UnsafeMutableRawPointer(keys), "key-pressed", .keyPressed { keyval, _ in
+            guard keyval == UInt32(GDK_KEY_Escape) else { return false }
+            handler()
+            return true
+        })
+    }
+
+    func configure(title: String, width: Int, height: Int, parent: UnsafeMutableRawPointer?) {
+        let gtkWindow = wvh_window(window)
+        gtk_window_set_title(gtkWindow, title)
+        gtk_label_set_text(wvh_label(self.title), title)
+        gtk_window_set_default_size(gtkWindow, gint(width), gint(height))
+        if let parent {
+            gtk_window_set_transient_for(gtkWindow, wvh_window(parent))
+            gtk_window_set_modal(gtkWindow, 1)
+            gtk_window_set_destroy_with_parent(gtkWindow, 1)
+        }
+    }
+
+    func present() {
+        gtk_window_present(wvh_window(window))
+    }
+
+    func hide() {
+        gtk_widget_set_visible(wvh_widget(window), 0)
+    }
+
+    func setSubtitle(_ text: String) {
+        gtk_label_set_text(wvh_label(subtitle), text)
+        gtk_widget_set_visible(wvh_widget(subtitle), 1)
+    }
+
+    func showIndicator(_ visible: Bool) {
+        if visible {
+            gtk_spinner_start(wvh_spinner(spinner))
+        } else {
+            gtk_spinner_stop(wvh_spinner(spinner))
+        }
+        gtk_widget_set_visible(wvh_widget(indicator), visible ? 1 : 0)
+    }
+}

@@ -1,0 +1,117 @@
+#if WEBKITGTK_6
+import CWebKitGTK6
+#else
+import CWebKitGTK
+#endif
+import CGLib
+import Foundation
+import GLibSupport
+import WebviewHost
+
+/// The window the library owns for a sign-in: a toplevel holding a `WebKitWebView` under a load
+/// indicator, with a header bar showing the title and the page's host. Modal over and transient
+/// for the parent window when there is one. Escape, the close button and the window being
+/// destroyed by someone else all call `onClose`.
+///
+/// What it shows and when is decided here; ``SignInWindowWidgets`` (one per toolkit) builds the
+/// GTK 3 or GTK 4 widgets and makes the calls that differ.
+@MainActor
+final class SignInWindow {
+    /// How long a load runs before the indicator shows, so fast pages do not flash it.
+    static let indicatorDelay: Duration = .milliseconds(300)
+
+    let window: UnsafeMutableRawPointer
+    let webView: UnsafeMutableRawPointer
+    private let widgets: SignInWindowWidgets
+    private let connections = SignalConnections()
+    private var loadGeneration = 0
+    private var destroyed = false
+    private var released = false
+
+    /// What the window's close button, Escape and its destruction by someone else call; set by
+    /// ``configure(parameters:onClose:)``.
+    private var onClose: (@MainActor () -> Void)?
+
+    /// Builds the window and its view, hidden and not yet tied to a session (a prewarmed window
+    /// waits like this); ``configure(parameters:onClose:)`` then makes it a session's.
+    init(context: WebKitToolkit.DataStore) {
+        widgets = SignInWindowWidgets(webView: WebKitToolkit.makeWebView(in: context))
+        window = widgets.window
+        webView = widgets.webView
+        g_object_ref(window)  // ours until destroy(), whoever destroys the window first
+        // Windows a page opens without a gesture (a timer's window.open, a script's click on a
+        // target=_blank link) would be dropped by WebKit's popup blocker before any signal, and a
+        // sign-in that continues in such a window would never end. Allowed, they reach `create`,
+        // which keeps them in this view. The view's settings are its own (not shared).
+        webkit_settings_set_javascript_can_open_windows_automatically(
+            webkit_web_view_get_settings(wvh_web_view(webView)), 1)
+        widgets.onCloseRequest(connections) { [weak self] in
+            self?.onClose?()  // the session ends; dismiss() destroys the window
+        }
+        connections.connect(window, "destroy", .plain { [weak self] in
+            guard let self, !self.destroyed else { return }
+            self.destroyed = true  // destroyed with its parent, say
+            self.onClose?()
+        })
+    }
+
+    /// Gives the window the session's title, size and parent (modal over and transient for it),
+    /// and what closing it does.
+    func configure(parameters: WebviewParameters, onClose: @escaping @MainActor () -> Void) {
+        self.onClose = onClose
+        widgets.configure(
+            title: parameters.windowTitle,
+            width: max(parameters.windowSize.width, 1), height: max(parameters.windowSize.height, 1),
+            parent: parameters.parentWindow?.pointer)
+    }
+
+    /// Whether the window still exists (nobody destroyed it, e.g. with a parent it was transient for).
+    var isAlive: Bool { !destroyed }
+
+    func show() {
+        widgets.present()
+    }
+
+    /// A page started loading: show the indicator if it is still loading after ``indicatorDelay``.
+    func loadStarted() {
+        loadGeneration += 1
+        let generation = loadGeneration
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: Self.indicatorDelay)
+            guard let self, !self.destroyed, self.loadGeneration == generation else { return }
+            self.widgets.showIndicator(true)
+        }
+    }
+
+    /// Shows the host of the page in the header bar, saying when the connection is not encrypted.
+    func showPage(_ url: URL) {
+        guard !destroyed, let host = url.host else { return }
+        let place = url.port.map { "\(host):\($0)" } ?? host
+        widgets.setSubtitle(url.scheme?.lowercased() == "https" ? place : "\(place) (not encrypted)")
+    }
+
+    /// The load finished, failed or was handed elsewhere: hide the indicator.
+    func loadEnded() {
+        loadGeneration += 1
+        guard !destroyed else { return }
+        widgets.showIndicator(false)
+    }
+
+    /// Hides the window (its handlers stay until ``destroy()``).
+    func hide() {
+        guard !destroyed else { return }
+        widgets.hide()
+    }
+
+    /// Disconnects the window's handlers and destroys it. Calling it again does nothing.
+    func destroy() {
+        connections.disconnectAll()
+        if !destroyed {
+            destroyed = true
+            WebKitToolkit.destroyWindow(window)
+        }
+        guard !released else { return }
+        released = true
+        g_object_unref(window)
+    }
+}
