@@ -1,15 +1,21 @@
-// GTK scenarios for EmbeddedWebviewProvider: real WebAuthSessions in a real gtk_main(), against
-// real libsoup servers on 127.0.0.1. Each reports what it observed; the tests assert.
+// GTK scenarios for the embedded provider: real WebAuthSessions in a real GLib main loop, against
+// real libsoup servers on 127.0.0.1. Each reports what it observed; the tests assert. The same
+// sources run against both providers: EmbeddedScenarios (GTK 3, WebKitGTK 4.1) and
+// EmbeddedScenariosGTK4 (GTK 4, WebKitGTK 6.0, compiled with WEBKITGTK_6); each target adds only
+// its Toolkit.swift.
 import CGLib
+#if WEBKITGTK_6
+import CWebKitGTK6
+import EmbeddedWebviewProviderGTK4
+#else
 import CWebKitGTK
 import EmbeddedWebviewProvider
+#endif
 import Foundation
 import GLibSupport
 import ScenarioSupport
 import WebviewHost
 import WebviewHostTestKit
-
-WebviewProviderRegistry.register(EmbeddedWebviewProvider())
 
 typealias Facts = [String: ScenarioReport.Value]
 
@@ -37,7 +43,7 @@ func windowParameters(parent: UnsafeMutableRawPointer?, ephemeral: Bool = false)
 /// Facts about the library-owned window around the view.
 @MainActor
 func windowFacts(_ view: UnsafeMutableRawPointer, parent: UnsafeMutableRawPointer?) -> Facts {
-    let window = UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)
+    let window = Toolkit.window(of: view)
     var width: gint = 0
     var height: gint = 0
     gtk_window_get_default_size(wvh_window(window), &width, &height)
@@ -49,13 +55,12 @@ func windowFacts(_ view: UnsafeMutableRawPointer, parent: UnsafeMutableRawPointe
         "windowDefaultWidth": .int(Int(width)),
         "windowDefaultHeight": .int(Int(height)),
         "windowVisible": .bool(gtk_widget_get_visible(wvh_widget(window)) != 0),
-        "windowSubtitle": .string(
-            gtk_window_get_titlebar(wvh_window(window)).flatMap { gtk_header_bar_get_subtitle(wvh_header_bar($0)) }
-                .map { String(cString: $0) } ?? ""),
+        "windowSubtitle": .string(Toolkit.subtitle(of: window)),
         "visibleToplevelsDuring": .int(Probes.visibleToplevels()),
     ]
 }
 
+@MainActor
 let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) { first, _ in first }.merging([
     // A login form posted by script, then a 302 to the redirect URI, in the library-owned window
     // over a parent window.
@@ -72,7 +77,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         var windowRef: UnsafeMutablePointer<gpointer?>?
         if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
             facts.merge(windowFacts(view, parent: app)) { $1 }
-            windowRef = Probes.weakPointer(to: UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!))
+            windowRef = Probes.weakPointer(to: Toolkit.window(of: view))
         }
         let result = await run.outcome()
         facts.merge(run.facts(result)) { $1 }
@@ -201,11 +206,11 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
                 return ScenarioReport(["error": .string("the authorization page never finished loading")])
             }
-            let window = UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)
+            let window = Toolkit.window(of: view)
             windowRef = Probes.weakPointer(to: window)
             switch kind {
             case "close": gtk_window_close(wvh_window(window))  // what the title bar's close button does
-            case "escape": Probes.pressKey(UInt32(GDK_KEY_Escape), on: window)
+            case "escape": Toolkit.pressKey(UInt32(GDK_KEY_Escape), on: window)
             case "cancel": run.session.cancel()
             default: webkit_web_view_terminate_web_process(wvh_web_view(view))
             }
@@ -255,16 +260,15 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         idp.route("/app") { _ in .html(Pages.plain("App home")) }
         idp.route("/authorize") { _ in .html(Pages.login(action: "/login", submitAfterMilliseconds: nil)) }
 
-        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-        gtk_window_set_default_size(wvh_window(window), 700, 560)
-        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
-        gtk_container_add(wvh_container(box), gtk_label_new("The app's own header"))
+        let window = Toolkit.makeWindow(width: 700, height: 560)
+        let box = Toolkit.makeVerticalBox()
+        Toolkit.append(UnsafeMutableRawPointer(gtk_label_new("The app's own header")!), to: box)
         let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
         g_object_ref_sink(view)  // the test keeps it, to see whether it is destroyed
         gtk_widget_set_size_request(wvh_widget(view), 640, 420)
-        gtk_box_pack_start(wvh_box(box), wvh_widget(view), 1, 1, 0)
-        gtk_container_add(wvh_container(window), box)
-        gtk_widget_show_all(window)
+        Toolkit.append(view, to: box, expand: true)
+        Toolkit.setChild(box, of: window)
+        Toolkit.show(window)
         webkit_web_view_load_uri(wvh_web_view(view), idp.url("/app"))
         for _ in 0..<400 where webkit_web_view_is_loading(wvh_web_view(view)) != 0 || !Probes.uri(of: view).hasSuffix("/app") {
             await ScenarioHost.idle(.milliseconds(25))
@@ -275,8 +279,8 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             [
                 "handlers\(suffix)": .int(SignalInspection.handlerCount(on: view)),
                 "parentIsBox\(suffix)": .bool(gtk_widget_get_parent(wvh_widget(view)).map { UnsafeMutableRawPointer($0) } == UnsafeMutableRawPointer(box)),
-                "width\(suffix)": .int(Int(gtk_widget_get_allocated_width(wvh_widget(view)))),
-                "height\(suffix)": .int(Int(gtk_widget_get_allocated_height(wvh_widget(view)))),
+                "width\(suffix)": .int(Toolkit.size(of: view).width),
+                "height\(suffix)": .int(Toolkit.size(of: view).height),
                 "visible\(suffix)": .bool(gtk_widget_get_visible(wvh_widget(view)) != 0),
                 "mapped\(suffix)": .bool(gtk_widget_get_mapped(wvh_widget(view)) != 0),
                 "inDestruction\(suffix)": .bool(gtk_widget_in_destruction(wvh_widget(view)) != 0),
@@ -413,7 +417,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         guard await run.recorder.wait(until: { $0.name == "didStartLoad" }), let view = run.webview else {
             return ScenarioReport(["error": .string("no load started")])
         }
-        let window = UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)
+        let window = Toolkit.window(of: view)
         guard let spinner = Probes.descendant(of: window, named: "GtkSpinner") else {
             return ScenarioReport(["error": .string("no GtkSpinner in the sign-in window")])
         }
@@ -467,10 +471,10 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         idp.route("/pending") { _ in .html(Pages.plain("Waiting")) }
         var parameters = WebviewParameters(webviewType: .embedded)
         if arguments.first == "custom-view" {
-            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-            let view = webkit_web_view_new()!
-            gtk_container_add(wvh_container(window), view)
-            gtk_widget_show_all(window)
+            let window = Toolkit.makeWindow(width: 640, height: 480)
+            let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
+            Toolkit.setChild(view, of: window)
+            Toolkit.show(window)
             parameters.customWebview = WebviewHandle(view)
         }
         let authorize = idp.url("/authorize")
@@ -507,4 +511,3 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
     },
 ]) { first, _ in first }
 
-ScenarioHost.main(allScenarios, initializeToolkit: { gtk_init_check(nil, nil) != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil })

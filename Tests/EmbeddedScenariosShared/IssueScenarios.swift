@@ -2,8 +2,11 @@
 // popups, pages that go on after the end, foreign schemes, private data, form_post, and the
 // terminal-outcome matrix. Each runs in the library's window ("window") or a caller's view ("view").
 import CGLib
+#if WEBKITGTK_6
+import CWebKitGTK6
+#else
 import CWebKitGTK
-import EmbeddedWebviewProvider
+#endif
 import Foundation
 import GLibSupport
 import ScenarioSupport
@@ -229,14 +232,16 @@ func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport 
             if let callerWindow = surface.callerWindow {
                 // A caller's view has no window of ours: the app hides the window holding its view
                 // (its sign-in pane) and cancels.
-                gtk_widget_hide(wvh_widget(callerWindow))
+                gtk_widget_set_visible(wvh_widget(callerWindow), 0)
                 run.session.cancel()
             } else {
-                gtk_window_close(wvh_window(UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)))
+                gtk_window_close(wvh_window(Toolkit.window(of: view)))
             }
         case "view-destroyed":
             // The app destroys the window holding its view, and the view with it, and does nothing else.
-            if let callerWindow = surface.callerWindow { gtk_widget_destroy(wvh_widget(callerWindow)) }
+            if let callerWindow = surface.callerWindow, let callerView = surface.callerView {
+                Toolkit.destroy(callerWindow, holding: callerView)
+            }
         case "cancel-main": run.session.cancel()
         case "cancel-thread":
             let session = run.session
@@ -302,7 +307,7 @@ func schemesScenario(mode: String, kind: String) async throws -> ScenarioReport 
     facts["dialogShown"] = .bool(dialog != nil)
     if let dialog {
         facts["dialogTexts"] = .strings(Probes.labelTexts(in: dialog))
-        let signInWindow = UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)
+        let signInWindow = Toolkit.window(of: view)
         facts["dialogTransientForSignIn"] = .bool(
             gtk_window_get_transient_for(wvh_window(dialog)).map { UnsafeMutableRawPointer($0) } == signInWindow)
         facts["dialogModal"] = .bool(gtk_window_get_modal(wvh_window(dialog)) != 0)
