@@ -356,7 +356,8 @@ func launches() -> [String] {
 @MainActor
 func privateDataScenario(existing: Bool) async throws -> ScenarioReport {
     umask(0)
-    let app = String(cString: g_get_prgname())
+    // The app's folder: no GApplication here, so the program name (GTK 4 sets no prgname).
+    let app = ProcessInfo.processInfo.processName
     let dataRoot = String(cString: g_get_user_data_dir()) + "/" + app
     let cacheRoot = String(cString: g_get_user_cache_dir()) + "/" + app
     if existing {

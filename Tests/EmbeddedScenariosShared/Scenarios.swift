@@ -368,7 +368,8 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         }
         facts["cookieInSecond"] = .string(idp.requests(to: "/check").last?.cookie ?? "")
         let dataHome = String(cString: g_get_user_data_dir())
-        let folder = "\(dataHome)/\(String(cString: g_get_prgname()))/webview-host"
+        // The app's folder: no GApplication here, so the program name (GTK 4 sets no prgname).
+        let folder = "\(dataHome)/\(ProcessInfo.processInfo.processName)/webview-host"
         facts["dataFolder"] = .string(folder)
         facts["cookieFileExists"] = .bool(FileManager.default.fileExists(atPath: folder + "/cookies.sqlite"))
         facts["dataFolderExists"] = .bool(FileManager.default.fileExists(atPath: folder))
