@@ -67,11 +67,13 @@ let package = Package(
         // and the few WebKit calls that differ (WebKitToolkit.swift).
         .target(
             name: "EmbeddedWebviewProvider",
-            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK"]
+            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK"],
+            exclude: ["Shared/README.md"]
         ),
         .target(
             name: "EmbeddedWebviewProviderGTK4",
             dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK6"],
+            exclude: ["Shared/README.md"],
             swiftSettings: [.define("WEBKITGTK_6")]
         ),
         .target(
@@ -121,7 +123,8 @@ let package = Package(
         .executableTarget(
             name: "EmbeddedScenarios",
             dependencies: ["ScenarioSupport", "EmbeddedWebviewProvider", "WebviewHost", "WebviewHostTestKit", "GLibSupport", "CGLib", "CWebKitGTK"],
-            path: "Tests/EmbeddedScenarios"
+            path: "Tests/EmbeddedScenarios",
+            exclude: ["Shared/README.md"]
         ),
         .executableTarget(
             name: "EmbeddedScenariosGTK4",
@@ -130,6 +133,7 @@ let package = Package(
                 "CWebKitGTK6",
             ],
             path: "Tests/EmbeddedScenariosGTK4",
+            exclude: ["Shared/README.md"],
             swiftSettings: [.define("WEBKITGTK_6")]
         ),
         .testTarget(

@@ -13,9 +13,10 @@ enum Toolkit {
         gtk_init_check(nil, nil) != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil
     }
 
-    /// The toplevel window holding `widget` (`gtk_widget_get_toplevel`).
-    static func window(of widget: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(widget))!)
+    /// The toplevel window holding `widget` (`gtk_widget_get_toplevel`), `nil` when it is in none.
+    static func window(of widget: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        guard let toplevel = gtk_widget_get_toplevel(wvh_widget(widget)), gtk_widget_is_toplevel(toplevel) != 0 else { return nil }
+        return UnsafeMutableRawPointer(toplevel)
     }
 
     /// A new toplevel window, not yet shown.

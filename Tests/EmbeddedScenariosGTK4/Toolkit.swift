@@ -13,9 +13,10 @@ enum Toolkit {
         gtk_init_check() != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil
     }
 
-    /// The window holding `widget` (`gtk_widget_get_root`: GTK 4 has no other toplevel).
-    static func window(of widget: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(gtk_widget_get_root(wvh_widget(widget))!)
+    /// The window holding `widget` (`gtk_widget_get_root`: GTK 4 has no other toplevel), `nil`
+    /// when it is in none (a destroyed window unparents the children someone else still holds).
+    static func window(of widget: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        gtk_widget_get_root(wvh_widget(widget)).map { UnsafeMutableRawPointer($0) }
     }
 
     /// A new toplevel window, not yet shown.

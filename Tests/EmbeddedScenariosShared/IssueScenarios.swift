@@ -235,7 +235,7 @@ func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport 
                 gtk_widget_set_visible(wvh_widget(callerWindow), 0)
                 run.session.cancel()
             } else {
-                gtk_window_close(wvh_window(Toolkit.window(of: view)))
+                if let window = Toolkit.window(of: view) { gtk_window_close(wvh_window(window)) }
             }
         case "view-destroyed":
             // The app destroys the window holding its view, and the view with it, and does nothing else.

@@ -49,8 +49,10 @@ let prewarmScenarios: [String: Scenario] = [
         var facts: Facts = [:]
         let callback = try callbackListener()
         let idp = try TestServer()
+        // The page goes on after 1 s: time for the test to look at the window while the session
+        // runs, on a loaded machine too.
         idp.route("/authorize") { request in
-            .html(Pages.scripted("Sign in", "setTimeout(() => { location.href = '\(callback.url("/callback"))?code=\(request.query ?? "")&state=xyz' }, 200)"))
+            .html(Pages.scripted("Sign in", "setTimeout(() => { location.href = '\(callback.url("/callback"))?code=\(request.query ?? "")&state=xyz' }, 1000)"))
         }
         facts["toplevelsBefore"] = .int(allToplevelCount())
         facts["readyBeforePrewarm"] = .bool(EmbeddedWebviewProvider.isPrewarmed())

@@ -43,7 +43,8 @@ func windowParameters(parent: UnsafeMutableRawPointer?, ephemeral: Bool = false)
 /// Facts about the library-owned window around the view.
 @MainActor
 func windowFacts(_ view: UnsafeMutableRawPointer, parent: UnsafeMutableRawPointer?) -> Facts {
-    let window = Toolkit.window(of: view)
+    // Gone already when the page ended the session before the test looked (a loaded machine).
+    guard let window = Toolkit.window(of: view) else { return ["windowMissing": .bool(true)] }
     var width: gint = 0
     var height: gint = 0
     gtk_window_get_default_size(wvh_window(window), &width, &height)
@@ -77,7 +78,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         var windowRef: UnsafeMutablePointer<gpointer?>?
         if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
             facts.merge(windowFacts(view, parent: app)) { $1 }
-            windowRef = Probes.weakPointer(to: Toolkit.window(of: view))
+            windowRef = Toolkit.window(of: view).map(Probes.weakPointer(to:))
         }
         let result = await run.outcome()
         facts.merge(run.facts(result)) { $1 }
@@ -206,7 +207,9 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
                 return ScenarioReport(["error": .string("the authorization page never finished loading")])
             }
-            let window = Toolkit.window(of: view)
+            guard let window = Toolkit.window(of: view) else {
+                return ScenarioReport(["error": .string("the sign-in view is in no window")])
+            }
             windowRef = Probes.weakPointer(to: window)
             switch kind {
             case "close": gtk_window_close(wvh_window(window))  // what the title bar's close button does
@@ -418,8 +421,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         guard await run.recorder.wait(until: { $0.name == "didStartLoad" }), let view = run.webview else {
             return ScenarioReport(["error": .string("no load started")])
         }
-        let window = Toolkit.window(of: view)
-        guard let spinner = Probes.descendant(of: window, named: "GtkSpinner") else {
+        guard let window = Toolkit.window(of: view), let spinner = Probes.descendant(of: window, named: "GtkSpinner") else {
             return ScenarioReport(["error": .string("no GtkSpinner in the sign-in window")])
         }
         await ScenarioHost.idle(.milliseconds(1200))
