@@ -239,9 +239,7 @@ func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport 
             }
         case "view-destroyed":
             // The app destroys the window holding its view, and the view with it, and does nothing else.
-            if let callerWindow = surface.callerWindow, let callerView = surface.callerView {
-                Toolkit.destroy(callerWindow, holding: callerView)
-            }
+            surface.destroyCallerWindow()
         case "cancel-main": run.session.cancel()
         case "cancel-thread":
             let session = run.session

@@ -35,6 +35,15 @@ final class Surface {
 
     var isCallerView: Bool { callerView != nil }
 
+    /// Destroys the caller's window and its view with it, as an app dropping its sign-in pane
+    /// does; the test keeps the view (destroyed, not finalized) to count its handlers, and
+    /// forgets the window (reading a finalized window is a use-after-free).
+    func destroyCallerWindow() {
+        guard let callerWindow, let callerView else { return }
+        self.callerWindow = nil
+        Toolkit.destroy(callerWindow, holding: callerView)
+    }
+
     func parameters(timeout: Duration? = nil, externalSchemes: ExternalSchemePolicy = .ask, ephemeral: Bool = false)
         -> WebviewParameters
     {
