@@ -51,6 +51,23 @@ enum Toolkit {
         gtk_widget_destroy(wvh_widget(window))
     }
 
+    /// How far (in pixels, the larger of x and y) the centre of `window` is from the centre of
+    /// `parent`, as GTK 3 placed it (`gtk_window_get_position`, `gtk_window_get_size`); `nil` where
+    /// positions are unknown (Wayland tells a client nothing about where its windows are).
+    static func distanceFromCentre(of window: UnsafeMutableRawPointer, on parent: UnsafeMutableRawPointer) -> Int? {
+        guard let display = gdk_display_get_default(),
+            String(cString: g_type_name(wvh_object_type(UnsafeMutableRawPointer(display)))) == "GdkX11Display"
+        else { return nil }
+        func centre(_ window: UnsafeMutableRawPointer) -> (x: Int, y: Int) {
+            var x: gint = 0, y: gint = 0, width: gint = 0, height: gint = 0
+            gtk_window_get_position(wvh_window(window), &x, &y)
+            gtk_window_get_size(wvh_window(window), &width, &height)
+            return (Int(x + width / 2), Int(y + height / 2))
+        }
+        let (a, b) = (centre(window), centre(parent))
+        return max(abs(a.x - b.x), abs(a.y - b.y))
+    }
+
     /// The header bar's subtitle of `window` (`gtk_header_bar_get_subtitle`).
     static func subtitle(of window: UnsafeMutableRawPointer) -> String {
         gtk_window_get_titlebar(wvh_window(window)).flatMap { gtk_header_bar_get_subtitle(wvh_header_bar($0)) }

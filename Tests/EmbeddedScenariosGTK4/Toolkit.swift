@@ -56,6 +56,12 @@ enum Toolkit {
         g_object_run_dispose(wvh_object(view))
     }
 
+    /// How far the centre of `window` is from the centre of `parent`: always `nil`, GTK 4 has no
+    /// window position API (the compositor places windows; it centres a modal transient one).
+    static func distanceFromCentre(of window: UnsafeMutableRawPointer, on parent: UnsafeMutableRawPointer) -> Int? {
+        nil
+    }
+
     /// The subtitle under the title of `window`'s header bar (the visible label with the
     /// `subtitle` style class in its title widget; GTK 4's header bar has no subtitle of its own).
     static func subtitle(of window: UnsafeMutableRawPointer) -> String {

@@ -49,7 +49,11 @@ func windowFacts(_ view: UnsafeMutableRawPointer, parent: UnsafeMutableRawPointe
     var height: gint = 0
     gtk_window_get_default_size(wvh_window(window), &width, &height)
     let transient = gtk_window_get_transient_for(wvh_window(window)).map { UnsafeMutableRawPointer($0) }
-    return [
+    var facts: Facts = [:]
+    if let parent, let distance = Toolkit.distanceFromCentre(of: window, on: parent) {
+        facts["windowCentreOffset"] = .int(distance)
+    }
+    return facts.merging([
         "windowTitle": .string(gtk_window_get_title(wvh_window(window)).map { String(cString: $0) } ?? ""),
         "windowModal": .bool(gtk_window_get_modal(wvh_window(window)) != 0),
         "windowTransientForParent": .bool(parent != nil && transient == parent),
@@ -58,7 +62,7 @@ func windowFacts(_ view: UnsafeMutableRawPointer, parent: UnsafeMutableRawPointe
         "windowVisible": .bool(gtk_widget_get_visible(wvh_widget(window)) != 0),
         "windowSubtitle": .string(Toolkit.subtitle(of: window)),
         "visibleToplevelsDuring": .int(Probes.visibleToplevels()),
-    ]
+    ]) { $1 }
 }
 
 @MainActor
