@@ -99,9 +99,34 @@ final class SignInWindow {
         })
         connections.connect(window, "destroy", .plain { [weak self] in
             guard let self, !self.destroyed else { return }
-            self.destroyed = true  // destroyed with its parent, say
+            self.destroyed = true
             self.onClose?()
         })
+        // Destroyed by someone else (with its parent, say): GTK 4's gtk_window_destroy hides the
+        // window, takes it off the toplevel list and unrealizes it, but emits `destroy` only on the
+        // last reference, and this object holds one until destroy(). `unrealize` once the window
+        // is off the list is that moment (without it the session went on in a window no one could
+        // see, and never ended). GTK keeps pointing at a parent that destroyed the window with it
+        // and would reach for it when the window is finally disposed, after the parent is gone:
+        // let go of it now, while the parent still exists.
+        connections.connect(window, "unrealize", .plain { [weak self] in
+            guard let self, !self.destroyed, !self.isListed else { return }
+            self.destroyed = true
+            gtk_window_set_transient_for(wvh_window(self.window), nil)
+            self.onClose?()
+        })
+    }
+
+    /// Whether GTK still lists the window among its toplevels (gtk_window_destroy unlists it).
+    private var isListed: Bool {
+        let list = gtk_window_list_toplevels()
+        defer { g_list_free(list) }
+        var node = list
+        while let current = node {
+            if current.pointee.data == window { return true }
+            node = current.pointee.next
+        }
+        return false
     }
 
     /// Gives the window the session's title, size and parent (modal over and transient for
@@ -120,8 +145,9 @@ final class SignInWindow {
         }
     }
 
-    /// Whether the window still exists (nobody destroyed it, e.g. with a parent it was transient for).
-    var isAlive: Bool { !destroyed }
+    /// Whether the window still exists (nobody destroyed it, e.g. with a parent it was transient
+    /// for; a hidden prewarmed window is never realized, so only the toplevel list tells).
+    var isAlive: Bool { !destroyed && isListed }
 
     func show() {
         gtk_window_present(wvh_window(window))

@@ -45,6 +45,11 @@ enum Toolkit {
         gtk_widget_show_all(wvh_widget(window))
     }
 
+    /// Destroys a toplevel window (`gtk_widget_destroy`).
+    static func destroyWindow(_ window: UnsafeMutableRawPointer) {
+        gtk_widget_destroy(wvh_widget(window))
+    }
+
     /// Destroys `window` and `view` in it, as an app that drops its sign-in pane does
     /// (`gtk_widget_destroy` on the window destroys every child, a view the test still holds included).
     static func destroy(_ window: UnsafeMutableRawPointer, holding view: UnsafeMutableRawPointer) {

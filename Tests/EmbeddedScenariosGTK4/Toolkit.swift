@@ -46,6 +46,11 @@ enum Toolkit {
         gtk_window_present(wvh_window(window))
     }
 
+    /// Destroys a toplevel window (`gtk_window_destroy`).
+    static func destroyWindow(_ window: UnsafeMutableRawPointer) {
+        gtk_window_destroy(wvh_window(window))
+    }
+
     /// Destroys `window` and `view` in it, as an app that drops its sign-in pane does. GTK 4
     /// destroys a child when its last reference goes (`gtk_window_destroy` only unparents a view
     /// someone holds): the test holds the view to inspect it afterwards, so it disposes the view

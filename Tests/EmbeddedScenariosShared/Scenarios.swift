@@ -207,7 +207,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             authorizationURL: authorizationURL)
         var facts: Facts = ["kind": .string(kind)]
         var windowRef: UnsafeMutablePointer<gpointer?>?
-        if ["close", "escape", "cancel", "web-process"].contains(kind) {
+        if ["close", "escape", "cancel", "web-process", "parent-destroyed"].contains(kind) {
             guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
                 return ScenarioReport(["error": .string("the authorization page never finished loading")])
             }
@@ -219,6 +219,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             case "close": gtk_window_close(wvh_window(window))  // what the title bar's close button does
             case "escape": Toolkit.pressKey(UInt32(GDK_KEY_Escape), on: window)
             case "cancel": run.session.cancel()
+            case "parent-destroyed": Toolkit.destroyWindow(app)  // the app quits its main window
             default: webkit_web_view_terminate_web_process(wvh_web_view(view))
             }
         }

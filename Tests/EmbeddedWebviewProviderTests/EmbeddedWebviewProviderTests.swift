@@ -175,6 +175,18 @@ struct EmbeddedWebviewProviderTests {
         }
     }
 
+    @Test("The app destroys the parent window mid-session: the sign-in window goes with it, and the session ends userCanceled, once", arguments: Platform.standard)
+    func parentDestroyed(_ platform: Platform) async throws {
+        let report = try await Self.scenario("failure", "parent-destroyed", on: platform)
+        #expect(report.string("outcome") == "userCanceled")
+        #expect(report.int("terminalCount") == 1)
+        #expect(report.int("resumeCount") == 1)
+        #expect(report.strings("eventNames")?.last == "didFail")
+        #expect(report.bool("windowFinalized") == true)
+        #expect(report.int("visibleToplevelsAfter") == 0)
+        #expect(report.int("callbackRequests") == 0)
+    }
+
     @Test("A second session while one runs fails at once; the first still completes", arguments: Platform.standard)
     func secondSession(_ platform: Platform) async throws {
         let report = try await Self.scenario("second-session", on: platform)
