@@ -118,10 +118,23 @@ let package = Package(
 
         // MARK: Embedded provider tests
         // Real WebKitGTK sessions in a real gtk_main(), against libsoup servers on 127.0.0.1.
+        // The same scenarios (Tests/EmbeddedScenariosShared, linked into both as `Shared`) once per
+        // provider; each target adds only its Toolkit.swift (the calls GTK 3 and GTK 4 make differently).
         .executableTarget(
             name: "EmbeddedScenarios",
             dependencies: ["ScenarioSupport", "EmbeddedWebviewProvider", "WebviewHost", "WebviewHostTestKit", "GLibSupport", "CGLib", "CWebKitGTK"],
-            path: "Tests/EmbeddedScenarios"
+            path: "Tests/EmbeddedScenarios",
+            exclude: ["Shared/README.md"]
+        ),
+        .executableTarget(
+            name: "EmbeddedScenariosGTK4",
+            dependencies: [
+                "ScenarioSupport", "EmbeddedWebviewProviderGTK4", "WebviewHost", "WebviewHostTestKit", "GLibSupport", "CGLib",
+                "CWebKitGTK6",
+            ],
+            path: "Tests/EmbeddedScenariosGTK4",
+            exclude: ["Shared/README.md"],
+            swiftSettings: [.define("WEBKITGTK_6")]
         ),
         .testTarget(
             name: "EmbeddedWebviewProviderTests",

@@ -77,4 +77,24 @@ static inline void wvh_message_dialog_set_secondary_text(GtkWidget *dialog, cons
     G_GNUC_END_IGNORE_DEPRECATIONS
 }
 
+// MARK: For tests (the scenarios drive GTK 4 widgets the way GTK 3's gtk_main_do_event and
+// gtk_button_clicked did; GTK 4 has no public way to inject an event)
+// Emits `key-pressed` (keyval, no hardware keycode, no modifiers) on every GtkEventControllerKey
+// of `widget`, as GTK does when the window has a key press; TRUE when one handled it.
+static inline gboolean wvh_emit_key_pressed(GtkWidget *widget, guint keyval) {
+    GListModel *controllers = gtk_widget_observe_controllers(widget);
+    gboolean handled = FALSE;
+    for (guint i = 0; i < g_list_model_get_n_items(controllers) && !handled; i++) {
+        GObject *controller = g_list_model_get_item(controllers, i);
+        if (GTK_IS_EVENT_CONTROLLER_KEY(controller)) {
+            g_signal_emit_by_name(controller, "key-pressed", keyval, 0u, (GdkModifierType)0, &handled);
+        }
+        g_object_unref(controller);
+    }
+    g_object_unref(controllers);
+    return handled;
+}
+// g_signal_emit_by_name is variadic: a button's `clicked`, as a person's click.
+static inline void wvh_button_clicked(GtkWidget *button) { g_signal_emit_by_name(button, "clicked"); }
+
 #endif

@@ -66,6 +66,15 @@ struct SignInWindowWidgets {
         })
     }
 
+    /// Calls `handler` when someone else destroys the window (with its parent, say): GTK 3 emits
+    /// `destroy` at once.
+    func onDestroyedElsewhere(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
+        connections.connect(window, "destroy", .plain { handler() })
+    }
+
+    /// Whether GTK still lists the window (in GTK 3, `destroy` says when it is gone).
+    var isListed: Bool { true }
+
     func configure(title: String, width: Int, height: Int, parent: UnsafeMutableRawPointer?) {
         let gtkWindow = wvh_window(window)
         gtk_window_set_title(gtkWindow, title)

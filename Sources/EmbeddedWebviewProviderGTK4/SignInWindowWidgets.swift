@@ -78,6 +78,36 @@ struct SignInWindowWidgets {
         })
     }
 
+    /// Calls `handler` when someone else destroys the window (with its parent, say). GTK 4's
+    /// `gtk_window_destroy` hides the window, takes it off the toplevel list and unrealizes it, but
+    /// emits `destroy` only on the last reference, which the ``SignInWindow`` holds until it is
+    /// done: `unrealize` once the window is off the list is that moment. GTK keeps pointing at a
+    /// parent that destroyed the window with it, and would reach for it when the window is finally
+    /// disposed, after the parent is gone: the window lets go of it now, while the parent exists.
+    func onDestroyedElsewhere(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
+        connections.connect(window, "destroy", .plain { handler() })
+        connections.connect(window, "unrealize", .plain { [window] in
+            guard !Self.isListed(window) else { return }
+            gtk_window_set_transient_for(wvh_window(window), nil)
+            handler()
+        })
+    }
+
+    /// Whether GTK still lists the window among its toplevels (`gtk_window_destroy` unlists it; a
+    /// hidden prewarmed window is never realized, so only the list tells).
+    var isListed: Bool { Self.isListed(window) }
+
+    private static func isListed(_ window: UnsafeMutableRawPointer) -> Bool {
+        let list = gtk_window_list_toplevels()
+        defer { g_list_free(list) }
+        var node = list
+        while let current = node {
+            if current.pointee.data == window { return true }
+            node = current.pointee.next
+        }
+        return false
+    }
+
     func configure(title: String, width: Int, height: Int, parent: UnsafeMutableRawPointer?) {
         let gtkWindow = wvh_window(window)
         gtk_window_set_title(gtkWindow, title)

@@ -101,7 +101,8 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
     }
 
     /// The application id naming the persistent data folder. When `nil` (the default), the id
-    /// of the default `GApplication` is used, else `g_get_prgname()`. Set it before the first sign-in.
+    /// of the default `GApplication` is used, else the program name (`g_get_prgname()`, else the
+    /// executable's name). Set it before the first sign-in.
     @MainActor public static var applicationID: String?
 
     /// Signs the person out of every site the library-owned window signed in to: deletes the

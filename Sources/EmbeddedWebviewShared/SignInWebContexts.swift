@@ -52,14 +52,18 @@ enum SignInWebContexts {
             .appendingPathComponent(applicationID).appendingPathComponent("webview-host")
     }
 
-    /// ``EmbeddedWebviewProvider/applicationID``, else the default `GApplication`'s id, else the program name.
+    /// ``EmbeddedWebviewProvider/applicationID``, else the default `GApplication`'s id, else the
+    /// program name (`g_get_prgname()`, else the executable's name: GTK 3's `gtk_init` sets the
+    /// former from `argv[0]`, GTK 4's `gtk_init()` takes no arguments and leaves it unset, and
+    /// one shared fallback folder would mix the cookies of every such app).
     static var applicationID: String {
         if let id = EmbeddedWebviewProvider.applicationID, !id.isEmpty { return id }
         if let application = g_application_get_default(), let id = g_application_get_application_id(application) {
             return String(cString: id)
         }
-        if let name = g_get_prgname() { return String(cString: name) }
-        return "webview-host"
+        if let name = g_get_prgname(), name.pointee != 0 { return String(cString: name) }
+        let executable = ProcessInfo.processInfo.processName
+        return executable.isEmpty ? "webview-host" : executable
     }
 
     /// Removes group and other permission bits from everything the persistent context wrote so

@@ -48,11 +48,11 @@ final class SignInWindow {
         widgets.onCloseRequest(connections) { [weak self] in
             self?.onClose?()  // the session ends; dismiss() destroys the window
         }
-        connections.connect(window, "destroy", .plain { [weak self] in
+        widgets.onDestroyedElsewhere(connections) { [weak self] in
             guard let self, !self.destroyed else { return }
             self.destroyed = true  // destroyed with its parent, say
             self.onClose?()
-        })
+        }
     }
 
     /// Gives the window the session's title, size and parent (modal over and transient for it),
@@ -66,7 +66,7 @@ final class SignInWindow {
     }
 
     /// Whether the window still exists (nobody destroyed it, e.g. with a parent it was transient for).
-    var isAlive: Bool { !destroyed }
+    var isAlive: Bool { !destroyed && widgets.isListed }
 
     func show() {
         widgets.present()

@@ -6,7 +6,7 @@ import Testing
 /// (GIO starts it as on a real desktop, on a private session bus).
 @Suite("Embedded sign-in: foreign schemes", .serialized)
 struct ExternalSchemeTests {
-    static func scenario(_ mode: String, _ kind: String) async throws -> ScenarioReport {
+    static func scenario(_ mode: String, _ kind: String, on platform: Platform) async throws -> ScenarioReport {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-launches-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -18,9 +18,11 @@ struct ExternalSchemeTests {
         defer { desktop.remove() }
         var environment = desktop.environment
         environment["LAUNCH_LOG"] = folder.appendingPathComponent("launches.log").path
-        return try await ScenarioRunner.run(
-            "EmbeddedScenarios", "schemes", arguments: [mode, kind], environment: environment,
-            launcher: ["dbus-run-session", "--"])
+        let report = try await ScenarioRunner.run(
+            platform.toolkit.program, "schemes", arguments: [mode, kind], environment: environment,
+            launcher: ["dbus-run-session", "--"], display: platform.display)
+        #expect(report.string("gdkDisplay") == platform.gdkDisplayType, "GTK ran on another display than asked")
+        return report
     }
 
     static func expectSessionWentOn(_ report: ScenarioReport) {
@@ -31,17 +33,19 @@ struct ExternalSchemeTests {
         #expect(report.int("handlersLeft") == 0)
     }
 
-    @Test("A page's timer navigating to mailto: (no gesture) launches nothing and asks nothing", arguments: ["window", "view"])
-    func timerLaunchesNothing(mode: String) async throws {
-        let report = try await Self.scenario(mode, "timer")
+    @Test("A page's timer navigating to mailto: (no gesture) launches nothing and asks nothing", arguments: Platform.standard, ["window", "view"])
+    func timerLaunchesNothing(_ platform: Platform, mode: String) async throws {
+        let report = try await Self.scenario(mode, "timer", on: platform)
         #expect(report.bool("dialogShown") == false)
         #expect(report.strings("launchesAfterEnd") == [])
         Self.expectSessionWentOn(report)
     }
 
-    @Test("After a gesture the library's window asks first: modal over the sign-in window, names the handler, Cancel is the default")
-    func gestureAsks() async throws {
-        let report = try await Self.scenario("window", "gesture-cancel")
+    @Test(
+        "After a gesture the library's window asks first: modal over the sign-in window, names the handler, Cancel is the default",
+        arguments: Platform.everywhere)
+    func gestureAsks(_ platform: Platform) async throws {
+        let report = try await Self.scenario("window", "gesture-cancel", on: platform)
         #expect(report.bool("dialogShown") == true)
         #expect(report.bool("dialogModal") == true)
         #expect(report.bool("dialogTransientForSignIn") == true)
@@ -56,34 +60,34 @@ struct ExternalSchemeTests {
         Self.expectSessionWentOn(report)
     }
 
-    @Test("Answered Open: the handler is started once with the URI")
-    func gestureOpen() async throws {
-        let report = try await Self.scenario("window", "gesture-open")
+    @Test("Answered Open: the handler is started once with the URI", arguments: Platform.everywhere)
+    func gestureOpen(_ platform: Platform) async throws {
+        let report = try await Self.scenario("window", "gesture-open", on: platform)
         #expect(report.bool("dialogShown") == true)
         #expect(report.strings("launchesAfterEnd") == ["mailto:someone@example.com"])
         Self.expectSessionWentOn(report)
     }
 
-    @Test("An allow-listed scheme is handed on after a gesture without a question", arguments: ["window", "view"])
-    func allowListed(mode: String) async throws {
-        let report = try await Self.scenario(mode, "allowed")
+    @Test("An allow-listed scheme is handed on after a gesture without a question", arguments: Platform.standard, ["window", "view"])
+    func allowListed(_ platform: Platform, mode: String) async throws {
+        let report = try await Self.scenario(mode, "allowed", on: platform)
         #expect(report.bool("dialogShown") == false)
         #expect(report.strings("launchesAfterEnd") == ["mailto:someone@example.com"])
         Self.expectSessionWentOn(report)
     }
 
     @Test("refuseAll (and a caller's view with the default policy) never launch or ask, even after a gesture",
-          arguments: [("window", "refuse-all"), ("window", "allowed-no-ask"), ("view", "gesture-open")])
-    func refused(mode: String, kind: String) async throws {
-        let report = try await Self.scenario(mode, kind)
+          arguments: Platform.standard, [("window", "refuse-all"), ("window", "allowed-no-ask"), ("view", "gesture-open")])
+    func refused(_ platform: Platform, page: (mode: String, kind: String)) async throws {
+        let report = try await Self.scenario(page.mode, page.kind, on: platform)
         #expect(report.bool("dialogShown") == false)
         #expect(report.strings("launchesAfterEnd") == [])
         Self.expectSessionWentOn(report)
     }
 
-    @Test("A question still up when the session ends is destroyed with it and launches nothing")
-    func questionEndsWithSession() async throws {
-        let report = try await Self.scenario("window", "dialog-end")
+    @Test("A question still up when the session ends is destroyed with it and launches nothing", arguments: Platform.standard)
+    func questionEndsWithSession(_ platform: Platform) async throws {
+        let report = try await Self.scenario("window", "dialog-end", on: platform)
         #expect(report.bool("dialogShown") == true)
         #expect(report.int("dialogsBeforeEnd") == 1)
         #expect(report.int("dialogsAfterEnd") == 0)

@@ -10,17 +10,17 @@ import Testing
 struct HostilePageTests {
     static let modes = ["window", "view"]
 
-    static func page(_ mode: String, _ kind: String) async throws -> ScenarioReport {
-        try await EmbeddedWebviewProviderTests.scenario("page", mode, kind)
+    static func page(_ mode: String, _ kind: String, on platform: Platform) async throws -> ScenarioReport {
+        try await EmbeddedWebviewProviderTests.scenario("page", mode, kind, on: platform)
     }
 
     // MARK: 1. Popups
 
     @Test(
         "A window a page opens by itself (timer, script-clicked target=_blank) to the redirect URI ends the session with success",
-        arguments: modes, ["popup-timer-redirect", "blank-click-redirect"])
-    func popupToRedirect(mode: String, kind: String) async throws {
-        let report = try await Self.page(mode, kind)
+        arguments: Platform.everywhere, product(modes, ["popup-timer-redirect", "blank-click-redirect"]))
+    func popupToRedirect(_ platform: Platform, page: (mode: String, kind: String)) async throws {
+        let report = try await Self.page(page.mode, page.kind, on: platform)
         #expect(report.bool("pageEndedSession") == true, "the page's own popup never reached the provider")
         #expect(report.string("outcome") == "success")
         #expect(report.int("redirectPortHits") == 0)
@@ -30,9 +30,10 @@ struct HostilePageTests {
 
     @Test(
         "A window a page opens by itself to a web page loads in the same view, no new window",
-        arguments: modes, ["popup-timer-page", "blank-click-page"])
-    func popupToPage(mode: String, kind: String) async throws {
-        let report = try await Self.page(mode, kind)
+        arguments: Platform.standard, product(modes, ["popup-timer-page", "blank-click-page"]))
+    func popupToPage(_ platform: Platform, page: (mode: String, kind: String)) async throws {
+        let mode = page.mode
+        let report = try await Self.page(mode, page.kind, on: platform)
         #expect(report.bool("wentOn") == true)
         #expect(report.string("uriWhileGoingOn")?.hasSuffix("/page2") == true)
         #expect(report.int("page2Requests") == 1)
@@ -42,17 +43,17 @@ struct HostilePageTests {
         #expect(report.int("redirectPortHits") == 0)
     }
 
-    @Test("A caller's popup setting is on for the session and restored afterwards (false stays false)")
-    func callerPopupSettingRestoredFalse() async throws {
-        let report = try await Self.page("view", "popup-timer-page")
+    @Test("A caller's popup setting is on for the session and restored afterwards (false stays false)", arguments: Platform.standard)
+    func callerPopupSettingRestoredFalse(_ platform: Platform) async throws {
+        let report = try await Self.page("view", "popup-timer-page", on: platform)
         #expect(report.bool("canOpenWindowsBefore") == false)
         #expect(report.bool("canOpenWindowsDuring") == true)
         #expect(report.bool("canOpenWindowsAfter") == false)
     }
 
-    @Test("A caller that already allows popups keeps its setting (true stays true)")
-    func callerPopupSettingRestoredTrue() async throws {
-        let report = try await Self.page("view", "caller-allows-popups-redirect")
+    @Test("A caller that already allows popups keeps its setting (true stays true)", arguments: Platform.standard)
+    func callerPopupSettingRestoredTrue(_ platform: Platform) async throws {
+        let report = try await Self.page("view", "caller-allows-popups-redirect", on: platform)
         #expect(report.string("outcome") == "success")
         #expect(report.bool("canOpenWindowsBefore") == true)
         #expect(report.bool("canOpenWindowsAfter") == true)
@@ -63,9 +64,10 @@ struct HostilePageTests {
 
     @Test(
         "A page that navigates (or opens a window) to the redirect URI after a cancel or a timeout never delivers the code",
-        arguments: modes, ["late-nav-cancel", "late-nav-timeout", "late-popup-cancel"])
-    func pageAfterTheEnd(mode: String, kind: String) async throws {
-        let report = try await Self.page(mode, kind)
+        arguments: Platform.standard, product(modes, ["late-nav-cancel", "late-nav-timeout", "late-popup-cancel"]))
+    func pageAfterTheEnd(_ platform: Platform, page: (mode: String, kind: String)) async throws {
+        let (mode, kind) = page
+        let report = try await Self.page(mode, kind, on: platform)
         #expect(report.string("outcome") == (kind == "late-nav-timeout" ? "timedOut" : "canceled"))
         #expect(report.int("redirectPortHits") == 0, "the code reached the network after the session ended")
         #expect(report.int("terminalCount") == 1)
@@ -73,9 +75,9 @@ struct HostilePageTests {
         if mode == "view" { #expect(report.string("callerViewURIAfter") == "about:blank") }
     }
 
-    @Test("A caller that destroys its view mid-session ends the session with canceled, once, and the slot is free")
-    func callerDestroysView() async throws {
-        let report = try await EmbeddedWebviewProviderTests.scenario("outcome", "view", "view-destroyed")
+    @Test("A caller that destroys its view mid-session ends the session with canceled, once, and the slot is free", arguments: Platform.standard)
+    func callerDestroysView(_ platform: Platform) async throws {
+        let report = try await EmbeddedWebviewProviderTests.scenario("outcome", "view", "view-destroyed", on: platform)
         #expect(report.string("outcome") == "canceled")
         #expect(report.string("errorMessage")?.contains("destroyed") == true)
         #expect(report.int("terminalCount") == 1)
@@ -87,9 +89,11 @@ struct HostilePageTests {
 
     // MARK: 12. form_post
 
-    @Test("response_mode=form_post ends with unsupportedResponseMode; the POST never reaches the network", arguments: modes)
-    func formPost(mode: String) async throws {
-        let report = try await Self.page(mode, "form-post")
+    @Test(
+        "response_mode=form_post ends with unsupportedResponseMode; the POST never reaches the network",
+        arguments: Platform.standard, modes)
+    func formPost(_ platform: Platform, mode: String) async throws {
+        let report = try await Self.page(mode, "form-post", on: platform)
         #expect(report.string("outcome") == "unsupportedResponseMode")
         #expect(report.string("errorMessage")?.contains("response_mode=query") == true)
         #expect(report.int("redirectPortHits") == 0)
@@ -114,10 +118,13 @@ struct HostilePageTests {
         ("tls", "tls", false, 0),
     ]
 
-    @Test("Page suite: every page ends as it should, and the code never reaches the network", arguments: modes, suite.map(\.kind))
-    func pageSuite(mode: String, kind: String) async throws {
+    @Test(
+        "Page suite: every page ends as it should, and the code never reaches the network",
+        arguments: Platform.standard, product(modes, suite.map(\.kind)))
+    func pageSuite(_ platform: Platform, page: (mode: String, kind: String)) async throws {
+        let kind = page.kind
         let expected = try #require(Self.suite.first { $0.kind == kind })
-        let report = try await Self.page(mode, kind)
+        let report = try await Self.page(page.mode, kind, on: platform)
         #expect(report.string("outcome") == expected.outcome, "\(report.string("errorMessage") ?? "")")
         #expect(report.int("callbackHits") == 0)
         #expect(report.int("redirectPortHits") == expected.portHits)
@@ -138,9 +145,9 @@ struct HostilePageTests {
 
     @Test(
         "Persistent data under umask 000: every folder 0700 and file 0600 after a session that set a cookie (existing 0755 folders tightened)",
-        arguments: ["new", "existing"])
-    func privateData(_ folders: String) async throws {
-        let report = try await EmbeddedWebviewProviderTests.scenario("private-data", folders)
+        arguments: Platform.standard, ["new", "existing"])
+    func privateData(_ platform: Platform, folders: String) async throws {
+        let report = try await EmbeddedWebviewProviderTests.scenario("private-data", folders, on: platform)
         #expect(report.string("outcome") == "success")
         #expect(report.bool("cookieFileExists") == true)
         #expect((report.strings("entries") ?? []).count > 4, "the walk saw WebKit's files")

@@ -5,9 +5,10 @@ import Testing
 /// Warm start: `EmbeddedWebviewProvider.prewarm` prepares the next sign-in window ahead of time.
 @Suite(.serialized)
 struct PrewarmTests {
-    @Test("prewarm(keepReady:): each sign-in adopts a prepared window, configured for it, with no page of another session in its history; a new one is ready after each; release leaves no window")
-    func prewarmKeepsOneReady() async throws {
-        let report = try await EmbeddedWebviewProviderTests.scenario("prewarm")
+    @Test("prewarm(keepReady:): each sign-in adopts a prepared window, configured for it, with no page of another session in its history; a new one is ready after each; release leaves no window",
+        arguments: Platform.standard)
+    func prewarmKeepsOneReady(_ platform: Platform) async throws {
+        let report = try await EmbeddedWebviewProviderTests.scenario("prewarm", on: platform)
         #expect(report.bool("readyBeforePrewarm") == false)
         #expect(report.bool("readyAfterPrewarm") == true)
         #expect(report.int("toplevelsAfterPrewarm") == (report.int("toplevelsBefore") ?? -1) + 1, "one hidden window is prepared")

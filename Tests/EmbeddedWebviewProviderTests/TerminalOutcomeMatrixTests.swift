@@ -23,15 +23,15 @@ struct TerminalOutcomeMatrixTests {
         ("oauth-error", "server"),
     ]
 
-    @Test("Terminal-outcome matrix", arguments: ["window", "view"])
-    func matrix(mode: String) async throws {
+    @Test("Terminal-outcome matrix", arguments: Platform.standard, ["window", "view"])
+    func matrix(_ platform: Platform, mode: String) async throws {
         var rows: [[String]] = []
         for (kind, expectedOutcome) in Self.cases {
             // A caller's view has no window of ours to close: the app closes its own window and cancels.
             let expected = mode == "view" && kind == "window-closed" ? "canceled" : expectedOutcome
             let report: ScenarioReport
             do {
-                report = try await EmbeddedWebviewProviderTests.scenario("outcome", mode, kind)
+                report = try await EmbeddedWebviewProviderTests.scenario("outcome", mode, kind, on: platform)
             } catch {
                 Issue.record("\(mode) \(kind): \(error)")
                 rows.append([kind, "error", "-", "-", "-", "-", "-"])
@@ -43,7 +43,7 @@ struct TerminalOutcomeMatrixTests {
                 kind, outcome, events, "\(report.bool("slotFree") ?? false)", "\(report.bool("windowGone") ?? false)",
                 "\(report.int("handlersLeft") ?? -1)", "\(report.int("redirectPortHits") ?? -1)",
             ])
-            #expect(outcome == expected, "\(mode) \(kind): \(report.string("errorMessage") ?? "")")
+            #expect(outcome == expected, "\(platform.testDescription) \(mode) \(kind): \(report.string("errorMessage") ?? "")")
             #expect(report.int("terminalCount") == 1, "\(mode) \(kind): exactly one outcome")
             #expect(report.int("resumeCount") == 1, "\(mode) \(kind): the caller resumed once")
             #expect(report.bool("terminalLast") == true, "\(mode) \(kind): the terminal event is the last")
@@ -53,10 +53,10 @@ struct TerminalOutcomeMatrixTests {
             #expect(report.int("redirectPortHits") == 0, "\(mode) \(kind): the code never reached the network")
             if kind == "tls" { #expect(report.int("tlsServerRequests") == 0) }
         }
-        Self.printTable(mode: mode, rows: rows)
+        Self.printTable(platform: platform, mode: mode, rows: rows)
     }
 
-    static func printTable(mode: String, rows: [[String]]) {
+    static func printTable(platform: Platform, mode: String, rows: [[String]]) {
         let header = ["case", "outcome", "events", "slot free", "window gone", "handlers left", "redirect-port hits"]
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
@@ -64,7 +64,7 @@ struct TerminalOutcomeMatrixTests {
             "| " + row.enumerated().map { $0.element.padding(toLength: widths[$0.offset], withPad: " ", startingAt: 0) }
                 .joined(separator: " | ") + " |"
         }
-        var text = "\nTerminal outcomes, embedded provider, \(mode == "view" ? "caller's view" : "library's window"):\n"
+        var text = "\nTerminal outcomes, embedded provider, \(platform.testDescription), \(mode == "view" ? "caller's view" : "library's window"):\n"
         text += line(header) + "\n"
         text += "|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|\n"
         for row in rows { text += line(row) + "\n" }

@@ -2,8 +2,11 @@
 // popups, pages that go on after the end, foreign schemes, private data, form_post, and the
 // terminal-outcome matrix. Each runs in the library's window ("window") or a caller's view ("view").
 import CGLib
+#if WEBKITGTK_6
+import CWebKitGTK6
+#else
 import CWebKitGTK
-import EmbeddedWebviewProvider
+#endif
 import Foundation
 import GLibSupport
 import ScenarioSupport
@@ -229,14 +232,14 @@ func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport 
             if let callerWindow = surface.callerWindow {
                 // A caller's view has no window of ours: the app hides the window holding its view
                 // (its sign-in pane) and cancels.
-                gtk_widget_hide(wvh_widget(callerWindow))
+                gtk_widget_set_visible(wvh_widget(callerWindow), 0)
                 run.session.cancel()
             } else {
-                gtk_window_close(wvh_window(UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)))
+                if let window = Toolkit.window(of: view) { gtk_window_close(wvh_window(window)) }
             }
         case "view-destroyed":
             // The app destroys the window holding its view, and the view with it, and does nothing else.
-            if let callerWindow = surface.callerWindow { gtk_widget_destroy(wvh_widget(callerWindow)) }
+            surface.destroyCallerWindow()
         case "cancel-main": run.session.cancel()
         case "cancel-thread":
             let session = run.session
@@ -302,7 +305,7 @@ func schemesScenario(mode: String, kind: String) async throws -> ScenarioReport 
     facts["dialogShown"] = .bool(dialog != nil)
     if let dialog {
         facts["dialogTexts"] = .strings(Probes.labelTexts(in: dialog))
-        let signInWindow = UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)
+        let signInWindow = Toolkit.window(of: view)
         facts["dialogTransientForSignIn"] = .bool(
             gtk_window_get_transient_for(wvh_window(dialog)).map { UnsafeMutableRawPointer($0) } == signInWindow)
         facts["dialogModal"] = .bool(gtk_window_get_modal(wvh_window(dialog)) != 0)
@@ -351,7 +354,8 @@ func launches() -> [String] {
 @MainActor
 func privateDataScenario(existing: Bool) async throws -> ScenarioReport {
     umask(0)
-    let app = String(cString: g_get_prgname())
+    // The app's folder: no GApplication here, so the program name (GTK 4 sets no prgname).
+    let app = ProcessInfo.processInfo.processName
     let dataRoot = String(cString: g_get_user_data_dir()) + "/" + app
     let cacheRoot = String(cString: g_get_user_cache_dir()) + "/" + app
     if existing {

@@ -1,5 +1,9 @@
 import CGLib
+#if WEBKITGTK_6
+import CWebKitGTK6
+#else
 import CWebKitGTK
+#endif
 import Foundation
 import GLibSupport
 import ScenarioSupport
@@ -19,18 +23,26 @@ final class Surface {
     init(_ mode: String) {
         self.mode = mode
         guard mode == "view" else { return }
-        let window = UnsafeMutableRawPointer(gtk_window_new(GTK_WINDOW_TOPLEVEL)!)
-        gtk_window_set_default_size(wvh_window(window), 640, 480)
+        let window = Toolkit.makeWindow(width: 640, height: 480)
         let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
         g_object_ref_sink(view)
-        gtk_container_add(wvh_container(window), wvh_widget(view))
-        gtk_widget_show_all(wvh_widget(window))
+        Toolkit.setChild(view, of: window)
+        Toolkit.show(window)
         callerView = view
         callerWindow = window
         handlersBefore = SignalInspection.handlerCount(on: view)
     }
 
     var isCallerView: Bool { callerView != nil }
+
+    /// Destroys the caller's window and its view with it, as an app dropping its sign-in pane
+    /// does; the test keeps the view (destroyed, not finalized) to count its handlers, and
+    /// forgets the window (reading a finalized window is a use-after-free).
+    func destroyCallerWindow() {
+        guard let callerWindow, let callerView else { return }
+        self.callerWindow = nil
+        Toolkit.destroy(callerWindow, holding: callerView)
+    }
 
     func parameters(timeout: Duration? = nil, externalSchemes: ExternalSchemePolicy = .ask, ephemeral: Bool = false)
         -> WebviewParameters

@@ -1,15 +1,21 @@
-// GTK scenarios for EmbeddedWebviewProvider: real WebAuthSessions in a real gtk_main(), against
-// real libsoup servers on 127.0.0.1. Each reports what it observed; the tests assert.
+// GTK scenarios for the embedded provider: real WebAuthSessions in a real GLib main loop, against
+// real libsoup servers on 127.0.0.1. Each reports what it observed; the tests assert. The same
+// sources run against both providers: EmbeddedScenarios (GTK 3, WebKitGTK 4.1) and
+// EmbeddedScenariosGTK4 (GTK 4, WebKitGTK 6.0, compiled with WEBKITGTK_6); each target adds only
+// its Toolkit.swift.
 import CGLib
+#if WEBKITGTK_6
+import CWebKitGTK6
+import EmbeddedWebviewProviderGTK4
+#else
 import CWebKitGTK
 import EmbeddedWebviewProvider
+#endif
 import Foundation
 import GLibSupport
 import ScenarioSupport
 import WebviewHost
 import WebviewHostTestKit
-
-WebviewProviderRegistry.register(EmbeddedWebviewProvider())
 
 typealias Facts = [String: ScenarioReport.Value]
 
@@ -37,25 +43,29 @@ func windowParameters(parent: UnsafeMutableRawPointer?, ephemeral: Bool = false)
 /// Facts about the library-owned window around the view.
 @MainActor
 func windowFacts(_ view: UnsafeMutableRawPointer, parent: UnsafeMutableRawPointer?) -> Facts {
-    let window = UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)
+    // Gone already when the page ended the session before the test looked (a loaded machine).
+    guard let window = Toolkit.window(of: view) else { return ["windowMissing": .bool(true)] }
     var width: gint = 0
     var height: gint = 0
     gtk_window_get_default_size(wvh_window(window), &width, &height)
     let transient = gtk_window_get_transient_for(wvh_window(window)).map { UnsafeMutableRawPointer($0) }
-    return [
+    var facts: Facts = [:]
+    if let parent, let distance = Toolkit.distanceFromCentre(of: window, on: parent) {
+        facts["windowCentreOffset"] = .int(distance)
+    }
+    return facts.merging([
         "windowTitle": .string(gtk_window_get_title(wvh_window(window)).map { String(cString: $0) } ?? ""),
         "windowModal": .bool(gtk_window_get_modal(wvh_window(window)) != 0),
         "windowTransientForParent": .bool(parent != nil && transient == parent),
         "windowDefaultWidth": .int(Int(width)),
         "windowDefaultHeight": .int(Int(height)),
         "windowVisible": .bool(gtk_widget_get_visible(wvh_widget(window)) != 0),
-        "windowSubtitle": .string(
-            gtk_window_get_titlebar(wvh_window(window)).flatMap { gtk_header_bar_get_subtitle(wvh_header_bar($0)) }
-                .map { String(cString: $0) } ?? ""),
+        "windowSubtitle": .string(Toolkit.subtitle(of: window)),
         "visibleToplevelsDuring": .int(Probes.visibleToplevels()),
-    ]
+    ]) { $1 }
 }
 
+@MainActor
 let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) { first, _ in first }.merging([
     // A login form posted by script, then a 302 to the redirect URI, in the library-owned window
     // over a parent window.
@@ -72,7 +82,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         var windowRef: UnsafeMutablePointer<gpointer?>?
         if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
             facts.merge(windowFacts(view, parent: app)) { $1 }
-            windowRef = Probes.weakPointer(to: UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!))
+            windowRef = Toolkit.window(of: view).map(Probes.weakPointer(to:))
         }
         let result = await run.outcome()
         facts.merge(run.facts(result)) { $1 }
@@ -197,16 +207,19 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             authorizationURL: authorizationURL)
         var facts: Facts = ["kind": .string(kind)]
         var windowRef: UnsafeMutablePointer<gpointer?>?
-        if ["close", "escape", "cancel", "web-process"].contains(kind) {
+        if ["close", "escape", "cancel", "web-process", "parent-destroyed"].contains(kind) {
             guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
                 return ScenarioReport(["error": .string("the authorization page never finished loading")])
             }
-            let window = UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)
+            guard let window = Toolkit.window(of: view) else {
+                return ScenarioReport(["error": .string("the sign-in view is in no window")])
+            }
             windowRef = Probes.weakPointer(to: window)
             switch kind {
             case "close": gtk_window_close(wvh_window(window))  // what the title bar's close button does
-            case "escape": Probes.pressKey(UInt32(GDK_KEY_Escape), on: window)
+            case "escape": Toolkit.pressKey(UInt32(GDK_KEY_Escape), on: window)
             case "cancel": run.session.cancel()
+            case "parent-destroyed": Toolkit.destroyWindow(app)  // the app quits its main window
             default: webkit_web_view_terminate_web_process(wvh_web_view(view))
             }
         }
@@ -261,16 +274,15 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         idp.route("/app") { _ in .html(Pages.plain("App home")) }
         idp.route("/authorize") { _ in .html(Pages.login(action: "/login", submitAfterMilliseconds: nil)) }
 
-        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-        gtk_window_set_default_size(wvh_window(window), 700, 560)
-        let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
-        gtk_container_add(wvh_container(box), gtk_label_new("The app's own header"))
+        let window = Toolkit.makeWindow(width: 700, height: 560)
+        let box = Toolkit.makeVerticalBox()
+        Toolkit.append(UnsafeMutableRawPointer(gtk_label_new("The app's own header")!), to: box)
         let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
         g_object_ref_sink(view)  // the test keeps it, to see whether it is destroyed
         gtk_widget_set_size_request(wvh_widget(view), 640, 420)
-        gtk_box_pack_start(wvh_box(box), wvh_widget(view), 1, 1, 0)
-        gtk_container_add(wvh_container(window), box)
-        gtk_widget_show_all(window)
+        Toolkit.append(view, to: box, expand: true)
+        Toolkit.setChild(box, of: window)
+        Toolkit.show(window)
         if ownHTML {
             webkit_web_view_load_html(wvh_web_view(view), Pages.plain("App home"), nil)
         } else {
@@ -289,8 +301,8 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             [
                 "handlers\(suffix)": .int(SignalInspection.handlerCount(on: view)),
                 "parentIsBox\(suffix)": .bool(gtk_widget_get_parent(wvh_widget(view)).map { UnsafeMutableRawPointer($0) } == UnsafeMutableRawPointer(box)),
-                "width\(suffix)": .int(Int(gtk_widget_get_allocated_width(wvh_widget(view)))),
-                "height\(suffix)": .int(Int(gtk_widget_get_allocated_height(wvh_widget(view)))),
+                "width\(suffix)": .int(Toolkit.size(of: view).width),
+                "height\(suffix)": .int(Toolkit.size(of: view).height),
                 "visible\(suffix)": .bool(gtk_widget_get_visible(wvh_widget(view)) != 0),
                 "mapped\(suffix)": .bool(gtk_widget_get_mapped(wvh_widget(view)) != 0),
                 "inDestruction\(suffix)": .bool(gtk_widget_in_destruction(wvh_widget(view)) != 0),
@@ -378,7 +390,8 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         }
         facts["cookieInSecond"] = .string(idp.requests(to: "/check").last?.cookie ?? "")
         let dataHome = String(cString: g_get_user_data_dir())
-        let folder = "\(dataHome)/\(String(cString: g_get_prgname()))/webview-host"
+        // The app's folder: no GApplication here, so the program name (GTK 4 sets no prgname).
+        let folder = "\(dataHome)/\(ProcessInfo.processInfo.processName)/webview-host"
         facts["dataFolder"] = .string(folder)
         facts["cookieFileExists"] = .bool(FileManager.default.fileExists(atPath: folder + "/cookies.sqlite"))
         facts["dataFolderExists"] = .bool(FileManager.default.fileExists(atPath: folder))
@@ -427,8 +440,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         guard await run.recorder.wait(until: { $0.name == "didStartLoad" }), let view = run.webview else {
             return ScenarioReport(["error": .string("no load started")])
         }
-        let window = UnsafeMutableRawPointer(gtk_widget_get_toplevel(wvh_widget(view))!)
-        guard let spinner = Probes.descendant(of: window, named: "GtkSpinner") else {
+        guard let window = Toolkit.window(of: view), let spinner = Probes.descendant(of: window, named: "GtkSpinner") else {
             return ScenarioReport(["error": .string("no GtkSpinner in the sign-in window")])
         }
         await ScenarioHost.idle(.milliseconds(1200))
@@ -481,10 +493,10 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         idp.route("/pending") { _ in .html(Pages.plain("Waiting")) }
         var parameters = WebviewParameters(webviewType: .embedded)
         if arguments.first == "custom-view" {
-            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-            let view = webkit_web_view_new()!
-            gtk_container_add(wvh_container(window), view)
-            gtk_widget_show_all(window)
+            let window = Toolkit.makeWindow(width: 640, height: 480)
+            let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
+            Toolkit.setChild(view, of: window)
+            Toolkit.show(window)
             parameters.customWebview = WebviewHandle(view)
         }
         let authorize = idp.url("/authorize")
@@ -521,4 +533,3 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
     },
 ]) { first, _ in first }
 
-ScenarioHost.main(allScenarios, initializeToolkit: { gtk_init_check(nil, nil) != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil })

@@ -1,5 +1,4 @@
 import CGLib
-import CWebKitGTK
 import Foundation
 import GLibSupport
 

@@ -1,33 +1,30 @@
 import CGLib
+#if WEBKITGTK_6
+import CWebKitGTK6
+import EmbeddedWebviewProviderGTK4
+#else
 import CWebKitGTK
 import EmbeddedWebviewProvider
+#endif
 import Foundation
 import GLibSupport
 import ScenarioSupport
 import WebviewHost
 
-/// Every toplevel GTK window, shown or not (a prewarmed window is hidden), but GTK's own
-/// tooltip windows (made once a widget with a tooltip, such as a close button, was shown).
+/// Every toplevel GTK window, shown or not (a prewarmed window is hidden), but GTK 3's popups
+/// (tooltip windows, made once a widget with a tooltip, such as a close button, was shown).
 @MainActor
 func allToplevelCount() -> Int {
-    toplevelDescriptions().filter { !$0.hasPrefix("GtkTooltipWindow") }.count
+    Toolkit.toplevels().count
 }
 
 @MainActor
 func toplevelDescriptions() -> [String] {
-    let list = gtk_window_list_toplevels()
-    defer { g_list_free(list) }
-    var names: [String] = []
-    var node = list
-    while let current = node {
-        if let widget = current.pointee.data {
-            let type = String(cString: g_type_name(wvh_object_type(widget)))
-            let title = gtk_window_get_title(wvh_window(widget)).map { String(cString: $0) } ?? "-"
-            names.append("\(type) \(title) visible=\(gtk_widget_get_visible(wvh_widget(widget)))")
-        }
-        node = current.pointee.next
+    Toolkit.toplevels().map { widget in
+        let type = String(cString: g_type_name(wvh_object_type(widget)))
+        let title = gtk_window_get_title(wvh_window(widget)).map { String(cString: $0) } ?? "-"
+        return "\(type) \(title) visible=\(gtk_widget_get_visible(wvh_widget(widget)))"
     }
-    return names
 }
 
 /// The URIs in a view's back/forward list (what a page could go back to).
@@ -39,9 +36,7 @@ func historyURIs(of view: UnsafeMutableRawPointer) -> [String] {
     var uris: [String] = []
     var node = back
     while let current = node {
-        if let item = current.pointee.data, let uri = webkit_back_forward_list_item_get_uri(item.assumingMemoryBound(to: WebKitBackForwardListItem.self)) {
-            uris.append(String(cString: uri))
-        }
+        if let item = current.pointee.data, let uri = Toolkit.uri(ofHistoryItem: item) { uris.append(uri) }
         node = current.pointee.next
     }
     return uris
@@ -54,8 +49,10 @@ let prewarmScenarios: [String: Scenario] = [
         var facts: Facts = [:]
         let callback = try callbackListener()
         let idp = try TestServer()
+        // The page goes on after 1 s: time for the test to look at the window while the session
+        // runs, on a loaded machine too.
         idp.route("/authorize") { request in
-            .html(Pages.scripted("Sign in", "setTimeout(() => { location.href = '\(callback.url("/callback"))?code=\(request.query ?? "")&state=xyz' }, 200)"))
+            .html(Pages.scripted("Sign in", "setTimeout(() => { location.href = '\(callback.url("/callback"))?code=\(request.query ?? "")&state=xyz' }, 1000)"))
         }
         facts["toplevelsBefore"] = .int(allToplevelCount())
         facts["readyBeforePrewarm"] = .bool(EmbeddedWebviewProvider.isPrewarmed())

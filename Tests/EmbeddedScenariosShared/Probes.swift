@@ -1,0 +1,122 @@
+import CGLib
+#if WEBKITGTK_6
+import CWebKitGTK6
+#else
+import CWebKitGTK
+#endif
+import Foundation
+import GLibSupport
+import ScenarioSupport
+import WebviewHost
+
+/// GTK and WebKit helpers the scenarios observe and drive pages with.
+@MainActor
+enum Probes {
+    /// Toplevel windows now shown (the parent app window included).
+    static func visibleToplevels() -> Int {
+        Toolkit.toplevels().filter { gtk_widget_get_visible(wvh_widget($0)) != 0 }.count
+    }
+
+    /// Runs page JavaScript in `view` (`webkit_web_view_evaluate_javascript`, the same in WebKitGTK 4.1
+    /// and 6.0; result ignored). It runs with a user gesture.
+    static func evaluate(_ script: String, in view: UnsafeMutableRawPointer) {
+        webkit_web_view_evaluate_javascript(wvh_web_view(view), script, -1, nil, nil, nil, nil, nil)
+    }
+
+    static func uri(of view: UnsafeMutableRawPointer) -> String {
+        webkit_web_view_get_uri(wvh_web_view(view)).map { String(cString: $0) } ?? ""
+    }
+
+    /// The first descendant of `widget` whose GType is named `typeName` (`"GtkSpinner"`).
+    static func descendant(of widget: UnsafeMutableRawPointer, named typeName: String) -> UnsafeMutableRawPointer? {
+        descendants(of: widget).first { String(cString: g_type_name(wvh_object_type($0))) == typeName }
+    }
+
+    /// A weak pointer to `object` that reads `nil` once it is finalized (`g_object_add_weak_pointer`).
+    static func weakPointer(to object: UnsafeMutableRawPointer) -> UnsafeMutablePointer<gpointer?> {
+        let slot = UnsafeMutablePointer<gpointer?>.allocate(capacity: 1)
+        slot.initialize(to: object)
+        g_object_add_weak_pointer(wvh_object(object), slot)
+        return slot
+    }
+
+    /// A shown app window with a header bar and a label, standing in for the app's main window.
+    static func makeAppWindow(title: String = "Example App", width: Int32 = 1000, height: Int32 = 720)
+        -> UnsafeMutableRawPointer
+    {
+        Toolkit.makeAppWindow(title: title, width: width, height: height)
+    }
+
+    /// A self-signed certificate for 127.0.0.1 made with `openssl req` in a temporary folder.
+    static func selfSignedCertificate() throws -> UnsafeMutablePointer<GTlsCertificate> {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-tls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cert = folder.appendingPathComponent("cert.pem").path
+        let key = folder.appendingPathComponent("key.pem").path
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ]
+        openssl.standardOutput = FileHandle.nullDevice
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        return try withGError { error in g_tls_certificate_new_from_files(cert, key, error) }!
+    }
+
+    /// Every widget under `widget` (itself included), depth first.
+    static func descendants(of widget: UnsafeMutableRawPointer) -> [UnsafeMutableRawPointer] {
+        [widget] + Toolkit.children(of: widget).flatMap { descendants(of: $0) }
+    }
+
+    private static func isA(_ widget: UnsafeMutableRawPointer, _ type: GType) -> Bool {
+        g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), type) != 0
+    }
+
+    /// A visible `GtkMessageDialog` among the toplevels, if any (its type by name: GTK 4.10
+    /// deprecates the class, and the test only looks for it).
+    static func visibleDialog() -> UnsafeMutableRawPointer? {
+        let type = g_type_from_name("GtkMessageDialog")
+        return Toolkit.toplevels().first { isA($0, type) && gtk_widget_get_visible(wvh_widget($0)) != 0 }
+    }
+
+    /// The text of every label in `widget`.
+    static func labelTexts(in widget: UnsafeMutableRawPointer) -> [String] {
+        descendants(of: widget).filter { isA($0, gtk_label_get_type()) }
+            .compactMap { gtk_label_get_text(wvh_label($0)).map { String(cString: $0) } }
+            .filter { !$0.isEmpty }
+    }
+
+    /// The label of every button in `widget` (with its mnemonic underscore).
+    static func buttonLabels(in widget: UnsafeMutableRawPointer) -> [String] {
+        descendants(of: widget).filter { isA($0, gtk_button_get_type()) }
+            .compactMap { gtk_button_get_label(UnsafeMutablePointer(OpaquePointer($0))).map { String(cString: $0) } }
+    }
+
+    /// The label of the window's default button (what Enter activates).
+    static func defaultButtonLabel(in window: UnsafeMutableRawPointer) -> String? {
+        guard let widget = gtk_window_get_default_widget(wvh_window(window)),
+            isA(UnsafeMutableRawPointer(widget), gtk_button_get_type())
+        else { return nil }
+        return gtk_button_get_label(UnsafeMutablePointer(OpaquePointer(widget))).map { String(cString: $0) }
+    }
+
+    /// Clicks the button labelled `label` in `widget` (`gtk_button_clicked`, as a person's click).
+    static func clickButton(labelled label: String, in widget: UnsafeMutableRawPointer) {
+        for button in descendants(of: widget) where isA(button, gtk_button_get_type()) {
+            if gtk_button_get_label(UnsafeMutablePointer(OpaquePointer(button))).map({ String(cString: $0) }) == label {
+                Toolkit.click(button)
+                return
+            }
+        }
+    }
+
+    /// Toplevel windows titled `title`, shown or not (GTK keeps every toplevel in its list until
+    /// it is destroyed).
+    static func toplevelCount(titled title: String) -> Int {
+        Toolkit.toplevels().filter { gtk_window_get_title(wvh_window($0)).map { String(cString: $0) } == title }.count
+    }
+}
