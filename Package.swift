@@ -187,7 +187,7 @@ let package = Package(
         .target(name: "ExternalWebviewProvider", dependencies: ["WebviewHost"]),
         .testTarget(
             name: "ExternalWebviewProviderTests",
-            dependencies: ["ExternalWebviewProvider", "WebviewHost", "WebviewHostTestKit"]
+            dependencies: ["ExternalWebviewProvider", "WebviewHost", "WebviewHostTestKit", "ScenarioSupport"]
         ),
 
         // MARK: Toolkit links

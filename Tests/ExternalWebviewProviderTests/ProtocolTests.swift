@@ -1,5 +1,6 @@
 import ExternalWebviewProvider
 import Foundation
+import ScenarioSupport
 import Testing
 import WebviewHost
 import WebviewHostTestKit
@@ -193,8 +194,7 @@ struct ProtocolTests {
     func cannotStart() async throws {
         let temp = try TemporaryDirectory()
         let script = temp.url.appendingPathComponent("plugin").path
-        try "#!/nonexistent/interpreter\n".write(toFile: script, atomically: true, encoding: .utf8)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: script)
+        try ExecutableFile.write("#!/nonexistent/interpreter\n", to: script)
         let provider = ExternalProvider(
             descriptor: ProviderDescriptor(id: "broken", name: "broken", arguments: [script], requiresDisplay: false))
         #expect(provider.availability(in: headless) == .available, "the file is there and executable")

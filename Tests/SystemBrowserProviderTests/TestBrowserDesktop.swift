@@ -38,9 +38,7 @@ struct TestBrowserDesktop {
         case .command(let exec): desktop = try TestDesktop(browserCommand: exec); handler = nil
         case .script(let text):
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-handler-\(UUID().uuidString)")
-            try text.replacingOccurrences(of: "{browser}", with: Self.browserScript.path)
-                .write(to: file, atomically: true, encoding: .utf8)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+            try ExecutableFile.write(text.replacingOccurrences(of: "{browser}", with: Self.browserScript.path), to: file.path)
             handler = file
             desktop = try TestDesktop(browserCommand: "\(file.path) %u")
         }
