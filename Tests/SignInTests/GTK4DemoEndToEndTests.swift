@@ -15,11 +15,19 @@ extension GlewlwydSignInTests {
         try #require(
             FileManager.default.isExecutableFile(atPath: demo),
             "\(demo) is missing: build it with `swift build --build-tests` (every executable target is built)")
-        let desktop = try TestDesktop(browserCommand: "python3 \(GlewlwydServer.browserScript.path) %u")
-        defer { desktop.remove() }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gtk4-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
+        // The browser notes the startup-notification id it was started with: only a launch
+        // context from the app's display (GTK 4's, installed by registerBuiltInProviders) gives one.
+        let startupID = folder.appendingPathComponent("startup-id")
+        let browser = folder.appendingPathComponent("browser").path
+        try ExecutableFile.write(
+            "#!/bin/sh\nprintf '%s' \"$DESKTOP_STARTUP_ID\" > '\(startupID.path)'\n"
+                + "exec python3 '\(GlewlwydServer.browserScript.path)' \"$1\"\n",
+            to: browser)
+        let desktop = try TestDesktop(browserCommand: "\(browser) %u")
+        defer { desktop.remove() }
         let output = folder.appendingPathComponent("stdout"), errors = folder.appendingPathComponent("stderr")
 
         var environment = ProcessInfo.processInfo.environment.merging(desktop.environment) { $1 }
@@ -60,6 +68,8 @@ extension GlewlwydSignInTests {
         #expect(statuses.first == "Starting sign-in…", "statuses: \(statuses)")
         #expect(statuses.contains("Signed in as \(server.userName)."), "statuses: \(statuses)\nstderr:\n\(log.suffix(3000))")
         #expect(!statuses.contains { $0.hasPrefix("Sign-in failed") }, "statuses: \(statuses)")
+        let id = (try? String(contentsOf: startupID, encoding: .utf8)) ?? ""
+        #expect(!id.isEmpty, "the browser had no DESKTOP_STARTUP_ID: not started with the display's launch context")
     }
 
     /// The demo's `status: ...` lines so far.
