@@ -5,6 +5,10 @@ import WebviewHost
 /// One terminal sign-in: writes the instructions, then reads pasted lines (a Dispatch read
 /// source on the input, cancelled on dismiss, so no thread stays blocked on the terminal) until
 /// one is the redirect URI.
+///
+/// The source watches a duplicate of the input's descriptor, closed by the source's cancel
+/// handler: Dispatch must see a descriptor it watches closed only after the source is
+/// cancelled, and the app may close its `FileHandle` as soon as the session ends.
 @MainActor
 final class TerminalPromptSession: WebviewProviderSession {
     private let request: WebAuthRequest
@@ -36,10 +40,17 @@ final class TerminalPromptSession: WebviewProviderSession {
 
             """)
         reporter.didStartLoad(authorizationURL)
-        let source = DispatchSource.makeReadSource(fileDescriptor: input.fileDescriptor, queue: .main)
-        source.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { self?.readAvailable() }
+        let descriptor = dup(input.fileDescriptor)
+        guard descriptor >= 0 else {
+            reporter.fail(WebAuthError(
+                .providerUnavailable, "The terminal's input cannot be read (\(String(cString: strerror(errno))))."))
+            return
         }
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .main)
+        source.setEventHandler { [weak self] in
+            MainActor.assumeIsolated { self?.readAvailable(descriptor) }
+        }
+        source.setCancelHandler { close(descriptor) }
         self.source = source
         source.resume()
     }
@@ -49,9 +60,10 @@ final class TerminalPromptSession: WebviewProviderSession {
         source = nil
     }
 
-    private func readAvailable() {
+    private func readAvailable(_ descriptor: Int32) {
+        guard source != nil else { return }  // cancelled: the descriptor may be closed already
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = read(input.fileDescriptor, &buffer, buffer.count)
+        let count = read(descriptor, &buffer, buffer.count)
         guard count > 0 else {
             // End of input: nobody can paste the address any more.
             source?.cancel()

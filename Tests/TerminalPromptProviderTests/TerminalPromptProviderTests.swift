@@ -6,18 +6,31 @@ import WebviewHost
 import WebviewHostTestKit
 
 /// A terminal made of two pipes: what the provider prints, and what the "person" types.
+///
+/// What is printed is read on a thread of its own from a duplicate of the screen's read end,
+/// until every writer is gone (no Dispatch source: one must never see its descriptor closed
+/// before it is cancelled, and the pipes close when the terminal goes).
 final class PipeTerminal: Sendable {
     let keyboard = Pipe()
     let screen = Pipe()
     private let printed = Mutex("")
 
     init(onPrint: (@Sendable (String, PipeTerminal) -> Void)? = nil) {
-        screen.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let text = String(decoding: handle.availableData, as: UTF8.self)
-            guard let self, !text.isEmpty else { return }
-            self.printed.withLock { $0 += text }
-            onPrint?(text, self)
+        let descriptor = dup(screen.fileHandleForReading.fileDescriptor)
+        let reader = Thread { [weak self] in
+            defer { close(descriptor) }
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = read(descriptor, &buffer, buffer.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return }
+                let text = String(decoding: buffer[0..<count], as: UTF8.self)
+                guard let self else { continue }
+                self.printed.withLock { $0 += text }
+                onPrint?(text, self)
+            }
         }
+        reader.start()
     }
 
     var provider: TerminalPromptProvider {
@@ -27,8 +40,6 @@ final class PipeTerminal: Sendable {
     func type(_ line: String) { keyboard.fileHandleForWriting.write(Data((line + "\n").utf8)) }
     func closeKeyboard() { try? keyboard.fileHandleForWriting.close() }
     var text: String { printed.withLock { $0 } }
-
-    deinit { screen.fileHandleForReading.readabilityHandler = nil }
 }
 
 @Suite("TerminalPromptProvider, a plugin for sessions with no display")
