@@ -3,11 +3,13 @@ public import CGLib
 /// The signal handlers one owner (a sign-in session, say) attached, so that it can remove every
 /// one of them at the end and leave nothing behind.
 ///
-/// Each connected instance is kept alive (`g_object_ref`) until its handlers are disconnected,
-/// so disconnecting never touches a finalized object. Main thread only.
+/// Listening never keeps an object alive: each instance is held by a weak reference
+/// (`GWeakRef`), so an object its owner lets go of goes as usual (GTK 4 destroys a widget, and
+/// emits `destroy`, only when its last reference goes), and disconnecting skips an object that
+/// is already gone. Main thread only.
 @MainActor
 public final class SignalConnections {
-    private var connections: [(instance: UnsafeMutablePointer<GObject>, id: gulong)] = []
+    private var connections: [(instance: UnsafeMutablePointer<GWeakRef>, id: gulong)] = []
 
     public init() {}
 
@@ -19,11 +21,12 @@ public final class SignalConnections {
     /// - Returns: the handler id (`g_signal_connect_data`), or 0 if the signal does not exist.
     @discardableResult
     public func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: SignalHandler) -> gulong {
-        let object = wvh_object(instance)!
         let id = SignalHandler.connect(handler, to: signal, on: instance)
         if id != 0 {
-            g_object_ref(object)
-            connections.append((object, id))
+            let reference = UnsafeMutablePointer<GWeakRef>.allocate(capacity: 1)
+            reference.initialize(to: GWeakRef())
+            g_weak_ref_init(reference, instance)
+            connections.append((reference, id))
         }
         return id
     }
@@ -32,13 +35,19 @@ public final class SignalConnections {
     public var count: Int { connections.count }
 
     /// Disconnects every handler connected through this object (`g_signal_handler_disconnect`),
-    /// most recent first. Calling it again does nothing.
+    /// most recent first, on the instances that still exist (a finalized object has no handlers
+    /// left). Calling it again does nothing.
     public func disconnectAll() {
-        while let (instance, id) = connections.popLast() {
-            if g_signal_handler_is_connected(instance, id) != 0 {
-                g_signal_handler_disconnect(instance, id)
+        while let (reference, id) = connections.popLast() {
+            if let instance = g_weak_ref_get(reference) {
+                if g_signal_handler_is_connected(instance, id) != 0 {
+                    g_signal_handler_disconnect(instance, id)
+                }
+                g_object_unref(instance)
             }
-            g_object_unref(instance)
+            g_weak_ref_clear(reference)
+            reference.deinitialize(count: 1)
+            reference.deallocate()
         }
     }
 }

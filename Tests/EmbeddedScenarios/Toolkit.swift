@@ -50,12 +50,6 @@ enum Toolkit {
         gtk_widget_destroy(wvh_widget(window))
     }
 
-    /// Destroys `window` and `view` in it, as an app that drops its sign-in pane does
-    /// (`gtk_widget_destroy` on the window destroys every child, a view the test still holds included).
-    static func destroy(_ window: UnsafeMutableRawPointer, holding view: UnsafeMutableRawPointer) {
-        gtk_widget_destroy(wvh_widget(window))
-    }
-
     /// How far (in pixels, the larger of x and y) the centre of `window` is from the centre of
     /// `parent`, as GTK 3 placed it (`gtk_window_get_position`, `gtk_window_get_size`); `nil` where
     /// positions are unknown (Wayland tells a client nothing about where its windows are).

@@ -51,16 +51,6 @@ enum Toolkit {
         gtk_window_destroy(wvh_window(window))
     }
 
-    /// Destroys `window` and `view` in it, as an app that drops its sign-in pane does. GTK 4
-    /// destroys a child when its last reference goes (`gtk_window_destroy` only unparents a view
-    /// someone holds): the test holds the view to inspect it afterwards, so it disposes the view
-    /// itself (`g_object_run_dispose`, which emits `destroy`), as dropping the app's last
-    /// reference would.
-    static func destroy(_ window: UnsafeMutableRawPointer, holding view: UnsafeMutableRawPointer) {
-        gtk_window_destroy(wvh_window(window))
-        g_object_run_dispose(wvh_object(view))
-    }
-
     /// How far the centre of `window` is from the centre of `parent`: always `nil`, GTK 4 has no
     /// window position API (the compositor places windows; it centres a modal transient one).
     static func distanceFromCentre(of window: UnsafeMutableRawPointer, on parent: UnsafeMutableRawPointer) -> Int? {

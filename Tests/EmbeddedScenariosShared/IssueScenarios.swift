@@ -259,7 +259,11 @@ func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport 
     facts["sawSignInWindow"] = .bool(sawSignInWindow)
     facts["releaseMilliseconds"] = .int(await surface.waitForRelease())
     facts["handlersLeft"] = .int(surface.handlersLeft)
-    if let view = surface.callerView { facts["handlersOnView"] = .int(SignalInspection.handlerCount(on: view)) }
+    if surface.isCallerView {
+        // A destroyed view has no handler left; one still alive (held by someone) is counted.
+        facts["handlersOnView"] = .int(surface.callerView.map { SignalInspection.handlerCount(on: $0) } ?? 0)
+        facts["callerViewAlive"] = .bool(surface.callerView != nil)
+    }
     facts["redirectPortHits"] = .int(callback.requests.count)
     if let tlsServer { facts["tlsServerRequests"] = .int(tlsServer.requests.count) }
     return ScenarioReport(facts)

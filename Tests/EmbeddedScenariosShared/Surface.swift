@@ -14,34 +14,40 @@ import WebviewHost
 @MainActor
 final class Surface {
     let mode: String
-    /// The caller's view (mode `"view"`), kept by the test (`g_object_ref_sink`).
-    private(set) var callerView: UnsafeMutableRawPointer?
+    let isCallerView: Bool
+    /// A weak pointer to the caller's view (mode `"view"`), which the test holds as an app holds
+    /// its view (`g_object_ref_sink`) until ``destroyCallerWindow()``.
+    private var callerViewSlot: UnsafeMutablePointer<gpointer?>?
     private(set) var callerWindow: UnsafeMutableRawPointer?
     /// Handlers on the caller's view before any session.
     private(set) var handlersBefore = 0
 
     init(_ mode: String) {
         self.mode = mode
-        guard mode == "view" else { return }
+        isCallerView = mode == "view"
+        guard isCallerView else { return }
         let window = Toolkit.makeWindow(width: 640, height: 480)
         let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
         g_object_ref_sink(view)
         Toolkit.setChild(view, of: window)
         Toolkit.show(window)
-        callerView = view
+        callerViewSlot = Probes.weakPointer(to: view)
         callerWindow = window
         handlersBefore = SignalInspection.handlerCount(on: view)
     }
 
-    var isCallerView: Bool { callerView != nil }
+    /// The caller's view while it exists (`nil` once it was destroyed).
+    var callerView: UnsafeMutableRawPointer? { callerViewSlot?.pointee }
 
-    /// Destroys the caller's window and its view with it, as an app dropping its sign-in pane
-    /// does; the test keeps the view (destroyed, not finalized) to count its handlers, and
-    /// forgets the window (reading a finalized window is a use-after-free).
+    /// Destroys the caller's window, and lets go of the view in it, as an app dropping its
+    /// sign-in pane does (GTK 3 destroys the view with its window; GTK 4 destroys it when its
+    /// last reference goes). The window is forgotten (reading a finalized window is a
+    /// use-after-free); the view is seen through a weak pointer only.
     func destroyCallerWindow() {
         guard let callerWindow, let callerView else { return }
         self.callerWindow = nil
-        Toolkit.destroy(callerWindow, holding: callerView)
+        Toolkit.destroyWindow(callerWindow)
+        g_object_unref(callerView)
     }
 
     func parameters(timeout: Duration? = nil, externalSchemes: ExternalSchemePolicy = .ask, ephemeral: Bool = false)

@@ -84,6 +84,7 @@ struct HostilePageTests {
         #expect(report.bool("terminalLast") == true)
         #expect(report.bool("slotFree") == true)
         #expect(report.int("handlersOnView") == 0, "a destroyed view keeps no handler")
+        #expect(report.bool("callerViewAlive") == false, "the provider let go of the view the app let go of")
         #expect(report.int("redirectPortHits") == 0)
     }
 
