@@ -66,7 +66,9 @@ public enum ScenarioRunner {
         let text = String(decoding: collected.output, as: UTF8.self)
         let log = String(decoding: collected.errors, as: UTF8.self)
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix(ScenarioHost.reportPrefix) }) else {
-            throw Failure(description: "\(program) \(scenario) printed no report (exit \(exitStatus)).\nstdout:\n\(text)\nstderr:\n\(log.suffix(4000))")
+            // A Swift trap's message comes before its backtrace, which the tail below may not reach.
+            let fatal = log.split(separator: "\n").filter { $0.contains("Fatal error") }.prefix(3).joined(separator: "\n")
+            throw Failure(description: "\(program) \(scenario) printed no report (exit \(exitStatus)).\n\(fatal.isEmpty ? "" : fatal + "\n")stdout:\n\(text)\nstderr:\n\(log.suffix(4000))")
         }
         let report = try JSONDecoder().decode(ScenarioReport.self, from: Data(line.dropFirst(ScenarioHost.reportPrefix.count).utf8))
         if let error = report.error {
