@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Testing
 
 /// The local Glewlwyd OpenID Connect server, started with `Tests/Glewlwyd/glewlwyd.sh` on
@@ -8,8 +11,28 @@ struct GlewlwydServer: Sendable {
     static let scriptsDirectory = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Glewlwyd")
     static var browserScript: URL { scriptsDirectory.appendingPathComponent("browser_signin.py") }
-    /// Away from the port other checkouts' tests use (4593), so that parallel runs do not clash.
-    static let port = ProcessInfo.processInfo.environment["SIGNIN_TESTS_GLEWLWYD_PORT"] ?? "4617"
+    /// `SIGNIN_TESTS_GLEWLWYD_PORT`, else a port that is free on 127.0.0.1 now (the kernel's
+    /// choice): a fixed port clashed with other checkouts' runs and with a server an interrupted
+    /// run left behind.
+    static let port = ProcessInfo.processInfo.environment["SIGNIN_TESTS_GLEWLWYD_PORT"] ?? freeLoopbackPort()
+
+    /// A TCP port nothing listens on at 127.0.0.1, found by binding port 0 and letting go.
+    private static func freeLoopbackPort() -> String {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return "4617" }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
+        }
+        return bound ? String(UInt16(bigEndian: address.sin_port)) : "4617"
+    }
 
     let stateDirectory: URL
     let values: [String: String]
