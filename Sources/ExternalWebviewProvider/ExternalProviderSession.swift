@@ -79,7 +79,7 @@ final class ExternalProviderSession: WebviewProviderSession {
     func dismiss() {
         guard phase != .dismissed else { return }
         phase = .dismissed
-        resumeWaiter(throwing: WebAuthError.canceled())
+        resumeWaiter(with: .failure(.canceled()))
         if input >= 0 {
             send(.dismiss)
             close(input)
@@ -212,10 +212,7 @@ final class ExternalProviderSession: WebviewProviderSession {
         if reporter.isFinished, waiter == nil { return }
 
         if case .fail(let code, let text) = message {
-            let error = WebAuthError(WebAuthError.Code(code), Self.oneLine(text, limit: 500))
-            if waiter != nil { resumeWaiter(throwing: error) } else { reporter.fail(error) }
-            phase = .broken
-            stopReading()
+            endWithError(WebAuthError(WebAuthError.Code(code), Self.oneLine(text, limit: 500)))
             return
         }
         if let waiter {
@@ -225,7 +222,7 @@ final class ExternalProviderSession: WebviewProviderSession {
                         .externalProviderProtocol, "\(name) sent \(message.type) where the protocol expects \(waiter.type)."))
                 return
             }
-            resumeWaiter(returning: message)
+            resumeWaiter(with: .success(message))
             return
         }
         guard phase == .presenting else {
@@ -295,20 +292,13 @@ final class ExternalProviderSession: WebviewProviderSession {
         }
     }
 
-    private func resumeWaiter(returning message: PluginMessage) {
+    /// Hands the waiting `prepare()` its message or error, once, and stops its timer.
+    private func resumeWaiter(with result: Result<PluginMessage, WebAuthError>) {
         waitTimer?.cancel()
         waitTimer = nil
         let waiting = waiter
         waiter = nil
-        waiting?.continuation.resume(returning: message)
-    }
-
-    private func resumeWaiter(throwing error: WebAuthError) {
-        waitTimer?.cancel()
-        waitTimer = nil
-        let waiting = waiter
-        waiter = nil
-        waiting?.continuation.resume(throwing: error)
+        waiting?.continuation.resume(with: result.mapError { $0 as any Error })
     }
 
     /// Ends the session with `error` (through `prepare()` if it waits, else the reporter) and
@@ -317,7 +307,7 @@ final class ExternalProviderSession: WebviewProviderSession {
         guard phase != .dismissed, phase != .broken else { return }
         phase = .broken
         stopReading()
-        if waiter != nil { resumeWaiter(throwing: error) } else { reporter.fail(error) }
+        if waiter != nil { resumeWaiter(with: .failure(error)) } else { reporter.fail(error) }
     }
 
     /// The plugin's own words on one line, cut at `limit` characters (they are shown to people and logged).
