@@ -54,9 +54,12 @@ let package = Package(
         ),
         .target(name: "GLibSupport", dependencies: ["CGLib"]),
         // What a GTK 3 app imports to call GTK and WebKit (the C modules are not products of their own).
+        // Both toolkit targets compile Sources/WebviewHostGTKShared through their `Shared` links.
         .target(name: "WebviewHostGTK3", dependencies: ["CGLib", "CWebKitGTK", "GLibSupport"]),
         // The same for a GTK 4 app.
-        .target(name: "WebviewHostGTK4", dependencies: ["CGLib", "CWebKitGTK6", "GLibSupport"]),
+        .target(
+            name: "WebviewHostGTK4", dependencies: ["CGLib", "CWebKitGTK6", "GLibSupport"],
+            swiftSettings: [.define("WEBKITGTK_6")]),
 
         // MARK: Built-in providers
         // Toolkit-neutral: loads in GTK 3 and GTK 4 apps (the toolkit's launch context comes through

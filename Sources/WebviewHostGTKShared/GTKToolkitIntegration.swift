@@ -1,0 +1,35 @@
+#if WEBKITGTK_6
+import CWebKitGTK6
+#else
+import CWebKitGTK
+#endif
+import CGLib
+import GLibSupport
+
+/// The GTK side of ``ToolkitIntegration``, written once: GTK 3 and GTK 4 name these calls the
+/// same. Compiled into `WebviewHostGTK3` and `WebviewHostGTK4` (with `WEBKITGTK_6`) through
+/// their `Shared` links.
+enum GTKToolkitIntegration {
+    /// Launch contexts from the window's `GdkDisplay` (else the default display's), stamped now;
+    /// X11 parent identifiers.
+    static func make(name: String) -> ToolkitIntegration {
+        ToolkitIntegration(
+            name: name,
+            makeLaunchContext: { window in
+                var display: OpaquePointer? = nil
+                if let window, wvh_is_window(window) != 0 { display = gtk_widget_get_display(wvh_widget(window)) }
+                guard let display = display ?? gdk_display_get_default(),
+                    let context = gdk_display_get_app_launch_context(display)
+                else { return nil }
+                gdk_app_launch_context_set_timestamp(context, wvh_gdk_current_time())
+                return wvh_app_launch_context(UnsafeMutableRawPointer(context))
+            },
+            parentWindowIdentifier: { window in
+                guard wvh_is_window(window) != 0, let identifier = wvh_parent_window_identifier(wvh_window(window)) else {
+                    return nil
+                }
+                defer { g_free(identifier) }
+                return String(cString: identifier)
+            })
+    }
+}
