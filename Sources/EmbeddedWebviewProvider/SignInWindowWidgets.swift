@@ -32,17 +32,9 @@ struct SignInWindowWidgets {
         gtk_style_context_add_class(gtk_widget_get_style_context(box), "osd")
         gtk_widget_set_halign(box, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(box, GTK_ALIGN_CENTER)
-        let spinner = gtk_spinner_new()!
-        gtk_widget_set_size_request(spinner, 24, 24)
-        let label = gtk_label_new("Loading…")!
-        // Margins on the children: the bubble's background covers them, unlike a border width.
-        for (widget, start, end) in [(spinner, gint(18), gint(0)), (label, gint(0), gint(20))] {
-            gtk_widget_set_margin_start(widget, start)
-            gtk_widget_set_margin_end(widget, end)
-            gtk_widget_set_margin_top(widget, 14)
-            gtk_widget_set_margin_bottom(widget, 14)
-            gtk_container_add(wvh_container(box), widget)
-        }
+        let (spinner, label) = Self.makeIndicatorContent()
+        gtk_container_add(wvh_container(box), spinner)
+        gtk_container_add(wvh_container(box), label)
         gtk_widget_show_all(box)
         gtk_widget_set_no_show_all(box, 1)
         gtk_widget_hide(box)

@@ -44,17 +44,9 @@ struct SignInWindowWidgets {
         gtk_widget_add_css_class(box, "osd")
         gtk_widget_set_halign(box, GTK_ALIGN_CENTER)
         gtk_widget_set_valign(box, GTK_ALIGN_CENTER)
-        let spinner = gtk_spinner_new()!
-        gtk_widget_set_size_request(spinner, 24, 24)
-        let label = gtk_label_new("Loading…")!
-        // Margins on the children: the bubble's background covers them.
-        for (widget, start, end) in [(spinner, gint(18), gint(0)), (label, gint(0), gint(20))] {
-            gtk_widget_set_margin_start(widget, start)
-            gtk_widget_set_margin_end(widget, end)
-            gtk_widget_set_margin_top(widget, 14)
-            gtk_widget_set_margin_bottom(widget, 14)
-            gtk_box_append(wvh_box(box), widget)
-        }
+        let (spinner, label) = Self.makeIndicatorContent()
+        gtk_box_append(wvh_box(box), spinner)
+        gtk_box_append(wvh_box(box), label)
         gtk_widget_set_visible(box, 0)
         gtk_overlay_add_overlay(wvh_overlay(overlay), box)
         indicator = UnsafeMutableRawPointer(box)

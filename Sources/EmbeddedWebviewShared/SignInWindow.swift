@@ -115,3 +115,21 @@ final class SignInWindow {
         g_object_unref(window)
     }
 }
+
+extension SignInWindowWidgets {
+    /// The load indicator's spinner and word, made the same way for both toolkits: margins on the
+    /// children, which the on-screen-display bubble's background covers (unlike a border width).
+    /// The toolkit's widgets put them in the bubble.
+    static func makeIndicatorContent() -> (spinner: UnsafeMutablePointer<GtkWidget>, label: UnsafeMutablePointer<GtkWidget>) {
+        let spinner = gtk_spinner_new()!
+        gtk_widget_set_size_request(spinner, 24, 24)
+        let label = gtk_label_new("Loading…")!
+        for (widget, start, end) in [(spinner, gint(18), gint(0)), (label, gint(0), gint(20))] {
+            gtk_widget_set_margin_start(widget, start)
+            gtk_widget_set_margin_end(widget, end)
+            gtk_widget_set_margin_top(widget, 14)
+            gtk_widget_set_margin_bottom(widget, 14)
+        }
+        return (spinner, label)
+    }
+}
