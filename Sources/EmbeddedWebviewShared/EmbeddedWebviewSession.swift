@@ -45,6 +45,9 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private var question: ExternalSchemeQuestion?
     /// The caller destroyed its view during the session: there is nothing left to stop or blank.
     private var callerViewDestroyed = false
+    /// The caller's view was sent to `about:blank`: its next finished load ends the blanking (not
+    /// the failed load a handler that ended the session is still inside of).
+    private var blankLoadStarted = false
 
     init(request: WebAuthRequest, reporter: WebAuthSessionReporter) {
         self.request = request
@@ -88,8 +91,9 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             let ephemeral = request.parameters.prefersEphemeralWebBrowserSession
             let window = PrewarmedWindows.take(ephemeral: ephemeral)
                 ?? SignInWindow(context: SignInWebContexts.context(ephemeral: ephemeral))
-            window.configure(parameters: request.parameters) { [reporter] in
-                reporter.fail(.userCanceled())
+            window.configure(parameters: request.parameters) { [weak self] in
+                self?.reporter.fail(.userCanceled())
+                self?.dismissIfEnded()
             }
             self.window = window
             view = window.webView
@@ -159,11 +163,19 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             guard let self, Self.blanking[UInt(bitPattern: webView)] === self, !self.callerViewDestroyed else { return }
             webkit_web_view_stop_loading(wvh_web_view(webView))
             webkit_web_view_load_uri(wvh_web_view(webView), "about:blank")
+            self.blankLoadStarted = true
         }
         Task { @MainActor [weak self] in
             try? await Task.sleep(for: Self.blankingLimit)
             self?.endBlanking()
         }
+    }
+
+    /// Called at the end of a handler that reported the outcome: the caller resumes on the next
+    /// turn of the main loop, with the host's ``dismiss()`` right behind it, so the session is put
+    /// out of sight (the window hidden, the page stopped) before the handler returns.
+    private func dismissIfEnded() {
+        if !dismissed, reporter.isFinished { dismiss() }
     }
 
     /// The caller's view shows `about:blank` (or took too long): disconnect every handler.
@@ -216,7 +228,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         connections.connect(view, "load-changed", .enumValue { [weak self] event in
             guard let self else { return }
             if self.dismissed {
-                if WebKitLoadEvent(event) == WEBKIT_LOAD_FINISHED { self.endBlanking() }
+                if WebKitLoadEvent(event) == WEBKIT_LOAD_FINISHED, self.blankLoadStarted { self.endBlanking() }
                 return
             }
             self.loadChanged(WebKitLoadEvent(event))
@@ -233,6 +245,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
                 "The sign-in page's TLS certificate is not trusted (\(Self.describeTLSErrors(errors))); "
                     + "the page was not loaded. Check the server's certificate or the system's trusted certificates.",
                 url: URL(string: uri)))
+            self?.dismissIfEnded()
             return true
         })
         connections.connect(view, "web-process-terminated", .enumValue { [weak self] reason in
@@ -248,6 +261,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             }
             self?.reporter.fail(WebAuthError(
                 .webProcessTerminated, "The web page's process \(why); start the sign-in again."))
+            self?.dismissIfEnded()
         })
     }
 
@@ -265,6 +279,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
                 if Self.method(of: request) == "POST" {
                     // response_mode=form_post: the response is in a body the view never sends.
                     reporter.fail(.unsupportedResponseMode(url: url))
+                    dismissIfEnded()
                     return true
                 }
                 // A server's redirect straight to the redirect URI ends a load that never finishes:
@@ -276,6 +291,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
                 // The host reads the URI text as WebKit has it, so malformed percent-encoding is
                 // refused, not re-encoded.
                 reporter.handleRedirect(Self.text(of: request) ?? url.absoluteString)
+                dismissIfEnded()
                 return true
             }
             if Self.loadsInView(url) {
@@ -334,6 +350,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             .network,
             "The sign-in page could not be loaded: \(error?.message ?? "unknown error"). Check the network connection and try again.",
             url: URL(string: uri), underlyingError: error))
+        dismissIfEnded()
         return true  // no WebKit error page: the window closes, a caller's view keeps what it showed
     }
 
@@ -343,6 +360,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private func openNewWindowRequest(_ url: URL, text: String?, isUserGesture: Bool) {
         if request.redirectURI.matches(url) {
             reporter.handleRedirect(text ?? url.absoluteString)
+            dismissIfEnded()
         } else if Self.isWeb(url) {
             // Not from inside the signal emission that asked for the window.
             Task { @MainActor [weak self] in

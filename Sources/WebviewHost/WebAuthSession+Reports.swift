@@ -25,9 +25,9 @@ extension WebAuthSession {
         let expectedState: String?? = state.withLock { $0.outcome == nil ? .some($0.expectedState) : .none }
         guard let expectedState else { return }
         do {
-            finish(.success(try WebAuthResponse(callbackString: callback, expectedState: expectedState)))
+            finish(.success(try WebAuthResponse(callbackString: callback, expectedState: expectedState)), fromProvider: true)
         } catch {
-            finish(.failure(error))
+            finish(.failure(error), fromProvider: true)
         }
     }
 

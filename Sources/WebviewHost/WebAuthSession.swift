@@ -185,10 +185,16 @@ public final class WebAuthSession: Sendable {
 
     /// Decides the outcome; the first call wins, later ones return false and do nothing.
     ///
-    /// In order: the slot is freed, the terminal event is sent, the provider is dismissed on a
-    /// later main-loop turn, then the waiting caller resumes and sees a torn-down session.
+    /// In order: the slot is freed and the terminal event is sent. Then, when the provider itself
+    /// reported the outcome (`fromProvider`) on the main thread, the waiting caller is resumed at
+    /// once and the provider is dismissed right behind it, on the same turn of the main loop:
+    /// tearing down (destroying a window, closing a listener) never delays the caller, and the
+    /// provider already put its own UI out of sight in the handler that reported. Otherwise (a
+    /// cancel, a timeout, a report from another thread) the provider is dismissed on a later
+    /// main-loop turn first, and the caller resumes after it, seeing a torn-down session. Either
+    /// way the caller finds the session finished, the slot free and the reporter silent.
     @discardableResult
-    func finish(_ outcome: Outcome) -> Bool {
+    func finish(_ outcome: Outcome, fromProvider: Bool = false) -> Bool {
         let taken = state.withLock { state -> (State, Bool)? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
@@ -218,7 +224,12 @@ public final class WebAuthSession: Sendable {
             waiting?.resume(returning: outcome)
         }
         if let providerSession = taken.providerSession {
-            scheduleDismiss(providerSession, then: resume)
+            if fromProvider, MainContext.isCurrent {
+                resume()  // the caller's job is queued on the main queue now, the dismissal behind it
+                scheduleDismiss(providerSession)
+            } else {
+                scheduleDismiss(providerSession, then: resume)
+            }
         } else {
             DispatchQueue.main.async(execute: resume)
         }

@@ -68,6 +68,12 @@ public protocol WebviewProviderSession: AnyObject, Sendable {
     func present(authorizationURL: URL) throws
     /// Tear down everything the session made or attached: windows, signal handlers, listeners.
     /// After this, the provider reports nothing more (reports after the outcome are ignored anyway).
+    ///
+    /// When the provider itself reported the outcome on the main thread (the redirect, or
+    /// ``WebAuthSessionReporter/fail(_:)``), the caller is resumed first and `dismiss` follows on
+    /// the same turn of the main loop, so tearing down never delays the caller; a provider whose
+    /// UI should be gone when the caller runs hides it in the handler that reported. After a
+    /// cancel, a timeout or a report from another thread, `dismiss` comes before the caller resumes.
     func dismiss()
 }
 

@@ -80,7 +80,9 @@ struct SignInRun {
         let elapsed = ContinuousClock.now - started
         if let pending { for (key, value) in await pending.value { report[key] = value } }
         report["elapsedSeconds"] = .double(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        // Right after the outcome (dismiss has run): is the listener's port closed?
+        // Right after the outcome: the caller resumes first and the listener is closed behind it,
+        // on the same turn of the main loop. One yield later, is the port closed?
+        await Task.yield()
         if let preparedURL, let components = URLComponents(url: preparedURL, resolvingAgainstBaseURL: true),
             let host = components.host, let port = components.port
         {

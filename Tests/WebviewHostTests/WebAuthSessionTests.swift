@@ -17,6 +17,10 @@ struct WebAuthSessionTests {
             let response = try await session.start(authorizationURL: authorizationURL, expectedState: "s-123")
             #expect(response.code == "c1")
             #expect(response.callbackURL.port == 49152)
+            // The provider reported the redirect: the caller learns the outcome first, and the
+            // provider is dismissed right behind it, on the same turn of the main loop.
+            #expect(provider.log.all == [.made, .prepared, .presented(authorizationURL)])
+            await Task.yield()
             #expect(provider.log.all == [.made, .prepared, .presented(authorizationURL), .dismissed])
             #expect(await collect(session) == ["didStartLoad", "didFinishLoad", "didComplete"])
         }
