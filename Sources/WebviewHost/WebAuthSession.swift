@@ -147,6 +147,7 @@ public final class WebAuthSession: Sendable {
                 }
                 do {
                     try session.present(authorizationURL: authorizationURL)
+                    if let redirect = preparedRedirectURI { Self.warmUpCallbackReading(redirect) }
                 } catch {
                     finish(.failure(Self.webAuthError(error)))
                 }
@@ -234,6 +235,22 @@ public final class WebAuthSession: Sendable {
             DispatchQueue.main.async(execute: resume)
         }
         return true
+    }
+
+    /// Whether this process already read a made-up callback (``warmUpCallbackReading(_:)``).
+    private static let callbackReadingWarm = Atomic<Bool>(false)
+
+    /// The first callback a process reads runs Foundation's URL parsing and percent-decoding
+    /// for the first time: binding those symbols and faulting in their code took about half a
+    /// millisecond, between the redirect and the caller's resume (Tests/Benchmarks). Once per
+    /// process, while the page loads, a made-up callback for the redirect URI is read instead,
+    /// on a background thread.
+    static func warmUpCallbackReading(_ redirect: RedirectURI) {
+        guard !callbackReadingWarm.exchange(true, ordering: .relaxed) else { return }
+        let callback = redirect.url.absoluteString + "?code=w%2Bu&state=w+u#iss=w"
+        DispatchQueue.global(qos: .utility).async {
+            _ = try? WebAuthResponse(callbackString: callback, expectedState: "w u")
+        }
     }
 
     /// Dismisses on a later turn of the main loop (never inside the provider's own callback),
