@@ -12,6 +12,7 @@ struct SignInWindowWidgets {
     private let header: UnsafeMutableRawPointer
     private let indicator: UnsafeMutableRawPointer
     private let spinner: UnsafeMutableRawPointer
+    private let overlay: UnsafeMutableRawPointer
 
     init(webView: UnsafeMutableRawPointer) {
         self.webView = webView
@@ -42,6 +43,20 @@ struct SignInWindowWidgets {
         indicator = UnsafeMutableRawPointer(box)
         self.spinner = UnsafeMutableRawPointer(spinner)
         gtk_container_add(wvh_container(window), overlay)
+        self.overlay = UnsafeMutableRawPointer(overlay)
+    }
+
+    /// What showing the window first does, done ahead for a prewarmed window: its widgets are
+    /// marked shown, the window and the view are realized (X11 windows, WebKit's drawing) and
+    /// sized, and nothing is mapped, so nothing appears on screen.
+    func prepareAhead() {
+        gtk_widget_show_all(wvh_widget(header))
+        gtk_widget_show_all(wvh_widget(overlay))
+        gtk_widget_realize(wvh_widget(window))
+        gtk_widget_realize(wvh_widget(webView))
+        var minimum = GtkRequisition()
+        var natural = GtkRequisition()
+        gtk_widget_get_preferred_size(wvh_widget(window), &minimum, &natural)
     }
 
     /// Calls `handler` for the close button (`delete-event`) and Escape (`key-press-event`), which

@@ -54,6 +54,15 @@ struct SignInWindowWidgets {
         gtk_window_set_child(gtkWindow, overlay)
     }
 
+    /// What presenting the window first does, in part, done ahead for a prewarmed window: its
+    /// styles are computed and it is measured. It is not realized: GTK 4 then takes the realized
+    /// surface's size as the window's default size, and the session's own size is lost.
+    func prepareAhead() {
+        var minimum = GtkRequisition()
+        var natural = GtkRequisition()
+        gtk_widget_get_preferred_size(wvh_widget(window), &minimum, &natural)
+    }
+
     /// Calls `handler` for the close button (`close-request`) and Escape (a key controller's
     /// `key-pressed`), which then do nothing more: the session decides what happens to the window.
     func onCloseRequest(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
@@ -86,7 +95,7 @@ struct SignInWindowWidgets {
     }
 
     /// Whether GTK still lists the window among its toplevels (`gtk_window_destroy` unlists it; a
-    /// hidden prewarmed window is never realized, so only the list tells).
+    /// hidden window may never have been realized, so only the list tells).
     var isListed: Bool { Self.isListed(window) }
 
     private static func isListed(_ window: UnsafeMutableRawPointer) -> Bool {

@@ -111,9 +111,10 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
                     .canceled, "The app destroyed its sign-in view (customWebview) before sign-in finished."))
             })
         }
-        window?.show()
+        // The load first: WebKit starts its processes and the request while the window maps.
         requested = authorizationURL
         webkit_web_view_load_uri(wvh_web_view(view), authorizationURL.absoluteString)
+        window?.show()
     }
 
     /// Ends the session's hold on the view. The library's window is destroyed. A caller's view is

@@ -10,7 +10,7 @@ import WebviewHost
 
 /// Sign-in windows made ahead of time (``EmbeddedWebviewProvider/prewarm(ephemeral:authorityHost:keepReady:)``):
 /// per data store, one hidden window whose view has loaded `about:blank`, so its web process is
-/// running, with the authority's host name resolved. The next library-owned sign-in in that
+/// running, realized and sized but not mapped, with the authority's host name resolved. The next library-owned sign-in in that
 /// context adopts it instead of building one; a window is only ever used by one session.
 @MainActor
 enum PrewarmedWindows {
@@ -36,6 +36,7 @@ enum PrewarmedWindows {
         let context = SignInWebContexts.context(ephemeral: ephemeral)
         let window = SignInWindow(context: context)
         webkit_web_view_load_uri(wvh_web_view(window.webView), "about:blank")  // starts the web process
+        window.prepareAhead()  // realized and sized, not shown
         ready[ephemeral] = Ready(window: window, host: host)
         if let host { prefetch(host, ephemeral: ephemeral) }
     }
