@@ -51,6 +51,47 @@ enum Child {
         return 1
     }
 
+    nonisolated(unsafe) static var swiftFloorWindow: UnsafeMutablePointer<GtkWidget>?
+    nonisolated(unsafe) static var swiftFloorLoaded = false
+
+    /// `swift-floor`: the floor's program (Baselines/floor.c) written in Swift, in this binary. The
+    /// Swift runtime and Foundation are loaded as in the library's variants, but nothing of
+    /// WebviewHost runs: what separates it from the C floor is what any Swift program pays.
+    @MainActor
+    static func runSwiftFloor(page: URL, redirect: URL) -> Never {
+        gtk_init(nil, nil)
+        redirectPrefix = redirect.absoluteString
+        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+        swiftFloorWindow = window
+        gtk_window_set_default_size(wvh_window(window), 480, 640)
+        let view = webkit_web_view_new()!
+        gtk_container_add(wvh_container(window), view)
+        g_signal_add_emission_hook(g_signal_lookup("decide-policy", webkit_web_view_get_type()), 0, navigationHook, nil, nil)
+        let decide: @convention(c) (gpointer?, gpointer?, UInt32, gpointer?) -> gboolean = { _, decision, type, _ in
+            guard type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION.rawValue, let decision,
+                let action = webkit_navigation_policy_decision_get_navigation_action(wvh_navigation_policy_decision(decision)),
+                let uri = webkit_uri_request_get_uri(webkit_navigation_action_get_request(action)),
+                String(cString: uri).hasPrefix(Child.redirectPrefix)
+            else { return 0 }
+            webkit_policy_decision_ignore(wvh_policy_decision(decision))
+            gtk_widget_destroy(Child.swiftFloorWindow)
+            Child.say("resumed \(Child.monotonicNanoseconds())")
+            Child.say("hwm \(Child.statusKiB("VmHWM"))")
+            exit(0)
+        }
+        let loadChanged: @convention(c) (gpointer?, UInt32, gpointer?) -> Void = { _, event, _ in
+            guard event == WEBKIT_LOAD_FINISHED.rawValue, !Child.swiftFloorLoaded else { return }
+            Child.swiftFloorLoaded = true
+            Child.say("loaded \(Child.monotonicNanoseconds())")
+        }
+        g_signal_connect_data(view, "decide-policy", unsafeBitCast(decide, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
+        g_signal_connect_data(view, "load-changed", unsafeBitCast(loadChanged, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
+        webkit_web_view_load_uri(wvh_web_view(UnsafeMutableRawPointer(view)), page.absoluteString)
+        gtk_widget_show_all(window)
+        gtk_main()
+        exit(1)
+    }
+
     /// `own-window` (the library's window), `own-window-warm` (the same after `prewarm()` and a
     /// pause), or `caller-view` (a window and view made here).
     @MainActor

@@ -34,7 +34,7 @@ struct EmbeddedBenchmark {
     let msalReceiver: String
     let runs: Int
     let pagePort: Int
-    static let variants = ["floor", "own-window", "caller-view"]
+    static let variants = ["floor", "swift-floor", "own-window", "caller-view"]
     /// Processes each round starts: the variants, and the library's window after `prewarm()`.
     static let processes = variants + ["own-window-warm"]
 

@@ -32,6 +32,7 @@ struct Options: Sendable {
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "child", arguments.count == 4, let page = URL(string: arguments[2]), let redirect = URL(string: arguments[3]) {
     MainActor.assumeIsolated {
+        if arguments[1] == "swift-floor" { Child.runSwiftFloor(page: page, redirect: redirect) }
         Child.runEmbedded(
             ownWindow: arguments[1].hasPrefix("own-window"), warm: arguments[1] == "own-window-warm", page: page,
             redirect: redirect)
