@@ -1,6 +1,7 @@
 import CGLib
 import CWebKitGTK
 import GLibSupport
+import WebviewHost
 
 /// The GTK 3 widgets of a ``SignInWindow``: a toplevel with a dialog's type hint, a header bar
 /// (title, close button, the page's host as subtitle), and the view under an overlay holding the
@@ -48,8 +49,9 @@ struct SignInWindowWidgets {
 
     /// What showing the window first does, done ahead for a prewarmed window: its widgets are
     /// marked shown, the window and the view are realized (X11 windows, WebKit's drawing) and
-    /// sized, and nothing is mapped, so nothing appears on screen.
-    func prepareAhead() {
+    /// sized, and nothing is mapped, so nothing appears on screen. (GTK 3 applies the session's
+    /// size when the window is shown, whatever `size` it was prepared at.)
+    func prepareAhead(size: WindowSize) {
         gtk_widget_show_all(wvh_widget(header))
         gtk_widget_show_all(wvh_widget(overlay))
         gtk_widget_realize(wvh_widget(window))

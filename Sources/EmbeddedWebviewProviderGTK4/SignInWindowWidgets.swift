@@ -1,6 +1,7 @@
 import CGLib
 import CWebKitGTK6
 import GLibSupport
+import WebviewHost
 
 /// The GTK 4 widgets of a ``SignInWindow``: a toplevel with a header bar (the title, and the
 /// page's host under it: GTK 4's header bar has no subtitle of its own), and the view under an
@@ -54,10 +55,14 @@ struct SignInWindowWidgets {
         gtk_window_set_child(gtkWindow, overlay)
     }
 
-    /// What presenting the window first does, in part, done ahead for a prewarmed window: its
-    /// styles are computed and it is measured. It is not realized: GTK 4 then takes the realized
-    /// surface's size as the window's default size, and the session's own size is lost.
-    func prepareAhead() {
+    /// What presenting the window first does, done ahead for a prewarmed window: the window, at
+    /// `size`, and the view are realized (their surface, WebKit's drawing) and measured, and
+    /// nothing is mapped, so nothing appears on screen.
+    func prepareAhead(size: WindowSize) {
+        // On X11, GTK 4 keeps the size a window was realized with: it is set first.
+        gtk_window_set_default_size(wvh_window(window), gint(max(size.width, 1)), gint(max(size.height, 1)))
+        gtk_widget_realize(wvh_widget(window))
+        gtk_widget_realize(wvh_widget(webView))
         var minimum = GtkRequisition()
         var natural = GtkRequisition()
         gtk_widget_get_preferred_size(wvh_widget(window), &minimum, &natural)
@@ -113,6 +118,14 @@ struct SignInWindowWidgets {
         let gtkWindow = wvh_window(window)
         gtk_window_set_title(gtkWindow, title)
         gtk_label_set_text(wvh_label(self.title), title)
+        if gtk_widget_get_realized(wvh_widget(window)) != 0 {
+            // Realized ahead at another size, which GTK 4 would keep on X11: unrealized, it takes
+            // this one when presented.
+            var realizedWidth: gint = 0
+            var realizedHeight: gint = 0
+            gtk_window_get_default_size(gtkWindow, &realizedWidth, &realizedHeight)
+            if realizedWidth != gint(width) || realizedHeight != gint(height) { gtk_widget_unrealize(wvh_widget(window)) }
+        }
         gtk_window_set_default_size(gtkWindow, gint(width), gint(height))
         if let parent {
             gtk_window_set_transient_for(gtkWindow, wvh_window(parent))

@@ -71,6 +71,10 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
     /// prepared after each such session ends (after the caller has its outcome), until
     /// ``releasePrewarmed()``.
     ///
+    /// The window is realized at the default ``WebviewParameters/windowSize``, unmapped. A session
+    /// that asks for another size still adopts it; on GTK 4 it is then realized again at that
+    /// size, which takes back part of the gain (`WebAuthSession.prewarm` passes the session's size).
+    ///
     /// Cost: one hidden window with a `WebKitWebView` and, while no other view of the context is
     /// open, a WebKit web process (tens of MiB; the benchmark in `Tests/Benchmarks` reports it).
     @MainActor
@@ -84,7 +88,10 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
     @MainActor
     public func prewarm(parameters: WebviewParameters, authorityHost: String?) {
         guard parameters.customWebview == nil else { return }
-        Self.prewarm(ephemeral: parameters.prefersEphemeralWebBrowserSession, authorityHost: authorityHost)
+        guard gdk_display_get_default() != nil else { return }
+        PrewarmedWindows.prewarm(
+            ephemeral: parameters.prefersEphemeralWebBrowserSession, host: authorityHost, keepReady: false,
+            size: parameters.windowSize)
     }
 
     /// Whether a prewarmed window waits for the next sign-in in that context.

@@ -21,11 +21,12 @@ enum PrewarmedWindows {
 
     /// By context: `true` is the ephemeral one.
     private static var ready: [Bool: Ready] = [:]
-    /// The contexts the app asked to keep a window ready for, with the host to resolve.
-    private static var keptReady: [Bool: String?] = [:]
+    /// The contexts the app asked to keep a window ready for, with the host to resolve and the
+    /// window size.
+    private static var keptReady: [Bool: (host: String?, size: WindowSize)] = [:]
 
-    static func prewarm(ephemeral: Bool, host: String?, keepReady: Bool) {
-        if keepReady { keptReady[ephemeral] = .some(host) }
+    static func prewarm(ephemeral: Bool, host: String?, keepReady: Bool, size: WindowSize = WebviewParameters().windowSize) {
+        if keepReady { keptReady[ephemeral] = (host, size) }
         if let existing = ready[ephemeral], existing.window.isAlive {
             if let host, existing.host != host { prefetch(host, ephemeral: ephemeral) }
             return
@@ -36,7 +37,7 @@ enum PrewarmedWindows {
         let context = SignInWebContexts.context(ephemeral: ephemeral)
         let window = SignInWindow(context: context)
         webkit_web_view_load_uri(wvh_web_view(window.webView), "about:blank")  // starts the web process
-        window.prepareAhead()  // realized and sized, not shown
+        window.prepareAhead(size: size)  // realized and sized, not shown
         ready[ephemeral] = Ready(window: window, host: host)
         if let host { prefetch(host, ephemeral: ephemeral) }
     }
@@ -65,11 +66,11 @@ enum PrewarmedWindows {
     /// A session in this context ended: if the app asked to keep one ready, a new window is made
     /// after the caller had its outcome (a later main-loop turn, never inside the teardown).
     static func sessionEnded(ephemeral: Bool) {
-        guard let host = keptReady[ephemeral], ready[ephemeral] == nil else { return }
+        guard let kept = keptReady[ephemeral], ready[ephemeral] == nil else { return }
         Task { @MainActor in
             try? await Task.sleep(for: .milliseconds(50))
             guard keptReady[ephemeral] != nil, ready[ephemeral] == nil else { return }
-            prewarm(ephemeral: ephemeral, host: host, keepReady: false)
+            prewarm(ephemeral: ephemeral, host: kept.host, keepReady: false, size: kept.size)
         }
     }
 

@@ -68,9 +68,10 @@ final class SignInWindow {
     /// Whether the window still exists (nobody destroyed it, e.g. with a parent it was transient for).
     var isAlive: Bool { !destroyed && widgets.isListed }
 
-    /// For a prewarmed window: realizes and sizes it, unmapped, so that ``show()`` only maps it
-    /// (about 2 ms instead of 12 on GTK 3 under Xvfb; see Tests/Benchmarks).
-    func prepareAhead() { widgets.prepareAhead() }
+    /// For a prewarmed window: realizes and sizes it (at `size`, the size sessions are expected
+    /// to ask for), unmapped, so that ``show()`` only maps it (about 2 ms instead of 12 on GTK 3
+    /// under Xvfb; see Tests/Benchmarks).
+    func prepareAhead(size: WindowSize) { widgets.prepareAhead(size: size) }
 
     func show() {
         widgets.present()

@@ -82,4 +82,33 @@ let prewarmScenarios: [String: Scenario] = [
         facts["callbackRequests"] = .int(callback.requests.count)
         return ScenarioReport(facts)
     },
+
+    // WebAuthSession.prewarm(parameters:): the window is prepared at the session's size, realized
+    // and hidden; the session adopts it and shows the page at that size.
+    "prewarm-for-session": { _ in
+        var facts: Facts = [:]
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        idp.route("/authorize") { _ in
+            .html(Pages.scripted("Sign in", "setTimeout(() => { location.href = '\(callback.url("/callback"))?code=warm&state=xyz' }, 1000)"))
+        }
+        let parameters = windowParameters(parent: nil)
+        facts["prewarmedBy"] = .string(WebAuthSession.prewarm(parameters: parameters, authorityHost: "127.0.0.1")?.rawValue ?? "")
+        let prepared = Toolkit.toplevels().filter { gtk_widget_get_visible(wvh_widget($0)) == 0 }
+        facts["hiddenWindows"] = .int(prepared.count)
+        facts["hiddenRealized"] = .bool(prepared.allSatisfy { gtk_widget_get_realized(wvh_widget($0)) != 0 })
+        facts["visibleAfterPrewarm"] = .int(Probes.visibleToplevels())
+        await ScenarioHost.idle(.milliseconds(500))
+        let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
+        if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
+            facts["adopted"] = .bool(Toolkit.window(of: view).map { window in prepared.contains(window) } ?? false)
+            facts.merge(windowFacts(view, parent: nil)) { $1 }
+            await ScenarioHost.idle(.milliseconds(200))  // the first frame's size
+            facts["viewWidth"] = .int(Toolkit.size(of: view).width)
+        }
+        let result = await run.outcome()
+        facts.merge(run.facts(result)) { $1 }
+        EmbeddedWebviewProvider.releasePrewarmed()
+        return ScenarioReport(facts)
+    },
 ]

@@ -30,4 +30,22 @@ struct PrewarmTests {
         #expect(report.int("toplevelsAfterRelease") == report.int("toplevelsBefore"), "release destroys the prepared window: \(report.strings("toplevelsAfterReleaseTypes") ?? [])")
         #expect(report.int("callbackRequests") == 0)
     }
+
+    @Test("WebAuthSession.prewarm(parameters:) prepares the window realized, hidden and at the session's size; the session adopts it and shows the page at that size",
+        arguments: Platform.standard)
+    func prewarmForASession(_ platform: Platform) async throws {
+        let report = try await EmbeddedWebviewProviderTests.scenario("prewarm-for-session", on: platform)
+        #expect(report.string("prewarmedBy") == "embedded")
+        #expect(report.int("hiddenWindows") == 1)
+        #expect(report.bool("hiddenRealized") == true, "realized ahead, so that showing it only maps it")
+        #expect(report.int("visibleAfterPrewarm") == 0)
+        #expect(report.bool("adopted") == true)
+        #expect(report.int("windowDefaultWidth") == 480)
+        #expect(report.int("windowDefaultHeight") == 560)
+        let viewWidth = report.int("viewWidth") ?? 0
+        #expect((460...480).contains(viewWidth), "the page is shown at the session's width: \(viewWidth)")
+        #expect(report.bool("windowVisible") == true)
+        #expect(report.string("outcome") == "success")
+        #expect(report.string("code") == "warm")
+    }
 }
