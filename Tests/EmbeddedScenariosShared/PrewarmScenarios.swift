@@ -90,7 +90,7 @@ let prewarmScenarios: [String: Scenario] = [
         let callback = try callbackListener()
         let idp = try TestServer()
         idp.route("/authorize") { _ in
-            .html(Pages.scripted("Sign in", "setTimeout(() => { location.href = '\(callback.url("/callback"))?code=warm&state=xyz' }, 1000)"))
+            .html(Pages.scripted("Sign in", "setTimeout(() => { location.href = '\(callback.url("/callback"))?code=warm&state=xyz' }, 3000)"))
         }
         let parameters = windowParameters(parent: nil)
         facts["prewarmedBy"] = .string(WebAuthSession.prewarm(parameters: parameters, authorityHost: "127.0.0.1")?.rawValue ?? "")
@@ -103,7 +103,10 @@ let prewarmScenarios: [String: Scenario] = [
         if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
             facts["adopted"] = .bool(Toolkit.window(of: view).map { window in prepared.contains(window) } ?? false)
             facts.merge(windowFacts(view, parent: nil)) { $1 }
-            await ScenarioHost.idle(.milliseconds(200))  // the first frame's size
+            // The view's size once the window is allocated (bounded: a loaded machine is slow).
+            for _ in 0..<200 where Toolkit.size(of: view).width <= 1 {
+                await ScenarioHost.idle(.milliseconds(25))
+            }
             facts["viewWidth"] = .int(Toolkit.size(of: view).width)
         }
         let result = await run.outcome()
