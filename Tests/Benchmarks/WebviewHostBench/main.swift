@@ -9,6 +9,7 @@ struct Options: Sendable {
     var wantsJSON = false
     var floorPath = ".build-bench/floor"
     var soupFloorPath = ".build-bench/soup-floor"
+    var sequentialFloorPath = ".build-bench/sequential-floor"
     var msalReceiverPath = "Tests/Benchmarks/Baselines/msal_receiver.py"
 
     init(_ arguments: [String]) {
@@ -19,9 +20,10 @@ struct Options: Sendable {
             case "--json": wantsJSON = true
             case "--floor": index += 1; floorPath = arguments[safe: index] ?? floorPath
             case "--soup-floor": index += 1; soupFloorPath = arguments[safe: index] ?? soupFloorPath
+            case "--sequential-floor": index += 1; sequentialFloorPath = arguments[safe: index] ?? sequentialFloorPath
             case "--msal-receiver": index += 1; msalReceiverPath = arguments[safe: index] ?? msalReceiverPath
             default:
-                FileHandle.standardError.write(Data("usage: webview-host-bench [--runs N] [--json] [--floor PATH] [--soup-floor PATH] [--msal-receiver PATH]\n".utf8))
+                FileHandle.standardError.write(Data("usage: webview-host-bench [--runs N] [--json] [--floor PATH] [--soup-floor PATH] [--sequential-floor PATH] [--msal-receiver PATH]\n".utf8))
                 exit(2)
             }
             index += 1
@@ -54,7 +56,7 @@ if arguments.first == "sequential", arguments.count == 5, let sessions = Int(arg
 }
 
 let options = Options(arguments)
-for path in [options.floorPath, options.soupFloorPath] where !FileManager.default.isExecutableFile(atPath: path) {
+for path in [options.floorPath, options.soupFloorPath, options.sequentialFloorPath] where !FileManager.default.isExecutableFile(atPath: path) {
     FileHandle.standardError.write(Data("No baseline program at \(path): run Tests/Benchmarks/run.sh, which builds it.\n".utf8))
     exit(2)
 }
@@ -72,7 +74,8 @@ MainActor.assumeIsolated {
     Thread {
         do {
             let report = try EmbeddedBenchmark(
-                floor: options.floorPath, soupFloor: options.soupFloorPath, msalReceiver: options.msalReceiverPath,
+                floor: options.floorPath, soupFloor: options.soupFloorPath, sequentialFloor: options.sequentialFloorPath,
+                msalReceiver: options.msalReceiverPath,
                 runs: options.runs, pagePort: port).run()
             print(options.wantsJSON ? report.json : report.table)
             exit(0)
