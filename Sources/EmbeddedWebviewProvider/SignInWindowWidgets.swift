@@ -47,18 +47,12 @@ struct SignInWindowWidgets {
         self.overlay = UnsafeMutableRawPointer(overlay)
     }
 
-    /// What showing the window first does, done ahead for a prewarmed window: its widgets are
-    /// marked shown, the window and the view are realized (X11 windows, WebKit's drawing) and
-    /// sized, and nothing is mapped, so nothing appears on screen. (GTK 3 applies the session's
-    /// size when the window is shown, whatever `size` it was prepared at.)
-    func prepareAhead(size: WindowSize) {
+    /// GTK 3's part of ``SignInWindow/prepareAhead(size:)``, before the window is realized: its
+    /// widgets are marked shown (nothing is mapped while the window is not). GTK 3 applies the
+    /// session's size when the window is shown, whatever `size` it was prepared at.
+    func prepareToRealize(size: WindowSize) {
         gtk_widget_show_all(wvh_widget(header))
         gtk_widget_show_all(wvh_widget(overlay))
-        gtk_widget_realize(wvh_widget(window))
-        gtk_widget_realize(wvh_widget(webView))
-        var minimum = GtkRequisition()
-        var natural = GtkRequisition()
-        gtk_widget_get_preferred_size(wvh_widget(window), &minimum, &natural)
     }
 
     /// Calls `handler` for the close button (`delete-event`) and Escape (`key-press-event`), which

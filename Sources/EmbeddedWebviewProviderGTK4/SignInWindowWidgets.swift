@@ -55,17 +55,10 @@ struct SignInWindowWidgets {
         gtk_window_set_child(gtkWindow, overlay)
     }
 
-    /// What presenting the window first does, done ahead for a prewarmed window: the window, at
-    /// `size`, and the view are realized (their surface, WebKit's drawing) and measured, and
-    /// nothing is mapped, so nothing appears on screen.
-    func prepareAhead(size: WindowSize) {
-        // On X11, GTK 4 keeps the size a window was realized with: it is set first.
+    /// GTK 4's part of ``SignInWindow/prepareAhead(size:)``, before the window is realized: on
+    /// X11, GTK 4 keeps the size a window was realized with, so `size` is set first.
+    func prepareToRealize(size: WindowSize) {
         gtk_window_set_default_size(wvh_window(window), gint(max(size.width, 1)), gint(max(size.height, 1)))
-        gtk_widget_realize(wvh_widget(window))
-        gtk_widget_realize(wvh_widget(webView))
-        var minimum = GtkRequisition()
-        var natural = GtkRequisition()
-        gtk_widget_get_preferred_size(wvh_widget(window), &minimum, &natural)
     }
 
     /// Calls `handler` for the close button (`close-request`) and Escape (a key controller's

@@ -79,7 +79,6 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
     /// open, a WebKit web process (tens of MiB; the benchmark in `Tests/Benchmarks` reports it).
     @MainActor
     public static func prewarm(ephemeral: Bool = false, authorityHost: String? = nil, keepReady: Bool = false) {
-        guard gdk_display_get_default() != nil else { return }
         PrewarmedWindows.prewarm(ephemeral: ephemeral, host: authorityHost, keepReady: keepReady)
     }
 
@@ -88,7 +87,6 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
     @MainActor
     public func prewarm(parameters: WebviewParameters, authorityHost: String?) {
         guard parameters.customWebview == nil else { return }
-        guard gdk_display_get_default() != nil else { return }
         PrewarmedWindows.prewarm(
             ephemeral: parameters.prefersEphemeralWebBrowserSession, host: authorityHost, keepReady: false,
             size: parameters.windowSize)

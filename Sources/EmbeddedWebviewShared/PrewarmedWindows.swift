@@ -25,7 +25,9 @@ enum PrewarmedWindows {
     /// window size.
     private static var keptReady: [Bool: (host: String?, size: WindowSize)] = [:]
 
+    /// Does nothing without a display.
     static func prewarm(ephemeral: Bool, host: String?, keepReady: Bool, size: WindowSize = WebviewParameters().windowSize) {
+        guard gdk_display_get_default() != nil else { return }
         if keepReady { keptReady[ephemeral] = (host, size) }
         if let existing = ready[ephemeral], existing.window.isAlive {
             if let host, existing.host != host { prefetch(host, ephemeral: ephemeral) }

@@ -71,7 +71,14 @@ final class SignInWindow {
     /// For a prewarmed window: realizes and sizes it (at `size`, the size sessions are expected
     /// to ask for), unmapped, so that ``show()`` only maps it (about 2 ms instead of 12 on GTK 3
     /// under Xvfb; see Tests/Benchmarks).
-    func prepareAhead(size: WindowSize) { widgets.prepareAhead(size: size) }
+    func prepareAhead(size: WindowSize) {
+        widgets.prepareToRealize(size: size)
+        gtk_widget_realize(wvh_widget(window))
+        gtk_widget_realize(wvh_widget(webView))
+        var minimum = GtkRequisition()
+        var natural = GtkRequisition()
+        gtk_widget_get_preferred_size(wvh_widget(window), &minimum, &natural)
+    }
 
     func show() {
         widgets.present()
