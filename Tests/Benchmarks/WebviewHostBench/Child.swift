@@ -41,14 +41,18 @@ enum Child {
     /// Where the redirect navigation reaches the UI process, before any handler runs (an
     /// emission hook, as in the floor).
     static let navigationHook: GSignalEmissionHook = { _, _, values, _ in
-        guard let values, g_value_get_enum(values + 2) == Int32(WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION.rawValue),
-            let decision = g_value_get_object(values + 1),
-            let action = webkit_navigation_policy_decision_get_navigation_action(wvh_navigation_policy_decision(decision)),
-            let request = webkit_navigation_action_get_request(action),
-            let uri = webkit_uri_request_get_uri(request)
-        else { return 1 }
-        if String(cString: uri).hasPrefix(Child.redirectPrefix) { Child.say("navigated \(Child.monotonicNanoseconds())") }
+        guard let values, let decision = g_value_get_object(values + 1) else { return 1 }
+        if isRedirect(decision, type: UInt32(g_value_get_enum(values + 2))) { Child.say("navigated \(Child.monotonicNanoseconds())") }
         return 1
+    }
+
+    /// Whether a `decide-policy` decision is the navigation to the redirect URI.
+    static func isRedirect(_ decision: UnsafeMutableRawPointer, type: UInt32) -> Bool {
+        guard type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION.rawValue,
+            let action = webkit_navigation_policy_decision_get_navigation_action(wvh_navigation_policy_decision(decision)),
+            let uri = webkit_uri_request_get_uri(webkit_navigation_action_get_request(action))
+        else { return false }
+        return String(cString: uri).hasPrefix(redirectPrefix)
     }
 
     nonisolated(unsafe) static var swiftFloorWindow: UnsafeMutablePointer<GtkWidget>?
@@ -68,11 +72,7 @@ enum Child {
         gtk_container_add(wvh_container(window), view)
         g_signal_add_emission_hook(g_signal_lookup("decide-policy", webkit_web_view_get_type()), 0, navigationHook, nil, nil)
         let decide: @convention(c) (gpointer?, gpointer?, UInt32, gpointer?) -> gboolean = { _, decision, type, _ in
-            guard type == WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION.rawValue, let decision,
-                let action = webkit_navigation_policy_decision_get_navigation_action(wvh_navigation_policy_decision(decision)),
-                let uri = webkit_uri_request_get_uri(webkit_navigation_action_get_request(action)),
-                String(cString: uri).hasPrefix(Child.redirectPrefix)
-            else { return 0 }
+            guard let decision, Child.isRedirect(decision, type: type) else { return 0 }
             webkit_policy_decision_ignore(wvh_policy_decision(decision))
             gtk_widget_destroy(Child.swiftFloorWindow)
             Child.say("resumed \(Child.monotonicNanoseconds())")
