@@ -82,14 +82,7 @@ enum Toolkit {
         gtk_header_bar_set_title(wvh_header_bar(header), title)
         gtk_header_bar_set_show_close_button(wvh_header_bar(header), 1)
         gtk_window_set_titlebar(wvh_window(window), header)
-        let label = gtk_label_new(nil)!
-        gtk_label_set_markup(
-            wvh_label(label), "<span size='x-large' weight='bold'>Example App</span>\nYour documents appear here once you are signed in.")
-        gtk_widget_set_halign(label, GTK_ALIGN_START)
-        gtk_widget_set_valign(label, GTK_ALIGN_START)
-        gtk_widget_set_margin_start(label, 24)
-        gtk_widget_set_margin_top(label, 16)
-        setChild(UnsafeMutableRawPointer(label), of: window)
+        setChild(makeAppContentLabel(), of: window)
         show(window)
         return window
     }

@@ -81,14 +81,7 @@ enum Toolkit {
         let header = gtk_header_bar_new()!
         gtk_header_bar_set_show_title_buttons(wvh_header_bar(header), 1)
         gtk_window_set_titlebar(wvh_window(window), header)
-        let label = gtk_label_new(nil)!
-        gtk_label_set_markup(
-            wvh_label(label), "<span size='x-large' weight='bold'>Example App</span>\nYour documents appear here once you are signed in.")
-        gtk_widget_set_halign(label, GTK_ALIGN_START)
-        gtk_widget_set_valign(label, GTK_ALIGN_START)
-        gtk_widget_set_margin_start(label, 24)
-        gtk_widget_set_margin_top(label, 16)
-        setChild(UnsafeMutableRawPointer(label), of: window)
+        setChild(makeAppContentLabel(), of: window)
         show(window)
         return window
     }

@@ -120,3 +120,17 @@ enum Probes {
         Toolkit.toplevels().filter { gtk_window_get_title(wvh_window($0)).map { String(cString: $0) } == title }.count
     }
 }
+
+/// What the app window of the scenarios shows (`Toolkit.makeAppWindow`): a heading and a line,
+/// top left, the same on both toolkits.
+@MainActor
+func makeAppContentLabel() -> UnsafeMutableRawPointer {
+    let label = gtk_label_new(nil)!
+    gtk_label_set_markup(
+        wvh_label(label), "<span size='x-large' weight='bold'>Example App</span>\nYour documents appear here once you are signed in.")
+    gtk_widget_set_halign(label, GTK_ALIGN_START)
+    gtk_widget_set_valign(label, GTK_ALIGN_START)
+    gtk_widget_set_margin_start(label, 24)
+    gtk_widget_set_margin_top(label, 16)
+    return UnsafeMutableRawPointer(label)
+}
