@@ -89,21 +89,28 @@ public final class PublicClientApplication: Sendable {
         let session = WebAuthSession(redirectURI: configuration.redirectURI, parameters: parameters.webviewParameters)
         interaction.attach(session)
         let redirectURI = try await session.prepare()
-        let request: AuthorizationRequest
-        let url: URL
-        do {
-            request = try AuthorizationRequest(
+        // One authorization request per redirect URI: the prepared one, and a fresh one (its own
+        // state, nonce and PKCE pair) if the sign-in is handed over to the person's browser.
+        let requests = AuthorizationRequests()
+        let makeRequest: AuthorizationRequestBuilder = { [configuration] redirectURI in
+            let request = try AuthorizationRequest(
                 clientID: configuration.clientID, redirectURI: redirectURI,
                 scopes: configuration.defaultScopes + parameters.scopes, prompt: parameters.prompt,
                 loginHint: parameters.loginHint, extraParameters: parameters.extraQueryParameters)
-            url = try request.url(endpoint: metadata.authorizationEndpoint)
+            let url = try request.url(endpoint: metadata.authorizationEndpoint)
+            requests.add(request)
+            return AuthorizationRequestURL(url, state: request.state)
+        }
+        let first: AuthorizationRequestURL
+        do {
+            first = try makeRequest(redirectURI)
         } catch {
             session.cancel()  // frees the one-session slot the prepared session holds
-            throw error
+            throw error as? WebAuthError ?? WebAuthError(.invalidParameters, "The sign-in could not start: \(error)")
         }
         let outcome: Result<WebAuthResponse, WebAuthError> = await withTaskCancellationHandler {
             do throws(WebAuthError) {
-                return .success(try await session.start(authorizationURL: url, expectedState: request.state))
+                return .success(try await session.start(authorizationURL: first.url, expectedState: first.state, handOver: makeRequest))
             } catch {
                 return .failure(error)
             }
@@ -111,6 +118,10 @@ public final class PublicClientApplication: Sendable {
             session.cancel()
         }
         let response = try outcome.get()
+        // The session checked the state against the request it was waiting for: the last one made.
+        guard let request = requests.answered(by: response) else {
+            throw WebAuthError(.stateMismatch, "The sign-in response answers no request this app made.", url: response.callbackURL)
+        }
         let code = try response.requireCode()
         return try await redeem(code: code, for: request)
     }

@@ -161,7 +161,7 @@ exit(failures.isEmpty ? 0 : 1)
     let observation = session.observe { event in          // @MainActor: call GTK, touch your state
         switch event {
         case .didStartLoad: spinner.start()
-        case .didFinishLoad, .willSwitchToBrokerApp: spinner.stop()
+        case .didFinishLoad, .willSwitchToBrokerApp, .willSwitchToSystemBrowser: spinner.stop()
         case .didComplete: spinner.stop(); showApp()
         case .didFail(let error): spinner.stop(); showError(error)
         }
