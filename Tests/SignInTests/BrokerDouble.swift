@@ -1,0 +1,176 @@
+import Foundation
+import ScenarioSupport
+import Synchronization
+
+/// `Tests/BrokerDouble/broker_double.py` (Debian's python3-gi) on a private session bus of its
+/// own from `dbus-run-session`: a D-Bus double of Microsoft's identity broker that answers from a
+/// scenario and reports every request it received.
+final class BrokerDouble: Sendable {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("BrokerDouble/broker_double.py")
+    /// How long a test waits for the double's next line before it fails (a loaded machine is slow).
+    static let deadline: Duration = .seconds(60)
+
+    /// One call the double received.
+    struct Request: Sendable {
+        let method: String
+        let protocolVersion: String
+        let correlationID: String
+        /// The request JSON the library sent, re-serialized with sorted keys (for exact comparison).
+        let json: String
+        var object: [String: Any] { (try? JSONSerialization.jsonObject(with: Data(json.utf8))) as? [String: Any] ?? [:] }
+    }
+
+    /// The bus address to give `MicrosoftIdentityBroker(busAddress:)`.
+    let address: String
+    private let process: CleanSpawn
+    private let directory: URL
+
+    /// Starts the double with `scenario` (see the script's documentation) and waits until it is on the bus.
+    static func start(_ scenario: [String: Any] = [:]) async throws -> BrokerDouble {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("broker-double-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let scenarioFile = directory.appendingPathComponent("scenario.json")
+        try JSONSerialization.data(withJSONObject: scenario).write(to: scenarioFile)
+        var environment = ProcessInfo.processInfo.environment
+        environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        let process = try CleanSpawn(
+            ["dbus-run-session", "--", "/usr/bin/python3", script.path, scenarioFile.path], environment: environment, processGroup: true)
+        let waiter = LineWaiter()
+        waiter.read(process.output)
+        let ready: String
+        do {
+            ready = try await waiter.next { $0.hasPrefix("READY ") }
+        } catch {
+            kill(-process.pid, SIGTERM)
+            _ = process.waitForExit()
+            throw error
+        }
+        return BrokerDouble(address: String(ready.dropFirst(6)), process: process, directory: directory, lines: waiter)
+    }
+
+    private init(address: String, process: CleanSpawn, directory: URL, lines: LineWaiter) {
+        self.address = address
+        self.process = process
+        self.directory = directory
+        self.lines_ = lines
+    }
+    private let lines_: LineWaiter
+
+    /// The next request for `method` not returned before (in the order received).
+    func request(_ method: String) async throws -> Request {
+        let line = try await lines_.next { $0.hasPrefix("REQUEST ") && Self.parse($0)?.method == method }
+        return Self.parse(line)!
+    }
+
+    /// Every request received so far, in order.
+    var requests: [Request] { lines_.seen.compactMap(Self.parse) }
+
+    /// Ends the bus and the double, and waits for them.
+    func stop() {
+        kill(-process.pid, SIGTERM)
+        _ = process.waitForExit()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    private static func parse(_ line: String) -> Request? {
+        guard line.hasPrefix("REQUEST "),
+            let object = (try? JSONSerialization.jsonObject(with: Data(line.dropFirst(8).utf8))) as? [String: Any],
+            let method = object["method"] as? String, let request = object["request"]
+        else { return nil }
+        let json = (try? JSONSerialization.data(withJSONObject: request, options: [.sortedKeys, .withoutEscapingSlashes]))
+            .map { String(decoding: $0, as: UTF8.self) } ?? ""
+        return Request(
+            method: method, protocolVersion: object["protocolVersion"] as? String ?? "", correlationID: object["correlationId"] as? String ?? "",
+            json: json)
+    }
+}
+
+/// Lines of a child's output, read on a thread of their own; a waiter gets the first line it
+/// accepts that no earlier waiter took, or fails at ``BrokerDouble/deadline``.
+final class LineWaiter: Sendable {
+    private struct State {
+        var lines: [String] = []
+        var taken: Set<Int> = []
+        var waiters: [UInt64: (accepts: @Sendable (String) -> Bool, continuation: CheckedContinuation<String, any Error>)] = [:]
+        var nextWaiter: UInt64 = 0
+        var ended = false
+    }
+    private let state = Mutex(State())
+
+    var seen: [String] { state.withLock { $0.lines } }
+
+    func read(_ handle: FileHandle?) {
+        guard let handle else { return }
+        Thread { [self] in
+            var buffer = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    add(line)
+                }
+            }
+            end()
+        }.start()
+    }
+
+    func next(_ accepts: @escaping @Sendable (String) -> Bool) async throws -> String {
+        let id = state.withLock { state -> UInt64 in
+            state.nextWaiter += 1
+            return state.nextWaiter
+        }
+        let timer = Task {
+            try? await Task.sleep(for: BrokerDouble.deadline)
+            fail(id, "no matching line from the broker double within \(BrokerDouble.deadline)")
+        }
+        defer { timer.cancel() }
+        return try await withCheckedThrowingContinuation { continuation in
+            let found = state.withLock { state -> Result<String, any Error>? in
+                if let index = state.lines.indices.first(where: { !state.taken.contains($0) && accepts(state.lines[$0]) }) {
+                    state.taken.insert(index)
+                    return .success(state.lines[index])
+                }
+                if state.ended { return .failure(BrokerDoubleError("the broker double ended; it said: \(state.lines)")) }
+                state.waiters[id] = (accepts, continuation)
+                return nil
+            }
+            if let found { continuation.resume(with: found) }
+        }
+    }
+
+    private func add(_ line: String) {
+        let woken = state.withLock { state -> (CheckedContinuation<String, any Error>, String)? in
+            state.lines.append(line)
+            guard let (id, waiter) = state.waiters.sorted(by: { $0.key < $1.key }).first(where: { $0.value.accepts(line) }) else {
+                return nil
+            }
+            state.waiters[id] = nil
+            state.taken.insert(state.lines.count - 1)
+            return (waiter.continuation, line)
+        }
+        if let (continuation, line) = woken { continuation.resume(returning: line) }
+    }
+
+    private func end() {
+        let waiters = state.withLock { state in
+            state.ended = true
+            defer { state.waiters = [:] }
+            return state.waiters.values.map(\.continuation)
+        }
+        for waiter in waiters { waiter.resume(throwing: BrokerDoubleError("the broker double ended")) }
+    }
+
+    private func fail(_ id: UInt64, _ message: String) {
+        let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+        waiter?.continuation.resume(throwing: BrokerDoubleError(message))
+    }
+}
+
+struct BrokerDoubleError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
