@@ -6,7 +6,7 @@ import WebviewHost
 
 /// `MicrosoftIdentityBroker` against the D-Bus double of Microsoft's identity broker
 /// (`Tests/BrokerDouble/broker_double.py`) on a private bus from `dbus-run-session`.
-@Suite(.serialized)
+@Suite(.serialized, .timeLimit(.minutes(2)))
 struct MicrosoftIdentityBrokerTests {
     static let clientID = "11111111-2222-3333-4444-555555555555"
     static let authority = URL(string: "https://login.microsoftonline.com/contoso-tid")!

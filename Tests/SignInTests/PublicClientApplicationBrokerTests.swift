@@ -13,7 +13,11 @@ struct PublicClientApplicationBrokerTests {
 
     /// The steps of the sessions made for one app (its redirect URI is unique), as observers saw them.
     final class Events: Sendable {
-        private let recorded = Mutex<[String]>([])
+        private struct State {
+            var steps: [String] = []
+            var waiting: (count: Int, continuation: CheckedContinuation<Void, Never>)?
+        }
+        private let state = Mutex(State())
         let redirect = URL(string: "http://127.0.0.1/broker-\(UUID().uuidString)")!
         nonisolated(unsafe) private var observation: WebAuthObservation?
 
@@ -21,11 +25,44 @@ struct PublicClientApplicationBrokerTests {
             let redirect = redirect
             observation = WebAuthSession.observeAll { [weak self] session, event in
                 guard session.requestedRedirectURI == redirect else { return }
-                self?.recorded.withLock { $0.append("\(event)") }
+                self?.append("\(event)")
             }
         }
 
-        var all: [String] { recorded.withLock { $0 } }
+        var all: [String] { state.withLock { $0.steps } }
+
+        private func append(_ step: String) {
+            let woken = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                state.steps.append(step)
+                guard let waiting = state.waiting, state.steps.count >= waiting.count else { return nil }
+                state.waiting = nil
+                return waiting.continuation
+            }
+            woken?.resume()
+        }
+
+        /// Waits until `count` steps arrived (the terminal one is delivered on the main queue),
+        /// failing after ``BrokerDouble/deadline``.
+        func settle(count: Int) async throws {
+            let timer = Task { [weak self] in
+                try? await Task.sleep(for: BrokerDouble.deadline)
+                let stuck = self?.state.withLock { state in
+                    defer { state.waiting = nil }
+                    return state.waiting?.continuation
+                }
+                stuck?.resume()
+            }
+            defer { timer.cancel() }
+            await withCheckedContinuation { continuation in
+                let done = state.withLock { state in
+                    if state.steps.count >= count { return true }
+                    state.waiting = (count, continuation)
+                    return false
+                }
+                if done { continuation.resume() }
+            }
+            if all.count < count { throw BrokerDoubleError("only these steps arrived: \(all)") }
+        }
     }
 
     /// Runs `body` with the double, an app that uses the broker, its token store, and its events.
@@ -62,16 +99,6 @@ struct PublicClientApplicationBrokerTests {
         }
     }
 
-    /// Waits until `events` holds `count` steps (the terminal one arrives on the main queue).
-    func settle(_ events: Events, count: Int) async throws {
-        let deadline = ContinuousClock.now + BrokerDouble.deadline
-        while events.all.count < count {
-            guard ContinuousClock.now < deadline else { throw BrokerDoubleError("events: \(events.all)") }
-            await MainActor.run {}  // a main-queue turn: observers run there
-            await Task.yield()
-        }
-    }
-
     @Test func interactiveSignInGoesToTheBrokerWithWillSwitchToBrokerAppFirst() async throws {
         try await withBrokeredApp { double, app, storage, events in
             let result = try await app.acquireToken(with: .init(scopes: ["https://graph.microsoft.com/.default"], loginHint: "alice@contoso.example"))
@@ -83,7 +110,7 @@ struct PublicClientApplicationBrokerTests {
             let parameters = try #require(request["authParameters"] as? [String: Any])
             #expect(parameters["requestedScopes"] as? [String] == ["openid", "profile", "offline_access", "https://graph.microsoft.com/.default"])
             #expect(parameters["authority"] as? String == Self.authority.absoluteString)
-            try await settle(events, count: 2)
+            try await events.settle(count: 2)
             #expect(
                 events.all == [
                     "willSwitchToBrokerApp(\(Self.authority.absoluteString))", "didComplete(\(Self.authority.absoluteString))",
@@ -121,7 +148,7 @@ struct PublicClientApplicationBrokerTests {
             let error = await failure { _ = try await signIn.value }
             #expect(error?.code == .canceled)
             #expect(try await double.request("cancelInteractiveFlow").correlationID == interactive.correlationID)
-            try await settle(events, count: 2)
+            try await events.settle(count: 2)
             #expect(events.all == ["willSwitchToBrokerApp(\(Self.authority.absoluteString))", "didFail(canceled)"])
         }
     }
@@ -134,7 +161,7 @@ struct PublicClientApplicationBrokerTests {
             let error = await failure { _ = try await signIn.value }
             #expect(error?.code == .canceled)
             _ = try await double.request("cancelInteractiveFlow")
-            try await settle(events, count: 2)
+            try await events.settle(count: 2)
             #expect(events.all.last == "didFail(canceled)")
         }
     }
@@ -156,7 +183,7 @@ struct PublicClientApplicationBrokerTests {
             let error = await failure { _ = try await app.acquireToken(with: .init(scopes: [])) }
             #expect(error?.code == .consentRequired)
             #expect((error?.underlyingError as? TokenBrokerError)?.status == "consent_required")
-            try await settle(events, count: 2)
+            try await events.settle(count: 2)
             #expect(events.all == ["willSwitchToBrokerApp(\(Self.authority.absoluteString))", "didFail(consentRequired)"])
         }
     }
@@ -165,7 +192,7 @@ struct PublicClientApplicationBrokerTests {
         try await withBrokeredApp(["acquireTokenInteractively": ["vanish": "exit"]]) { _, app, _, events in
             let error = await failure { _ = try await app.acquireToken(with: .init(scopes: [])) }
             #expect(error?.code == .brokerUnavailable)
-            try await settle(events, count: 2)
+            try await events.settle(count: 2)
             #expect(events.all.last == "didFail(brokerUnavailable)")
         }
     }
