@@ -199,7 +199,7 @@ let package = Package(
         // Only the toolkit-neutral pieces, so that ToolkitLinkTests can check with ldd that they link no GTK.
         .executableTarget(
             name: "ToolkitNeutralApp",
-            dependencies: ["SignIn", "SystemBrowserProvider", "WebviewHost"],
+            dependencies: ["SignIn", "SystemBrowserProvider", "WebviewHost", "MicrosoftIdentityBroker"],
             path: "Tests/ToolkitNeutralApp"
         ),
         // ldd on SignInDemoGTK4, SignInDemo and ToolkitNeutralApp (built beside the test bundle):
