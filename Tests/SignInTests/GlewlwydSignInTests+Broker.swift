@@ -8,27 +8,19 @@ import WebviewHost
 
 /// An app that enables the broker still signs in when the broker cannot serve it: the usual
 /// web flow (the ``ScriptedBrowserProvider`` plugin against the real Glewlwyd server) runs, and
-/// its tokens go to the app's cache as without a broker.
-@Suite(.serialized, .glewlwyd, .timeLimit(.minutes(3)))
-struct BrokerFallbackTests {
-    let server: GlewlwydServer
-
+/// its tokens go to the app's cache as without a broker. Part of ``GlewlwydSignInTests``: one
+/// Glewlwyd server per test process at a time.
+extension GlewlwydSignInTests {
     final class Log: Sendable {
         let entries = Mutex<[String]>([])
     }
 
-    init() throws {
-        server = try #require(GlewlwydServer.current, "the suite trait starts Glewlwyd")
-    }
-
     /// Signs in with `broker` registered and `usesTokenBroker` on; returns the result, the events
     /// seen by the app's sessions, and the token store.
-    func signIn(with broker: MicrosoftIdentityBroker) async throws -> (AuthenticationResult, [String], InMemoryTokenCacheStorage) {
+    func signInWithBrokerEnabled(_ broker: MicrosoftIdentityBroker) async throws -> (AuthenticationResult, [String], InMemoryTokenCacheStorage) {
         let storage = InMemoryTokenCacheStorage()
         let events = Log()
-        let browser = ScriptedBrowserProvider(
-            script: GlewlwydServer.browserScript, behavior: .signIn([.init(username: server.username, password: server.password)]),
-            loopbackPort: 53682)
+        let browser = provider(.signIn([alice]))
         let result = try await WebviewProviderRegistry.withIsolatedRegistry {
             try await TokenBrokerRegistry.withIsolatedRegistry {
                 WebviewProviderRegistry.register(browser)
@@ -48,13 +40,13 @@ struct BrokerFallbackTests {
         return (result, events.entries.withLock { $0 }, storage)
     }
 
-    @Test func noBrokerOnTheBusMeansTheWebFlow() async throws {
+    @Test(.timeLimit(.minutes(3))) func brokerEnabledButNoBrokerOnTheBusMeansTheWebFlow() async throws {
         let double = try await BrokerDouble.start(["absent": true])
         defer { double.stop() }
         // The broker would serve this authority (its host is named), but nobody owns its name.
         let broker = MicrosoftIdentityBroker(busAddress: double.address, authorityHosts: [server.issuer.host!])
         #expect(await broker.availability(for: server.issuer) != .available)
-        let (result, events, storage) = try await signIn(with: broker)
+        let (result, events, storage) = try await signInWithBrokerEnabled(broker)
         #expect(result.account.issuer == server.issuer.absoluteString)
         #expect(result.refreshToken != nil)
         #expect(!events.contains { $0.hasPrefix("willSwitchToBrokerApp") })
@@ -62,11 +54,11 @@ struct BrokerFallbackTests {
         #expect(double.requests.isEmpty)
     }
 
-    @Test func aBrokerThatDeclinesTheAuthorityMeansTheWebFlow() async throws {
+    @Test(.timeLimit(.minutes(3))) func brokerEnabledButTheBrokerDeclinesTheAuthorityMeansTheWebFlow() async throws {
         let double = try await BrokerDouble.start()
         defer { double.stop() }
         let broker = MicrosoftIdentityBroker(busAddress: double.address)  // Entra ID hosts only
-        let (result, events, storage) = try await signIn(with: broker)
+        let (result, events, storage) = try await signInWithBrokerEnabled(broker)
         #expect(result.account.username == server.userEmail)
         #expect(!events.contains { $0.hasPrefix("willSwitchToBrokerApp") })
         #expect(try storage.load() != nil)
