@@ -176,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "SignInTests",
             dependencies: [
-                "MicrosoftIdentityBroker",  // the broker tests, against Tests/BrokerDouble on a private D-Bus
+                "MicrosoftIdentityBroker", "GLibSupport",  // the broker tests, against Tests/BrokerDouble on a private D-Bus
                 "ExternalWebviewProvider",
                 "SignIn", "WebviewHost", "ScenarioSupport",
                 .product(name: "Crypto", package: "swift-crypto"),

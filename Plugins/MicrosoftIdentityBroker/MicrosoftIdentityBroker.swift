@@ -28,8 +28,10 @@ public final class MicrosoftIdentityBroker: TokenBroker {
     public let redirectURI: URL
     /// The authority hosts served (Entra ID's clouds by default).
     public let authorityHosts: Set<String>
-    /// When set, the parent window's X11 id (`"x11:<hex XID>"`) is sent under this key of
-    /// `authParameters`. The broker's own key for it is not public; `nil` (the default) sends none.
+    /// When set, the parent window's X11 window id (a number, from the app's toolkit through
+    /// `ToolkitIntegration`) is sent under this key of `authParameters`; nothing is sent on
+    /// Wayland, where the window has no X11 id. The broker's own key for it is not public; `nil`
+    /// (the default) sends none.
     public let parentWindowKey: String?
 
     private let bus: BrokerBus
@@ -71,9 +73,11 @@ public final class MicrosoftIdentityBroker: TokenBroker {
     }
 
     public func acquireTokenInteractively(_ request: TokenBrokerRequest) async throws(WebAuthError) -> TokenBrokerResult {
-        var parent: String?
+        var parent: UInt64?
         if parentWindowKey != nil, let window = request.parentWindow {
-            parent = await MainActor.run { ToolkitIntegration.current?.parentWindowIdentifier(window.pointer) }
+            // "x11:<hex XID>" on X11; Wayland handles have no X11 form.
+            let identifier = await MainActor.run { ToolkitIntegration.current?.parentWindowIdentifier(window.pointer) }
+            if let identifier, identifier.hasPrefix("x11:") { parent = UInt64(identifier.dropFirst(4), radix: 16) }
         }
         let body = tokenRequest(request, account: request.account.flatMap(book.object(for:)), interactive: true, parent: parent)
         let correlationID = UUID().uuidString.lowercased()
@@ -137,7 +141,7 @@ public final class MicrosoftIdentityBroker: TokenBroker {
 
     /// `{account?, authParameters: {account?, authority, authorizationType: 8, clientId, redirectUri,
     /// requestedScopes, username?, prompt?}}`.
-    private func tokenRequest(_ request: TokenBrokerRequest, account: BrokerJSON.Object?, interactive: Bool, parent: String?) -> BrokerJSON.Object {
+    private func tokenRequest(_ request: TokenBrokerRequest, account: BrokerJSON.Object?, interactive: Bool, parent: UInt64?) -> BrokerJSON.Object {
         var parameters: BrokerJSON.Object = [
             "authority": request.client.authority.absoluteString,
             "authorizationType": 8,  // OAuth 2

@@ -28,10 +28,15 @@ final class BrokerDouble: Sendable {
 
     /// Starts the double with `scenario` (see the script's documentation) and waits until it is on the bus.
     static func start(_ scenario: [String: Any] = [:]) async throws -> BrokerDouble {
+        try await start(json: try JSONSerialization.data(withJSONObject: scenario))
+    }
+
+    /// ``start(_:)`` with the scenario as JSON.
+    static func start(json scenario: Data) async throws -> BrokerDouble {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("broker-double-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let scenarioFile = directory.appendingPathComponent("scenario.json")
-        try JSONSerialization.data(withJSONObject: scenario).write(to: scenarioFile)
+        try scenario.write(to: scenarioFile)
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
         let process = try CleanSpawn(

@@ -1,4 +1,5 @@
 import Foundation
+import GLibSupport
 import MicrosoftIdentityBroker
 import SignIn
 import Testing
@@ -20,9 +21,10 @@ struct MicrosoftIdentityBrokerTests {
         + #""someFutureField":{"ignored":true},"username":"alice@contoso.example"}"#
 
     func withDouble<T>(
+        isolation: isolated (any Actor)? = #isolation,
         _ scenario: [String: Any] = [:], _ body: (BrokerDouble, MicrosoftIdentityBroker) async throws -> T
     ) async throws -> T {
-        let double = try await BrokerDouble.start(scenario)
+        let double = try await BrokerDouble.start(json: try JSONSerialization.data(withJSONObject: scenario))
         defer { double.stop() }
         return try await body(double, MicrosoftIdentityBroker(busAddress: double.address, callTimeout: .seconds(30)))
     }
@@ -151,7 +153,39 @@ struct MicrosoftIdentityBrokerTests {
         }
     }
 
+    @Test(arguments: [("x11:4a0001f", 0x4a0001f as Int?), ("wayland:abc", nil)])
+    @MainActor
+    func theParentWindowGoesAsItsX11IDUnderTheKeyNamed(_ identifier: String, _ expected: Int?) async throws {
+        let previous = ToolkitIntegration.current
+        ToolkitIntegration.current = ToolkitIntegration(
+            name: "test", makeLaunchContext: { _ in nil }, parentWindowIdentifier: { _ in identifier })
+        defer { ToolkitIntegration.current = previous }
+        try await withDouble { double, _ in
+            let broker = MicrosoftIdentityBroker(busAddress: double.address, parentWindowKey: "parentWindowX11")
+            let window = WindowHandle(UnsafeMutableRawPointer(bitPattern: 0x1000)!)  // opaque: only the toolkit reads it
+            _ = try await broker.acquireTokenInteractively(TokenBrokerRequest(client: Self.client, scopes: Self.scopes, parentWindow: window))
+            let parameters = try #require(try await double.request("acquireTokenInteractively").object["authParameters"] as? [String: Any])
+            #expect(parameters["parentWindowX11"] as? Int == expected)
+        }
+    }
+
     // MARK: - Errors
+
+    @Test func nothingTheBrokerSaysBeyondItsStatusReachesTheErrorOrItsDescription() async throws {
+        let reply: [String: Any] = [
+            "error": ["status": "interaction_required", "errorMessage": "secret-message for alice@contoso.example", "context": "ctx"],
+            "brokerTokenResponse": ["accessToken": "secret-access-token", "idToken": "secret-id-token"],
+        ]
+        try await withDouble(["acquireTokenSilently": ["reply": reply]]) { _, broker in
+            let account = try #require(try await broker.accounts(for: Self.client).first)
+            let failure = try #require(
+                await error { _ = try await broker.acquireTokenSilently(TokenBrokerRequest(client: Self.client, scopes: Self.scopes, account: account)) })
+            #expect(failure.code == .interactionRequired)
+            for text in [failure.message, failure.description, "\(failure.underlyingError.map { "\($0)" } ?? "")"] {
+                #expect(!text.contains("secret"), "\(text)")
+            }
+        }
+    }
 
     @Test(arguments: [
         (#"{"status":"interaction_required","subStatus":6002,"context":"silent"}"#, WebAuthError.Code.interactionRequired, "interaction_required"),
