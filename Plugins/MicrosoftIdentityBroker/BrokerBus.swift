@@ -207,7 +207,12 @@ final class BrokerBus: @unchecked Sendable {
     private func connect() -> Result<OpaquePointer, Failure> {
         if let connection = state.withLock({ $0.connection }) {
             if g_dbus_connection_is_closed(connection) == 0 { return .success(connection) }
-            state.withLock { $0.connection = nil }
+            // The bus went away (or the connection was closed): drop it, connect again below.
+            let subscription = state.withLock { state in
+                defer { (state.connection, state.subscription) = (nil, 0) }
+                return state.subscription
+            }
+            if subscription != 0 { g_dbus_connection_signal_unsubscribe(connection, subscription) }
             g_object_unref(UnsafeMutableRawPointer(connection))
         }
         let made: OpaquePointer?

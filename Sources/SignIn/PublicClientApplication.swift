@@ -269,7 +269,8 @@ public final class PublicClientApplication: Sendable {
 
     /// The accounts this process has seen in the token cache so far (at its last read or
     /// write). Reading it never touches the store, so it is safe on the GTK main thread; after a
-    /// restart it is empty until ``allAccounts()`` or another call has read the store.
+    /// restart it is empty until ``allAccounts()`` or another call has read the store. With a
+    /// token broker in use, the broker's accounts as it last listed them.
     public var accounts: [Account] { brokerAccounts ?? cache.lastSeen }
 
     /// Every account signed in with this app, read from the token cache's store (so accounts
