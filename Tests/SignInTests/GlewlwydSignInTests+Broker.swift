@@ -17,7 +17,7 @@ extension GlewlwydSignInTests {
 
     /// Signs in with `broker` registered and `usesTokenBroker` on; returns the result, the events
     /// seen by the app's sessions, and the token store.
-    func signInWithBrokerEnabled(_ broker: MicrosoftIdentityBroker) async throws -> (AuthenticationResult, [String], InMemoryTokenCacheStorage) {
+    func signInWithBrokerEnabled(_ broker: MicrosoftIdentityBroker, usesTokenBroker: Bool = true) async throws -> (AuthenticationResult, [String], InMemoryTokenCacheStorage) {
         let storage = InMemoryTokenCacheStorage()
         let events = Log()
         let browser = provider(.signIn([alice]))
@@ -28,7 +28,7 @@ extension GlewlwydSignInTests {
                 var configuration = PublicClientApplicationConfiguration(
                     clientID: server.clientID, authority: server.issuer, redirectURI: URL(string: "http://127.0.0.1/callback")!,
                     defaultScopes: ["openid", "profile", "email", "offline_access"], networkTimeout: 15, tokenCacheStorage: storage)
-                configuration.usesTokenBroker = true
+                configuration.usesTokenBroker = usesTokenBroker
                 let app = try PublicClientApplication(configuration: configuration)
                 let observation = WebAuthSession.observeAll { session, event in
                     if session.provider?.id == browser.id || session.provider == nil { events.entries.withLock { $0.append("\(event)") } }
@@ -63,5 +63,17 @@ extension GlewlwydSignInTests {
         #expect(!events.contains { $0.hasPrefix("willSwitchToBrokerApp") })
         #expect(try storage.load() != nil)
         #expect(double.requests.isEmpty)  // not even asked
+    }
+
+    @Test(.timeLimit(.minutes(3))) func aRunningBrokerIsNotUsedUnlessTheAppTurnsItOn() async throws {
+        let double = try await BrokerDouble.start()
+        defer { double.stop() }
+        let broker = MicrosoftIdentityBroker(busAddress: double.address, authorityHosts: [server.issuer.host!])
+        #expect(await broker.availability(for: server.issuer) == .available)  // it would serve this authority
+        let (result, events, storage) = try await signInWithBrokerEnabled(broker, usesTokenBroker: false)
+        #expect(result.refreshToken != nil)
+        #expect(!events.contains { $0.hasPrefix("willSwitchToBrokerApp") })
+        #expect(try storage.load() != nil)
+        #expect(!double.requests.contains { $0.method.hasPrefix("acquireToken") })
     }
 }
