@@ -42,7 +42,7 @@ extension WebAuthSession {
             do throws(WebAuthError) {
                 let result = try await operation()
                 value.withLock { $0 = result }
-                finish(.success(try WebAuthResponse(callbackURL: url)))
+                finish(.success(try WebAuthResponse(callbackURL: Self.withoutQuery(url))))
             } catch {
                 finish(.failure(error))
             }
@@ -66,5 +66,13 @@ extension WebAuthSession {
             run.cancel()  // ends the broker's flow if it still runs (cancel, timeout)
             throw error
         }
+    }
+
+    /// `url` without query and fragment: the completed event names the authority, never parameters.
+    private static func withoutQuery(_ url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        components.query = nil
+        components.fragment = nil
+        return components.url ?? url
     }
 }
