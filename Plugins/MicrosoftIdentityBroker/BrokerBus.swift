@@ -239,10 +239,12 @@ final class BrokerBus: @unchecked Sendable {
                 guard let parameters, let data else { return }
                 let context = Unmanaged<WatchContext>.fromOpaque(data).takeUnretainedValue()
                 guard g_variant_n_children(parameters) == 3 else { return }
-                let newOwner = g_variant_get_child_value(parameters, 2)!
-                defer { g_variant_unref(newOwner) }
-                let owner = String(cString: g_variant_get_string(newOwner, nil))
-                context.bus?.brokerChangedOwner(to: owner)
+                func child(_ index: Int) -> String {
+                    let value = g_variant_get_child_value(parameters, gsize(index))!
+                    defer { g_variant_unref(value) }
+                    return String(cString: g_variant_get_string(value, nil))
+                }
+                context.bus?.brokerChangedOwner(from: child(1), to: child(2))
             }, context,
             { data in Unmanaged<WatchContext>.fromOpaque(data!).release() })
         state.withLock {
@@ -253,7 +255,9 @@ final class BrokerBus: @unchecked Sendable {
     }
 
     /// The broker's name lost its owner (or changed hands): every call to it in flight ends now.
-    private func brokerChangedOwner(to owner: String) {
+    /// A first owner (D-Bus activation started the broker for a call) ends nothing.
+    private func brokerChangedOwner(from oldOwner: String, to owner: String) {
+        guard !oldOwner.isEmpty, oldOwner != owner else { return }
         let ended = state.withLock { state -> [UInt64] in
             state.pending.filter { $0.value.toBroker }.map(\.key)
         }

@@ -31,16 +31,49 @@ final class BrokerDouble: Sendable {
         try await start(json: try JSONSerialization.data(withJSONObject: scenario))
     }
 
-    /// ``start(_:)`` with the scenario as JSON.
-    static func start(json scenario: Data) async throws -> BrokerDouble {
+    /// ``start(_:)`` with the scenario as JSON. With `activating`, the bus can start a second
+    /// double with that scenario on demand (D-Bus activation, as a real broker's service file
+    /// does); give the first one `"absent": true` so that the name starts without an owner.
+    static func start(json scenario: Data, activating: Data? = nil) async throws -> BrokerDouble {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("broker-double-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let scenarioFile = directory.appendingPathComponent("scenario.json")
         try scenario.write(to: scenarioFile)
         var environment = ProcessInfo.processInfo.environment
         environment.removeValue(forKey: "DBUS_SESSION_BUS_ADDRESS")
+        var command = ["dbus-run-session"]
+        if let activating {
+            let services = directory.appendingPathComponent("services")
+            try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+            let activatedScenario = directory.appendingPathComponent("activated.json")
+            try activating.write(to: activatedScenario)
+            try Data("""
+                [D-BUS Service]
+                Name=com.microsoft.identity.broker1
+                Exec=/usr/bin/python3 \(script.path) \(activatedScenario.path)
+
+                """.utf8).write(to: services.appendingPathComponent("com.microsoft.identity.broker1.service"))
+            let configuration = directory.appendingPathComponent("bus.conf")
+            try Data("""
+                <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+                 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+                <busconfig>
+                  <type>session</type>
+                  <listen>unix:tmpdir=/tmp</listen>
+                  <auth>EXTERNAL</auth>
+                  <servicedir>\(services.path)</servicedir>
+                  <policy context="default">
+                    <allow send_destination="*" eavesdrop="true"/>
+                    <allow eavesdrop="true"/>
+                    <allow own="*"/>
+                  </policy>
+                </busconfig>
+
+                """.utf8).write(to: configuration)
+            command.append("--config-file=\(configuration.path)")
+        }
         let process = try CleanSpawn(
-            ["dbus-run-session", "--", "/usr/bin/python3", script.path, scenarioFile.path], environment: environment, processGroup: true)
+            command + ["--", "/usr/bin/python3", script.path, scenarioFile.path], environment: environment, processGroup: true)
         let waiter = LineWaiter()
         waiter.read(process.output)
         let ready: String

@@ -82,6 +82,16 @@ struct MicrosoftIdentityBrokerTests {
         }
     }
 
+    @Test func aBrokerTheBusCanStartIsAvailableAndTheCallThatStartsItGoesThrough() async throws {
+        let double = try await BrokerDouble.start(json: Data(#"{"absent":true}"#.utf8), activating: Data(#"{"shape":"2.0.2"}"#.utf8))
+        defer { double.stop() }
+        let broker = MicrosoftIdentityBroker(busAddress: double.address)
+        #expect(await broker.availability(for: Self.authority) == .available)  // not running, but activatable
+        // The name gets its first owner during this call: that is not the broker going away.
+        let result = try await broker.acquireTokenInteractively(TokenBrokerRequest(client: Self.client, scopes: Self.scopes))
+        #expect(result.accessToken == "broker-access-token")
+    }
+
     @Test func unavailableWithoutASessionBus() async throws {
         let broker = MicrosoftIdentityBroker(busAddress: "unix:path=/nonexistent/bus-\(UUID().uuidString)")
         let availability = await broker.availability(for: Self.authority)
