@@ -371,7 +371,7 @@ public final class WebAuthSession: Sendable {
         return try result.get()
     }
 
-    private func armTimeout() {
+    func armTimeout() {
         let provider = state.withLock { $0.provider }
         guard let timeout = parameters.timeout ?? provider?.defaultTimeout else { return }
         armDeadline(timeout)
