@@ -9,6 +9,16 @@ import Glibc
 ///
 /// The file is created with mode 0600 in a folder created with mode 0700, and replaced
 /// atomically (a new file, then `rename(2)`); writers take a `flock(2)` lock on `<file>.lock`.
+///
+/// Only the owner's file is read, as OpenSSH does for keys: a file that group or others can
+/// write, or that another user owns, and a folder that group or others can write, or that
+/// another user than its owner or root owns, is refused with
+/// ``TokenCacheStorageError/Code/unsafePermissions`` (the message names the path, its mode and
+/// owner): anyone who could write there could have planted an account and its tokens. A file
+/// others can only read (0644, as msal-python's file recipe leaves it) is read; the next save
+/// makes it 0600. The person (or the app's installer) fixes a refused file with `chmod 600` (a
+/// folder with `chmod 700`), or deletes it if they did not make it; the next sign-in writes a
+/// new one.
 public struct FileTokenCacheStorage: TokenCacheStorage {
     /// The cache file.
     public let fileURL: URL
@@ -43,6 +53,10 @@ public struct FileTokenCacheStorage: TokenCacheStorage {
         self.init(fileURL: dataHome.appendingPathComponent(applicationID).appendingPathComponent(fileName))
     }
 
+    /// The file's content, or nil when there is no file.
+    ///
+    /// - Throws: `unsafePermissions` for a file or folder someone else could have written (see
+    ///   the type's documentation), `fileSystem` when it cannot be read.
     public func load() throws(TokenCacheStorageError) -> Data? {
         let fd = open(fileURL.path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
@@ -50,6 +64,10 @@ public struct FileTokenCacheStorage: TokenCacheStorage {
             throw failure("read")
         }
         defer { close(fd) }
+        try checkFolder()
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw failure("read") }
+        try Self.check(status, path: fileURL.path, what: "file", fix: "chmod 600")
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -73,6 +91,7 @@ public struct FileTokenCacheStorage: TokenCacheStorage {
                 throw TokenCacheStorageError(.fileSystem, "The token cache folder \(directory.path) could not be created: \(error.localizedDescription)")
             }
         }
+        try checkFolder()
         // A new file beside the old one, renamed over it: a reader never sees half a cache.
         let temporary = directory.appendingPathComponent(".\(fileURL.lastPathComponent).\(UUID().uuidString).tmp")
         let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -104,6 +123,42 @@ public struct FileTokenCacheStorage: TokenCacheStorage {
 
     public func withWriterLock<T>(_ body: () throws(TokenCacheStorageError) -> T) throws(TokenCacheStorageError) -> T {
         try lockFile.withLock(body)
+    }
+
+    /// Refuses a folder that group or others can write, or whose owner is neither this user nor root.
+    private func checkFolder() throws(TokenCacheStorageError) {
+        let folder = fileURL.deletingLastPathComponent().path
+        var status = stat()
+        guard stat(folder, &status) == 0 else {
+            throw TokenCacheStorageError(.fileSystem, "The token cache folder \(folder) could not be examined: \(String(cString: strerror(errno))).")
+        }
+        try Self.check(status, path: folder, what: "folder", fix: "chmod 700", rootMayOwn: true)
+    }
+
+    /// Refuses what `status` describes when group or others can write it, or another user owns it.
+    static func check(_ status: stat, path: String, what: String, fix: String, rootMayOwn: Bool = false) throws(TokenCacheStorageError) {
+        let mode = status.st_mode & 0o7777
+        let me = geteuid()
+        let mode4 = String(mode, radix: 8)
+        let modeText = String(repeating: "0", count: max(0, 4 - mode4.count)) + mode4
+        if status.st_uid != me && !(rootMayOwn && status.st_uid == 0) {
+            throw TokenCacheStorageError(
+                .unsafePermissions,
+                "The token cache \(what) \(path) (mode \(modeText)) is owned by \(userName(status.st_uid)), not by this user (\(userName(me))), "
+                    + "so the tokens in it cannot be trusted and it was not read; delete it (the next sign-in makes a new one) or use another path.")
+        }
+        if mode & 0o022 != 0 {
+            let who = mode & 0o002 != 0 ? "any user" : "its group"
+            throw TokenCacheStorageError(
+                .unsafePermissions,
+                "The token cache \(what) \(path) has mode \(modeText): \(who) can write to it, so the tokens in it cannot be trusted and it was not used; "
+                    + "if only you made it, run `\(fix) \(path)`, else delete it (the next sign-in makes a new one).")
+        }
+    }
+
+    private static func userName(_ uid: uid_t) -> String {
+        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
+        return "\(String(cString: name)) (uid \(uid))"
     }
 
     private func failure(_ verb: String) -> TokenCacheStorageError {

@@ -95,7 +95,8 @@ public final class PublicClientApplication: Sendable {
             request = try AuthorizationRequest(
                 clientID: configuration.clientID, redirectURI: redirectURI,
                 scopes: configuration.defaultScopes + parameters.scopes, prompt: parameters.prompt,
-                loginHint: parameters.loginHint, extraParameters: parameters.extraQueryParameters)
+                loginHint: parameters.loginHint, extraParameters: parameters.extraQueryParameters,
+                clientInfo: try await authority.sendsClientInfo())
             url = try request.url(endpoint: metadata.authorizationEndpoint)
         } catch {
             session.cancel()  // frees the one-session slot the prepared session holds
@@ -235,7 +236,7 @@ public final class PublicClientApplication: Sendable {
                 }
                 renewed.idToken = idToken
                 renewed.idTokenClaims = claims
-                renewed.account = Account(claims: claims)
+                renewed.account = Account(claims: claims, homeAccountID: cached.account.homeAccountID)
             }
             try await cache.store(renewed, now: renewedAt)
             return renewed.result
@@ -323,7 +324,7 @@ public final class PublicClientApplication: Sendable {
         let claims = try await verify(idToken: idToken, nonce: request.nonce)
         let now = configuration.now()
         let entry = TokenCache.Entry(
-            account: Account(claims: claims),
+            account: Account(claims: claims, homeAccountID: tokens.clientInfo.flatMap(ClientInfo.init(encoded:))?.homeAccountID),
             scopes: tokens.scope.map { ScopeSet.normalized([$0]) } ?? request.scopes,
             accessToken: tokens.accessToken,
             expiresOn: now.addingTimeInterval(tokens.expiresIn ?? claims.expiresAt.timeIntervalSince(now)),

@@ -43,6 +43,9 @@ public struct TokenCacheStorageError: Error, Sendable, CustomStringConvertible {
         public static let fileSystem = Code("fileSystem")
         /// The configuration of the store cannot work (an empty application ID, no attributes...).
         public static let invalidConfiguration = Code("invalidConfiguration")
+        /// A file store's file or folder could have been written by someone else (it is writable
+        /// by group or others, or another user owns it), so what it holds cannot be trusted.
+        public static let unsafePermissions = Code("unsafePermissions")
     }
 
     public let code: Code
