@@ -54,6 +54,9 @@ actor Authority {
         }
     }
 
+    /// The token endpoint, when the discovery document has been read (never fetches it).
+    var discoveredTokenEndpoint: URL? { metadata?.tokenEndpoint }
+
     /// Whether the provider is Microsoft Entra ID (a known host of its clouds, or a discovery
     /// document with its `cloud_instance_name`), which answers `client_info=1` with the
     /// `client_info` MSAL keys accounts by. Other providers are not sent the parameter.

@@ -60,8 +60,8 @@ public final class PublicClientApplication: Sendable {
                 throw WebAuthError(.invalidParameters, error.message, underlyingError: error)
             }
         }
-        cache = TokenCache(storage: storage, scope: .init(clientID: configuration.clientID, authority: configuration.authority))
         authority = Authority(issuerURL: configuration.authority, connection: ProviderConnection(timeout: configuration.networkTimeout))
+        cache = TokenCache(storage: storage, scope: .init(clientID: configuration.clientID, authority: configuration.authority), authority: authority)
         validator = IDTokenValidatorFactory(clientID: configuration.clientID, allowedClockSkew: configuration.allowedClockSkew)
     }
 

@@ -50,14 +50,28 @@ final class TokenCache: Sendable {
     }
 
     let storage: any TokenCacheStorage
-    let scope: Scope
+    /// The provider, asked (without the network) for its token endpoint once discovery has run.
+    let authority: Authority?
+    private let scopeState: Mutex<Scope>
+    /// This app's part of the store and MSAL's keys for it; its realm is the token endpoint's
+    /// once the provider's discovery document has been read (``Scope/usingTokenEndpoint(_:)``).
+    var scope: Scope { scopeState.withLock { $0 } }
     private let queue = DispatchQueue(label: "SignIn.TokenCache")
     /// The accounts seen at the last read or write, for the synchronous ``PublicClientApplication/accounts``.
     private let lastSeenAccounts = Mutex<[Account]>([])
 
-    init(storage: any TokenCacheStorage, scope: Scope) {
+    init(storage: any TokenCacheStorage, scope: Scope, authority: Authority? = nil) {
         self.storage = storage
-        self.scope = scope
+        self.authority = authority
+        scopeState = Mutex(scope)
+    }
+
+    /// ``scope``, first taking the token endpoint's realm when discovery has run since.
+    private func currentScope() async -> Scope {
+        if scope.tokenEndpointRealm == nil, let endpoint = await authority?.discoveredTokenEndpoint {
+            scopeState.withLock { $0 = $0.usingTokenEndpoint(endpoint) }
+        }
+        return scope
     }
 
     // MARK: - Reading
@@ -83,7 +97,7 @@ final class TokenCache: Sendable {
     /// account, and its refresh token, which replaces the account's previous one for this app
     /// (a rotated refresh token makes the old one useless).
     func store(_ entry: Entry, now: Date) async throws(WebAuthError) {
-        let scope = scope
+        let scope = await currentScope()
         try await update { document in
             Self.write(entry, now: now, scope: scope, into: &document)
         }
@@ -92,7 +106,7 @@ final class TokenCache: Sendable {
     /// Forgets the account's tokens for this app, and the account; returns whether any were cached.
     @discardableResult
     func remove(_ account: Account) async throws(WebAuthError) -> Bool {
-        let scope = scope
+        let scope = await currentScope()
         let removed = Mutex(0)
         try await update { document in
             let owner = Self.owner(of: account, in: document, scope: scope)
@@ -108,7 +122,7 @@ final class TokenCache: Sendable {
     /// Forgets the account's refresh tokens for this app (one was refused); with `secret`, only
     /// those with that secret, so that a token another process just stored survives.
     func removeRefreshTokens(of account: Account, secret: String? = nil) async throws(WebAuthError) {
-        let scope = scope
+        let scope = await currentScope()
         try await update { document in
             let owner = Self.owner(of: account, in: document, scope: scope)
             document.remove(.refreshToken) { fields in
@@ -119,7 +133,7 @@ final class TokenCache: Sendable {
 
     /// Replaces the secret of the account's refresh tokens (tests simulate a garbled one with it).
     func replaceRefreshTokens(of account: Account, with token: String) async throws(WebAuthError) {
-        let scope = scope
+        let scope = await currentScope()
         try await update { document in
             let owner = Self.owner(of: account, in: document, scope: scope)
             for (key, fields) in document.entries(.refreshToken) where Self.belongs(fields, in: .refreshToken, to: owner, scope: scope) {
@@ -131,6 +145,7 @@ final class TokenCache: Sendable {
     // MARK: - The store, on the queue
 
     private func load() async throws(WebAuthError) -> MSALTokenCacheDocument {
+        _ = await currentScope()
         let storage = storage
         let document = try await onQueue { () throws(TokenCacheStorageError) in MSALTokenCacheDocument(data: try storage.load()) }
         remember(document)

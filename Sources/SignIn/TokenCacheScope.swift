@@ -29,8 +29,12 @@ extension TokenCache {
         let clientID: String
         /// MSAL's `environment`.
         let environment: String
-        /// MSAL's `realm`.
-        let realm: String
+        /// MSAL's `realm`: the first path segment of the token endpoint once discovery has run
+        /// (msal-python's rule: Microsoft Entra ID answers a domain-name tenant with the tenant
+        /// ID there), of the authority until then.
+        private(set) var realm: String
+        /// The token endpoint's realm, once known.
+        private(set) var tokenEndpointRealm: String?
         /// The authority as ``authorityField`` holds it: scheme, lowercased host, port when it has
         /// one, path without a trailing slash.
         let authority: String
@@ -39,7 +43,7 @@ extension TokenCache {
         /// The `environment`s whose entries are read as this one's.
         let readableEnvironments: Set<String>
         /// The realms whose access tokens are read as this one's (besides the ID token's `tid`).
-        let readableRealms: Set<String>
+        private(set) var readableRealms: Set<String>
 
         init(clientID: String, authority url: URL) {
             self.clientID = clientID
@@ -52,6 +56,17 @@ extension TokenCache {
             isMicrosoftEntra = MicrosoftEntraHosts.contains(host)
             readableEnvironments = Set(MicrosoftEntraHosts.aliases(of: host) + [hostAndPort])
             readableRealms = [realm, segments.joined(separator: "/")]
+        }
+
+        /// This scope with MSAL's realm taken from `tokenEndpoint` (its first path segment, when it
+        /// has one); the authority's realm stays readable.
+        func usingTokenEndpoint(_ tokenEndpoint: URL) -> Scope {
+            guard let first = tokenEndpoint.path.split(separator: "/").first.map(String.init) else { return self }
+            var scope = self
+            scope.realm = first
+            scope.tokenEndpointRealm = first
+            scope.readableRealms.insert(first)
+            return scope
         }
 
         /// Whether `issuer` (an ID token's `iss`) is this authority's.
