@@ -85,4 +85,9 @@ extension GlewlwydSignInTests {
         #expect(again["access_token"] as? String == renewed["accessToken"] as? String)
         #expect(try await issuedAccessTokens() == before + 1)
     }
+
+    @Test func anOIDCServerThatIsNotMicrosoftEntraIsNotSentClientInfo() async throws {
+        // Its discovery document has no cloud_instance_name and its host is none of Entra's.
+        #expect(try await makeApplication().authority.sendsClientInfo() == false)
+    }
 }

@@ -105,7 +105,8 @@ func account(_ identifier: String) async -> Account {
 
 func describe(_ result: AuthenticationResult) -> [String: Any] {
     [
-        "account": result.account.identifier, "subject": result.account.subject, "accessToken": fingerprint(result.accessToken),
+        "account": result.account.identifier, "subject": result.account.subject, "homeAccountID": result.account.homeAccountID,
+        "accessToken": fingerprint(result.accessToken),
         "refreshToken": fingerprint(result.refreshToken), "expiresOn": Int(result.expiresOn.timeIntervalSince1970),
         "scopes": result.scopes.sorted(),
     ]
