@@ -199,15 +199,13 @@ final class TokenCache: Sendable {
         var tenant: String?
     }
 
-    /// The ID tokens of this scope, with their claims: entries that carry this library's
-    /// authority field and name this authority, or that lack it and whose issuer is this authority.
+    /// The ID tokens of this scope, with their claims (``Scope/owns(_:in:homeAccountID:tenant:)``).
     private static func idTokens(in document: MSALTokenCacheDocument, scope: Scope)
         -> [(key: String, fields: MSALTokenCacheDocument.Fields, secret: String, claims: IDTokenClaims)]
     {
         document.entries(.idToken).compactMap { key, fields in
             guard let home = fields[string: "home_account_id"], scope.owns(fields, in: .idToken, homeAccountID: home),
-                let secret = fields[string: "secret"], let claims = claims(of: secret),
-                fields[Scope.authorityField] != nil || scope.issues(claims.issuer)
+                let secret = fields[string: "secret"], let claims = claims(of: secret)
             else { return nil }
             return (key, fields, secret, claims)
         }

@@ -91,8 +91,10 @@ extension TokenCache {
             case .accessToken, .account:
                 let realm = fields[string: "realm"] ?? ""
                 return readableRealms.contains(realm) || (tenant.map { $0 == realm } ?? false)
+            case .idToken:
+                return fields[string: "secret"].flatMap(TokenCache.claims(of:)).map { issues($0.issuer) } ?? false
             default:
-                return true  // refresh tokens have no realm; ID tokens are checked by their issuer
+                return true  // refresh tokens are realm-independent in MSAL
             }
         }
     }
