@@ -21,7 +21,8 @@ extension TokenCache {
     /// Read as well: the other hosts of a Microsoft Entra ID cloud (MSAL.NET writes
     /// `login.windows.net` for `login.microsoftonline.com`), `host:port` and the whole path as
     /// realm (what this library wrote before it followed MSAL's keys), and for access tokens the
-    /// ID token's `tid` as realm (MSAL.NET's realm for `common` and `organizations`).
+    /// ID token's `tid` as realm (MSAL.NET's realm for `common` and `organizations`) and an empty
+    /// realm (MSAL.NET's for a generic OIDC authority, which it does not tenant).
     struct Scope: Sendable {
         /// The field this library adds to each entry it writes: ``authority``.
         static let authorityField = "webviewhost_authority"
@@ -55,7 +56,7 @@ extension TokenCache {
             authority = "\((url.scheme ?? "https").lowercased())://\(hostAndPort)" + segments.map { "/\($0)" }.joined()
             isMicrosoftEntra = MicrosoftEntraHosts.contains(host)
             readableEnvironments = Set(MicrosoftEntraHosts.aliases(of: host) + [hostAndPort])
-            readableRealms = [realm, segments.joined(separator: "/")]
+            readableRealms = [realm, segments.joined(separator: "/"), ""]
         }
 
         /// This scope with MSAL's realm taken from `tokenEndpoint` (its first path segment, when it

@@ -272,6 +272,29 @@ import WebviewHost
         #expect(cached.entry(covering: ["User.Read"])?.accessToken == "at-net", "the tenant ID is a realm MSAL.NET writes for common")
     }
 
+    @Test func anAccessTokenWithoutARealmIsRead() async throws {
+        // MSAL.NET does not tenant a generic OIDC authority: its access tokens have an empty realm.
+        let shape = keycloak("acme")
+        let stored = try entry(shape, subject: "sub-hal", accessToken: "at-generic", refreshToken: "rt-generic")
+        var document = MSALTokenCacheDocument()
+        TokenCache.write(stored, now: Date(), scope: scope(shape), into: &document)
+        var stripped = MSALTokenCacheDocument()
+        for section in MSALTokenCacheDocument.Section.allCases {
+            for (key, fields) in document.entries(section) {
+                var fields = fields.filter { $0.key != TokenCache.Scope.authorityField }
+                if section == .accessToken { fields["realm"] = .string("") }
+                stripped.put(section, key: key, fields)
+            }
+        }
+        let storage = InMemoryTokenCacheStorage()
+        try storage.save(stripped.serialized())
+        let cache = TokenCache(storage: storage, scope: scope(shape))
+        #expect(try await cache.cachedAccount(stored.account)?.entry(covering: ["User.Read"])?.accessToken == "at-generic")
+        // Another realm of the host does not take it: its ID token names another issuer.
+        let other = TokenCache(storage: storage, scope: scope(keycloak("other")))
+        #expect(try await other.accounts().isEmpty)
+    }
+
     // MARK: - client_info
 
     @Test(arguments: [
