@@ -11,8 +11,9 @@ import Glibc
 /// atomically (a new file, then `rename(2)`); writers take a `flock(2)` lock on `<file>.lock`.
 ///
 /// Only the owner's file is read, as OpenSSH does for keys: a file that group or others can
-/// write, or that another user owns, and a folder that group or others can write, or that
-/// another user than its owner or root owns, is refused with
+/// write, or that another user owns, a folder that group or others can write, or that a user
+/// other than you or root owns, and a folder above it that another user owns or that others can
+/// write without the sticky bit, is refused with
 /// ``TokenCacheStorageError/Code/unsafePermissions`` (the message names the path, its mode and
 /// owner): anyone who could write there could have planted an account and its tokens. A file
 /// others can only read (0644, as msal-python's file recipe leaves it) is read; the next save
@@ -125,14 +126,26 @@ public struct FileTokenCacheStorage: TokenCacheStorage {
         try lockFile.withLock(body)
     }
 
-    /// Refuses a folder that group or others can write, or whose owner is neither this user nor root.
+    /// Refuses a folder that group or others can write, or whose owner is neither this user nor
+    /// root; and, up to `/`, a folder above it that another user owns or that group or others can
+    /// write without the sticky bit (through it the cache's folder could be swapped; `/tmp` is fine).
     private func checkFolder() throws(TokenCacheStorageError) {
-        let folder = fileURL.deletingLastPathComponent().path
-        var status = stat()
-        guard stat(folder, &status) == 0 else {
-            throw TokenCacheStorageError(.fileSystem, "The token cache folder \(folder) could not be examined: \(String(cString: strerror(errno))).")
+        var folder = fileURL.deletingLastPathComponent().standardizedFileURL
+        var isCacheFolder = true
+        while true {
+            var status = stat()
+            guard stat(folder.path, &status) == 0 else {
+                throw TokenCacheStorageError(.fileSystem, "The token cache folder \(folder.path) could not be examined: \(String(cString: strerror(errno))).")
+            }
+            let sticky = status.st_mode & mode_t(S_ISVTX) != 0
+            if isCacheFolder || !sticky {
+                try Self.check(status, path: folder.path, what: isCacheFolder ? "folder" : "file's parent folder", fix: "chmod 700", rootMayOwn: true)
+            }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path || folder.path == "/" { return }
+            folder = parent
+            isCacheFolder = false
         }
-        try Self.check(status, path: folder, what: "folder", fix: "chmod 700", rootMayOwn: true)
     }
 
     /// Refuses what `status` describes when group or others can write it, or another user owns it.

@@ -69,6 +69,20 @@ import Glibc
         }
     }
 
+    @Test func aFolderAboveThatOthersCanWriteIsRefusedUnlessSticky() throws {
+        let (directory, folder, storage) = try savedCache()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // directory/org.example.App/cache.json: through a writable directory, the app's folder could be swapped.
+        #expect(chmod(directory.path, 0o777) == 0)
+        let error = try #require(throws: TokenCacheStorageError.self) { try storage.load() }
+        #expect(error.code == .unsafePermissions)
+        #expect(error.message.contains(directory.standardizedFileURL.path) && error.message.contains("mode 0777"), "\(error.message)")
+        // With the sticky bit (as /tmp) nobody can rename another's folder: accepted.
+        #expect(chmod(directory.path, 0o1777) == 0)
+        #expect(try storage.load() != nil)
+        #expect(FileManager.default.fileExists(atPath: folder.path))
+    }
+
     @Test(arguments: ["0600", "0400", "0644"])
     func aFileOnlyItsOwnerCanWriteIsRead(_ mode: String) throws {
         // 0644: what msal-python's documented file recipe leaves; others could read it, but not plant tokens.
