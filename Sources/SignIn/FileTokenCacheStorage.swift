@@ -106,6 +106,10 @@ public struct FileTokenCacheStorage: TokenCacheStorage {
         try lockFile.withLock(body)
     }
 
+    public func refreshLock(for key: String) -> TokenCacheLockFile? {
+        lockFile.sibling(for: key)
+    }
+
     private func failure(_ verb: String) -> TokenCacheStorageError {
         TokenCacheStorageError(.fileSystem, "The token cache file \(fileURL.path) could not be \(verb == "read" ? "read" : "written"): \(String(cString: strerror(errno))).")
     }
