@@ -4,8 +4,9 @@ public import WebviewHost
 
 extension PublicClientApplication {
     /// Posted (on the main thread, object: the application) when the token cache's store could
-    /// not keep tokens, which are then kept in memory for this run: when it cannot be opened
-    /// before a sign-in, and when a sign-in's or a renewal's tokens could not be written.
+    /// not keep tokens, which are then kept in memory: when it cannot be opened before a sign-in
+    /// (once: after the app chose memory for this run, later results carry the error without a
+    /// notification), and when a sign-in's or a renewal's tokens could not be written.
     /// `userInfo["error"]` is the ``TokenCacheStorageError``.
     public static let tokenCacheDidFailNotification = Notification.Name("SignIn.PublicClientApplication.tokenCacheDidFail")
 
@@ -43,11 +44,15 @@ extension PublicClientApplication {
         }
     }
 
-    /// Stores `entry` and returns its result; a store that failed is on the result, logged and posted.
+    /// Stores `entry` and returns its result; a store that failed is on the result, logged and
+    /// posted (unless the app already chose memory for this run, which was reported then).
     func keep(_ entry: TokenCache.Entry, now: Date) async -> AuthenticationResult {
         var result = entry.result
         guard let failure = await cache.keep(entry, now: now) else { return result }
         result.tokenCacheError = failure
+        // Kept in memory for this run by the app's choice: reported once already, when the store
+        // could not be opened.
+        guard cache.detachedBecause == nil else { return result }
         Self.tokenCacheLogger.error(
             "The token cache's store did not keep the new tokens; they are kept in memory until its next write",
             metadata: ["code": "\(failure.code)", "reason": "\(failure.message)", "account": "\(entry.account.identifier)"])
