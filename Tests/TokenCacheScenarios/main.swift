@@ -13,6 +13,7 @@
 //   accounts                      allAccounts()
 //   remove ACCOUNT_ID             remove(account)
 //   write-loop WRITER COUNT       COUNT cache writes of a made-up account "WRITER"
+//   hold-lock KEY DIR             holds the store's refresh lock for KEY, writes DIR/held, waits to be killed
 //   dump FILE                     copies the stored cache bytes to FILE (0600)
 //   clear                         deletes the Secret Service item
 //
@@ -299,6 +300,18 @@ case "write-loop":
         }
     }
     emit(["written": count])
+
+case "hold-lock":
+    guard arguments.count >= 3, let lock = storage.refreshLock(for: arguments[1]) else { fail("hold-lock KEY DIR (a file or Secret Service store)") }
+    do throws(TokenCacheStorageError) {
+        let held = try await lock.acquire()
+        _ = FileManager.default.createFile(atPath: URL(fileURLWithPath: arguments[2]).appendingPathComponent("held").path, contents: nil)
+        // Until killed (the scenario's own time limit ends it otherwise).
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(60)) }
+        held.release()
+    } catch {
+        fail(error.message)
+    }
 
 case "clear":
     guard let secretStore = storage as? SecretServiceTokenCacheStorage else { fail("clear needs STORE=secret:...") }
