@@ -23,7 +23,9 @@ public struct PublicClientApplicationConfiguration: Sendable {
     /// ``SecretServiceTokenCacheStorage`` with the default schema and the attribute
     /// `client_id` = ``clientID``. Choose ``InMemoryTokenCacheStorage`` to remember nobody,
     /// ``FileTokenCacheStorage`` for an unencrypted file, or your own ``TokenCacheStorage``.
-    /// There is no silent fall-back: when the chosen store fails, calls that need it fail.
+    /// There is no silent fall-back to another store: when the chosen store fails, tokens a
+    /// sign-in or a renewal got are kept in memory and reported
+    /// (``AuthenticationResult/tokenCacheError``), and calls that only read the store fail.
     public var tokenCacheStorage: (any TokenCacheStorage)?
     /// Called on the main actor when ``PublicClientApplication/acquireToken(with:)`` cannot open
     /// the token cache's store, before the sign-in page is shown (the store is opened first, a

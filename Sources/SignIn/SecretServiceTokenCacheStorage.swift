@@ -16,6 +16,9 @@ import Synchronization
 /// No session bus or no Secret Service is `unavailable`; a collection the person refused to
 /// unlock is `locked`. The library never falls back to a plain file by itself: an app that
 /// wants that chooses ``FileTokenCacheStorage`` explicitly.
+///
+/// Before a sign-in, ``prepare()`` unlocks the default collection (or has one created), so the
+/// desktop's prompt shows before the sign-in page, not after the person signed in.
 public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
     /// The schema used when none is given.
     public static let defaultSchemaName = "io.github.webviewhost.TokenCache"
