@@ -78,6 +78,41 @@ extension GlewlwydSignInTests {
         }
     }
 
+    /// How many authorization codes Glewlwyd has issued (one per sign-in page that got as far as a login).
+    func issuedCodes() async throws -> Int {
+        let database = server.stateDirectory.appendingPathComponent("glewlwyd.db").path
+        let output = try await ScriptRunner.run("sqlite3", [database, "SELECT COUNT(*) FROM gpo_code;"], timeout: 20)
+        guard output.status == 0, let count = Int(output.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw GlewlwydError("Counting Glewlwyd's codes failed: \(output.standardError)")
+        }
+        return count
+    }
+
+    @Test func aLockedKeyringIsReportedBeforeTheSignInPageAndTheAppMayStop() async throws {
+        try await KeyringSession.with(display: false) { keyring in
+            var environment = keyring.environment.merging(scenarioEnvironment(store: "secret:org.example.Test:stop")) { $1 }
+            environment["STORE_UNAVAILABLE"] = "stop"
+            let locked = try await ScriptRunner.run(
+                "gdbus", ["call", "--session", "--dest", "org.freedesktop.secrets", "--object-path", "/org/freedesktop/secrets",
+                    "--method", "org.freedesktop.Secret.Service.Lock", "['/org/freedesktop/secrets/collection/login']"],
+                environment: keyring.environment, timeout: 20)
+            #expect(locked.status == 0, "\(locked.standardError)")
+            let codes = try await issuedCodes()
+            let result = try await TokenCacheScenario.run(["sign-in"], environment: environment)
+            let error = try #require(result["error"] as? [String: Any], "signed in although the app said stop: \(result)")
+            #expect(error["code"] as? String == "providerUnavailable")
+            #expect(error["storageCode"] as? String == "locked")
+            #expect((error["message"] as? String)?.contains("nobody was asked to sign in") == true)
+            #expect(try await issuedCodes() == codes, "the sign-in page was never used: no password typed, no code issued")
+
+            // The same app answering "memory for this run" signs in: the page is used (one code).
+            environment["STORE_UNAVAILABLE"] = nil
+            let signedIn = try await TokenCacheScenario.succeed(["sign-in"], environment: environment)
+            #expect(signedIn["tokenCacheError"] as? String == "locked")
+            #expect(try await issuedCodes() == codes + 1)
+        }
+    }
+
     @Test func aSignInWithoutAnySecretServiceCompletesAndSaysSo() async throws {
         let home = try TokenCacheScenario.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }

@@ -18,7 +18,7 @@
 //   clear                         deletes the Secret Service item
 //
 // Environment: STORE (memory | file:PATH | app:APPLICATION_ID | secret:SCHEMA:VALUE), ISSUER, CLIENT_ID,
-// CLOCK_OFFSET (seconds added to the clock), STORE_TIMEOUT (Secret Service time limit), BROWSER_SCRIPT, USERNAME, PASSWORD.
+// CLOCK_OFFSET (seconds added to the clock), STORE_UNAVAILABLE (stop: the app's answer when the store cannot be opened), STORE_TIMEOUT (Secret Service time limit), BROWSER_SCRIPT, USERNAME, PASSWORD.
 // Prints one line `RESULT {json}`: the outcome, or {"error": ...}; token values appear only as
 // SHA-256 prefixes.
 import Crypto
@@ -85,7 +85,8 @@ do {
     application = try PublicClientApplication(configuration: .init(
         clientID: clientID, authority: issuer, redirectURI: URL(string: "http://127.0.0.1/callback")!,
         defaultScopes: ["openid", "profile", "email", "offline_access"], networkTimeout: 15,
-        now: { Date().addingTimeInterval(clockOffset) }, tokenCacheStorage: storage))
+        now: { Date().addingTimeInterval(clockOffset) }, tokenCacheStorage: storage,
+        tokenCacheUnavailable: { _ in environment["STORE_UNAVAILABLE"] == "stop" ? .stop : .keepInMemoryForThisRun }))
 } catch {
     fail("\(error)")
 }
