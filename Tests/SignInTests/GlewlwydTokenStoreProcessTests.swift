@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioSupport
 import Testing
 import WebviewHost
 
@@ -111,6 +112,27 @@ extension GlewlwydSignInTests {
             #expect(signedIn["tokenCacheError"] as? String == "locked")
             #expect(try await issuedCodes() == codes + 1)
         }
+    }
+
+    @Test func aSignInWhereTheKeyringHasNoDefaultCollectionCompletesAndSaysSo() async throws {
+        // A bus on which gnome-keyring is started on demand with no keyring at all and no display
+        // for its "new keyring" prompt: the person cannot create one.
+        let home = try TokenCacheScenario.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let program = ScenarioRunner.productsDirectory.appendingPathComponent("TokenCacheScenarios").path
+        let started = Date()
+        let output = try await ScriptRunner.run(
+            "env", ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "dbus-run-session", "--", program, "sign-in"],
+            environment: scenarioEnvironment(store: "secret:org.example.Test:no-collection", extra: [
+                "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_RUNTIME_DIR": home.path,
+                "SCENARIO_TIMEOUT": "100",
+            ]), timeout: 110)
+        let line = try #require(output.standardOutput.split(separator: "\n").last { $0.hasPrefix("RESULT ") }, "\(output.standardError.suffix(2000))")
+        let result = try #require(try JSONSerialization.jsonObject(with: Data(line.dropFirst(7).utf8)) as? [String: Any])
+        #expect(result["error"] == nil, "\(result)")
+        #expect(!(result["accessToken"] as? String ?? "").isEmpty, "the app got its tokens")
+        #expect(["locked", "unavailable", "timedOut"].contains(result["tokenCacheError"] as? String), "\(result)")
+        #expect(Date().timeIntervalSince(started) < 60, "no 30-second wait after the sign-in")
     }
 
     @Test func aSignInWithoutAnySecretServiceCompletesAndSaysSo() async throws {
