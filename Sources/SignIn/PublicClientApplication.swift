@@ -314,7 +314,9 @@ public final class PublicClientApplication: Sendable {
     }
 
     /// Deletes the account's tokens for this app from the token cache's store, and the account
-    /// (the provider's session is not ended). Returns whether anything was cached.
+    /// (the provider's session is not ended). Returns whether anything was cached. While tokens
+    /// are kept in memory for this run (``TokenCacheUnavailableDecision/keepInMemoryForThisRun``),
+    /// the account is removed from memory, and from the store by ``saveUnsavedTokens()``.
     ///
     /// - Throws: `providerUnavailable` when the store cannot be changed.
     @discardableResult

@@ -121,11 +121,13 @@ final class TokenCache: Sendable {
     }
 
     /// Forgets the account's tokens for this app, and the account; returns whether any were cached.
+    /// While the app keeps tokens in memory for this run, the removal is made there and written
+    /// to the store with the rest by ``attach()``.
     @discardableResult
     func remove(_ account: Account) async throws(WebAuthError) -> Bool {
         let scope = scope
         let removed = Mutex(0)
-        try await update { document in
+        try await update(keepingOnFailure: memory.detachedBecause != nil) { document in
             var count = 0
             for section in [MSALTokenCacheDocument.Section.accessToken, .refreshToken, .idToken] {
                 count += document.remove(section) { Self.belongs($0, to: account, scope: scope) }

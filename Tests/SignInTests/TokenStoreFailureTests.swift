@@ -101,6 +101,24 @@ extension GlewlwydSignInTests {
         #expect(restarted.tokenCacheError == nil)
     }
 
+    @Test func signingOutWhileTokensAreKeptInMemoryReachesTheStoreWhenItWorksAgain() async throws {
+        let browser = provider(.signIn([alice]))
+        let storage = ControlledTokenCacheStorage(log: browser.log)
+        let first = try makeApplication(storage: storage)
+        let account = try await acquireToken(first, through: browser).get().account  // stored
+
+        storage.fail(prepare: true, load: true, save: true)
+        let app = try makeApplication(storage: storage)
+        let again = try await acquireToken(app, through: provider(.signIn([alice]))).get()
+        #expect(again.tokenCacheError?.code == .locked)
+        #expect(try await app.remove(account) == true)
+        #expect(try await app.allAccounts() == [])
+
+        storage.fail(prepare: false, load: false, save: false)
+        try await app.saveUnsavedTokens()
+        #expect(try await makeApplication(storage: storage).allAccounts() == [], "the sign-out reached the store")
+    }
+
     @Test func tokensTheStoreDidNotWriteAreKeptUntilItsNextWrite() async throws {
         let clock = TestClock()
         let browser = provider(.signIn([alice]))
