@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 
 /// One token renewal at a time for an account, across every process using the same store:
@@ -6,20 +7,22 @@ import Logging
 /// renewed tokens are written. A process that waited finds the rotated tokens in the store and
 /// uses them instead of spending the old refresh token (one-use at Microsoft Entra ID).
 ///
-/// The wait is bounded by the lock's time limit; a holder that was killed released the lock
-/// with its descriptor. A waiter that gives up (a holder that is stopped, not dead) renews
+/// The wait is bounded (the lock's time limit, and at least one network time-out); a holder
+/// that was killed released the lock with its descriptor. A waiter that gives up (a holder that is stopped, not dead) renews
 /// without the lock, logged: a late second renewal is better than a hang.
 struct CrossProcessRefresh: Sendable {
     private let held: TokenCacheLockFile.Held?
 
     /// Takes the account's refresh lock; without one (a store only this process uses, or tokens
-    /// kept in memory for this run) this process's own single flight is enough.
-    static func begin(cache: TokenCache, account: Account, logger: Logger) async -> CrossProcessRefresh {
+    /// kept in memory for this run) this process's own single flight is enough. The wait is at least `networkTimeout` and 5 seconds: the holder may be waiting for the
+    /// token endpoint that long.
+    static func begin(cache: TokenCache, account: Account, networkTimeout: TimeInterval, logger: Logger) async -> CrossProcessRefresh {
         guard cache.detachedBecause == nil, let lock = cache.storage.refreshLock(for: "refresh \(account.identifier)") else {
             return CrossProcessRefresh(held: nil)
         }
+        let patient = TokenCacheLockFile(url: lock.url, timeout: max(lock.timeout, networkTimeout + 5))
         do throws(TokenCacheStorageError) {
-            return CrossProcessRefresh(held: try await lock.acquire())
+            return CrossProcessRefresh(held: try await patient.acquire())
         } catch {
             logger.warning(
                 "Renewing without the cross-process refresh lock", metadata: ["code": "\(error.code)", "reason": "\(error.message)"])

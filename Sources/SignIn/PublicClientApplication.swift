@@ -201,7 +201,8 @@ public final class PublicClientApplication: Sendable {
         // One refresh across processes: whoever holds the account's refresh lock renews; the
         // others wait, then read what it stored instead of spending the (maybe one-use) refresh
         // token again.
-        let flight = await CrossProcessRefresh.begin(cache: cache, account: account, logger: Self.tokenCacheLogger)
+        let flight = await CrossProcessRefresh.begin(
+            cache: cache, account: account, networkTimeout: configuration.networkTimeout, logger: Self.tokenCacheLogger)
         defer { flight.end() }
         guard let cached = try await cache.cachedAccount(account) else {
             throw WebAuthError(.interactionRequired, "\(account) has not signed in with this app; call acquireToken to sign in.")
