@@ -135,6 +135,25 @@ extension GlewlwydSignInTests {
         #expect(Date().timeIntervalSince(started) < 60, "no 30-second wait after the sign-in")
     }
 
+    @Test func anUnlockPromptNobodyAnswersDelaysTheSignInPageABoundedTime() async throws {
+        try #require(ProcessInfo.processInfo.environment["DISPLAY"] != nil, "run the tests under xvfb-run: the prompt needs a display")
+        // The keyring's unlock prompt shows on the test display, before the page, and nobody answers it.
+        try await KeyringSession.with(display: true) { keyring in
+            var environment = keyring.environment.merging(scenarioEnvironment(store: "secret:org.example.Test:prompt")) { $1 }
+            environment["STORE_TIMEOUT"] = "3"
+            let locked = try await ScriptRunner.run(
+                "gdbus", ["call", "--session", "--dest", "org.freedesktop.secrets", "--object-path", "/org/freedesktop/secrets",
+                    "--method", "org.freedesktop.Secret.Service.Lock", "['/org/freedesktop/secrets/collection/login']"],
+                environment: keyring.environment, timeout: 20)
+            #expect(locked.status == 0, "\(locked.standardError)")
+            let started = Date()
+            let result = try await TokenCacheScenario.run(["sign-in"], environment: environment)
+            #expect(result["error"] == nil, "\(result)")
+            #expect(result["tokenCacheError"] as? String == "timedOut", "\(result)")
+            #expect(Date().timeIntervalSince(started) < 30, "one 3-second wait for the prompt, then the sign-in; no second wait after it")
+        }
+    }
+
     @Test func aSignInWithoutAnySecretServiceCompletesAndSaysSo() async throws {
         let home = try TokenCacheScenario.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
