@@ -146,14 +146,17 @@ public final class PublicClientApplication: Sendable {
 
     /// A token for an account signed in earlier, in this process or in an earlier run (through
     /// the token cache's store), without the person: the cached access token while it is valid,
-    /// else a new one from the refresh token. Concurrent calls for one account and scope set
-    /// make one refresh request; a refresh token the server rotates replaces the old one.
+    /// else a new one from the refresh token. Concurrent calls for one account make one refresh
+    /// request, in this process and across processes over the same store (the others use the
+    /// renewed tokens, also with `forceRefresh`); a refresh token the server rotates replaces
+    /// the old one. Renewed tokens the store cannot keep are returned all the same, kept in
+    /// memory, and reported in ``AuthenticationResult/tokenCacheError``.
     ///
     /// - Throws: `interactionRequired` when the account is unknown here, the scopes were not
     ///   granted, there is no refresh token, or the provider refused it (its OAuth error, if any,
-    ///   is in `serverError`); `providerUnavailable` when the token store cannot be used (its
-    ///   ``TokenCacheStorageError`` is the `underlyingError`); `network`, `server`,
-    ///   `invalidResponse` otherwise.
+    ///   is in `serverError`); `providerUnavailable` when the token store cannot be read and this
+    ///   process keeps nothing in memory (its ``TokenCacheStorageError`` is the
+    ///   `underlyingError`); `network`, `server`, `invalidResponse` otherwise.
     public func acquireTokenSilent(with parameters: SilentTokenParameters) async throws(WebAuthError) -> AuthenticationResult {
         let account = parameters.account
         let scopes = ScopeSet.normalized(["openid"] + configuration.defaultScopes + parameters.scopes)
@@ -196,7 +199,9 @@ public final class PublicClientApplication: Sendable {
         if !force, let entry = seen.entry(covering: scopes),
             entry.expiresOn.timeIntervalSince(configuration.now()) > configuration.accessTokenRenewalMargin
         {
-            return entry.result
+            var result = entry.result
+            result.tokenCacheError = cache.unsavedBecause
+            return result
         }
         // One refresh across processes: whoever holds the account's refresh lock renews; the
         // others wait, then read what it stored instead of spending the (maybe one-use) refresh
