@@ -158,6 +158,7 @@ let package = Package(
             dependencies: [
                 "WebviewHost", "CLibSecret",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),

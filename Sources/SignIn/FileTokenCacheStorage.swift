@@ -126,6 +126,10 @@ public struct FileTokenCacheStorage: TokenCacheStorage {
         try lockFile.withLock(body)
     }
 
+    public func refreshLock(for key: String) -> TokenCacheLockFile? {
+        lockFile.sibling(for: key)
+    }
+
     /// Refuses a folder that group or others can write, or whose owner is neither this user nor
     /// root; and, up to `/`, a folder above it that another user owns or that group or others can
     /// write without the sticky bit (through it the cache's folder could be swapped; `/tmp` is fine).

@@ -57,6 +57,8 @@ final class TokenCache: Sendable {
     /// once the provider's discovery document has been read (``Scope/usingTokenEndpoint(_:)``).
     var scope: Scope { scopeState.withLock { $0 } }
     private let queue = DispatchQueue(label: "SignIn.TokenCache")
+    /// What this process holds that the store may not (yet).
+    private let memory = TokenCacheMemory()
     /// The accounts seen at the last read or write, for the synchronous ``PublicClientApplication/accounts``.
     private let lastSeenAccounts = Mutex<[Account]>([])
 
@@ -95,20 +97,37 @@ final class TokenCache: Sendable {
 
     /// Stores `entry`: its access token (replacing the one for the same scopes), ID token,
     /// account, and its refresh token, which replaces the account's previous one for this app
-    /// (a rotated refresh token makes the old one useless).
+    /// (a rotated refresh token makes the old one useless). Throws when the store fails.
     func store(_ entry: Entry, now: Date) async throws(WebAuthError) {
+        try await put(entry, now: now, keepingOnFailure: false)
+    }
+
+    /// ``store(_:now:)`` that never loses the entry: when the store fails, the entry is kept in
+    /// this process's memory (reads see it, the next write stores it) and the store's error is
+    /// returned.
+    @discardableResult
+    func keep(_ entry: Entry, now: Date) async -> TokenCacheStorageError? {
+        try? await put(entry, now: now, keepingOnFailure: true)
+    }
+
+    /// The body of ``store(_:now:)`` and ``keep(_:now:)``: writes `entry` under MSAL's keys for
+    /// this app's scope (``currentScope()``, so with the token endpoint's realm once discovery has run).
+    @discardableResult
+    private func put(_ entry: Entry, now: Date, keepingOnFailure: Bool) async throws(WebAuthError) -> TokenCacheStorageError? {
         let scope = await currentScope()
-        try await update { document in
+        return try await update(keepingOnFailure: keepingOnFailure) { document in
             Self.write(entry, now: now, scope: scope, into: &document)
         }
     }
 
     /// Forgets the account's tokens for this app, and the account; returns whether any were cached.
+    /// While the app keeps tokens in memory for this run, the removal is made there and written
+    /// to the store with the rest by ``attach()``.
     @discardableResult
     func remove(_ account: Account) async throws(WebAuthError) -> Bool {
         let scope = await currentScope()
         let removed = Mutex(0)
-        try await update { document in
+        try await update(keepingOnFailure: memory.detachedBecause != nil) { document in
             let owner = Self.owner(of: account, in: document, scope: scope)
             var count = 0
             for section in [MSALTokenCacheDocument.Section.accessToken, .refreshToken, .idToken, .account] {
@@ -121,9 +140,10 @@ final class TokenCache: Sendable {
 
     /// Forgets the account's refresh tokens for this app (one was refused); with `secret`, only
     /// those with that secret, so that a token another process just stored survives.
-    func removeRefreshTokens(of account: Account, secret: String? = nil) async throws(WebAuthError) {
+    @discardableResult
+    func removeRefreshTokens(of account: Account, secret: String? = nil) async -> TokenCacheStorageError? {
         let scope = await currentScope()
-        try await update { document in
+        return try? await update(keepingOnFailure: true) { document in
             let owner = Self.owner(of: account, in: document, scope: scope)
             document.remove(.refreshToken) { fields in
                 Self.belongs(fields, in: .refreshToken, to: owner, scope: scope) && (secret == nil || fields[string: "secret"] == secret)
@@ -144,31 +164,117 @@ final class TokenCache: Sendable {
 
     // MARK: - The store, on the queue
 
-    private func load() async throws(WebAuthError) -> MSALTokenCacheDocument {
+    /// Opens the store before a person is asked to sign in (``TokenCacheStorage/prepare()``: a
+    /// keyring is unlocked here) and reads it; the store's error when it cannot be used. Does
+    /// nothing while the app keeps tokens in memory for this run.
+    func open() async -> TokenCacheStorageError? {
+        if memory.detachedBecause != nil { return nil }
         _ = await currentScope()
         let storage = storage
-        let document = try await onQueue { () throws(TokenCacheStorageError) in MSALTokenCacheDocument(data: try storage.load()) }
-        remember(document)
-        return document
+        do throws(WebAuthError) {
+            let stored = try await onQueue { () throws(TokenCacheStorageError) in
+                try storage.prepare()
+                return MSALTokenCacheDocument(data: try storage.load())
+            }
+            memory.remember(stored: stored)
+            remember(memory.document(over: stored))
+            return nil
+        } catch {
+            return Self.storageError(of: error)
+        }
     }
 
-    /// Lock, load, change, save, unlock: the change applies to what the store holds now.
-    private func update(_ change: @escaping @Sendable (inout MSALTokenCacheDocument) -> Void) async throws(WebAuthError) {
-        let storage = storage
-        let document = try await onQueue { () throws(TokenCacheStorageError) in
-            try storage.withWriterLock { () throws(TokenCacheStorageError) in
-                var document = MSALTokenCacheDocument(data: try storage.load())
-                change(&document)
-                try storage.save(document.serialized())
-                return document
-            }
+    /// Whether the store is not called for the rest of this run, and why.
+    var detachedBecause: TokenCacheStorageError? { memory.detachedBecause }
+
+    /// Keeps tokens in this process's memory only, without calling the store, until ``attach()``.
+    func detach(because error: TokenCacheStorageError) { memory.detach(because: error) }
+
+    /// Why some tokens are only in memory now; `nil` when the store holds everything.
+    var unsavedBecause: TokenCacheStorageError? { memory.unsavedBecause }
+
+    /// Uses the store again and writes what only memory holds into it.
+    func attach() async throws(WebAuthError) {
+        let detached = memory.detachedBecause
+        memory.attach()
+        do throws(WebAuthError) {
+            try await update { _ in }
+        } catch {
+            if let detached { memory.detach(because: detached) }
+            throw error
         }
-        remember(document)
+    }
+
+    private func load() async throws(WebAuthError) -> MSALTokenCacheDocument {
+        _ = await currentScope()
+        if memory.detachedBecause != nil {
+            let document = memory.document()
+            remember(document)
+            return document
+        }
+        let storage = storage
+        do throws(WebAuthError) {
+            let stored = try await onQueue { () throws(TokenCacheStorageError) in MSALTokenCacheDocument(data: try storage.load()) }
+            memory.remember(stored: stored)
+            let document = memory.document(over: stored)
+            remember(document)
+            return document
+        } catch {
+            // Tokens this process got and could not store are still usable here.
+            guard memory.hasUnsavedChanges else { throw error }
+            let document = memory.document()
+            remember(document)
+            return document
+        }
+    }
+
+    /// Lock, load, change, save, unlock: the change applies to what the store holds now, after
+    /// the changes an earlier write could not store. With `keepingOnFailure`, a store that fails
+    /// does not lose the change: it is kept in memory for the next write, and the store's error
+    /// is returned instead of thrown.
+    @discardableResult
+    private func update(
+        keepingOnFailure: Bool = false, _ change: @escaping @Sendable (inout MSALTokenCacheDocument) -> Void
+    ) async throws(WebAuthError) -> TokenCacheStorageError? {
+        if let detached = memory.detachedBecause {
+            guard keepingOnFailure else {
+                throw WebAuthError(
+                    .providerUnavailable, "The token cache is kept in memory for this run. \(detached.message)", underlyingError: detached)
+            }
+            memory.keep(change, because: detached)
+            remember(memory.document())
+            return detached
+        }
+        let storage = storage
+        let pending = memory.pending()
+        do throws(WebAuthError) {
+            let document = try await onQueue { () throws(TokenCacheStorageError) in
+                try storage.withWriterLock { () throws(TokenCacheStorageError) in
+                    var document = MSALTokenCacheDocument(data: try storage.load())
+                    for (_, earlier) in pending { earlier(&document) }
+                    change(&document)
+                    try storage.save(document.serialized())
+                    return document
+                }
+            }
+            memory.saved(pending.map(\.id), document: document)
+            remember(memory.document(over: document))
+            return nil
+        } catch {
+            guard keepingOnFailure, let storageError = Self.storageError(of: error) else { throw error }
+            memory.keep(change, because: storageError)
+            remember(memory.document())
+            return storageError
+        }
     }
 
     private func remember(_ document: MSALTokenCacheDocument) {
         let accounts = accounts(in: document)
         lastSeenAccounts.withLock { $0 = accounts }
+    }
+
+    private static func storageError(of error: WebAuthError) -> TokenCacheStorageError? {
+        error.underlyingError as? TokenCacheStorageError
     }
 
     private func onQueue<T: Sendable>(_ work: @escaping @Sendable () throws(TokenCacheStorageError) -> T) async throws(WebAuthError) -> T {

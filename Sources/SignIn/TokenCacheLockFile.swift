@@ -1,14 +1,20 @@
+import Crypto
+import Synchronization
 public import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// A writer lock shared by processes: `flock(2)` on a file (created 0600 if missing).
+/// A lock shared by processes: `flock(2)` on a file (created 0600 if missing), as
+/// msal-extensions' `CrossPlatLock` does beside its cache file.
 ///
-/// The kernel drops the lock when its holder exits, so a crashed writer never leaves the cache
-/// locked. Waiting is bounded: the lock is retried every 10 ms until ``timeout``, then
-/// ``TokenCacheStorageError/Code/timedOut`` is thrown. An app writing its own
-/// ``TokenCacheStorage`` can use it for ``TokenCacheStorage/withWriterLock(_:)``.
+/// The kernel drops the lock when its holder exits, so a killed process never leaves the cache
+/// locked; the file itself stays (removing it would let two processes lock two different files).
+/// The holder writes its process ID into the file, so that a waiter that gives up can say who
+/// held the lock and whether that process still runs. Waiting is bounded: the lock is retried
+/// every 10 ms until ``timeout``, then ``TokenCacheStorageError/Code/timedOut`` is thrown. An app
+/// writing its own ``TokenCacheStorage`` can use it for ``TokenCacheStorage/withWriterLock(_:)``
+/// and ``TokenCacheStorage/refreshLock(for:)``.
 public struct TokenCacheLockFile: Sendable {
     /// The lock file.
     public let url: URL
@@ -20,8 +26,65 @@ public struct TokenCacheLockFile: Sendable {
         self.timeout = timeout
     }
 
+    /// A lock file beside this one for `key` (its name holds a digest of `key`, never `key`
+    /// itself), waited for at most `timeout` (this lock's timeout when `nil`).
+    public func sibling(for key: String, timeout: TimeInterval? = nil) -> TokenCacheLockFile {
+        let digest = SHA256.hash(data: Data(key.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
+        return TokenCacheLockFile(
+            url: url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).\(digest)"),
+            timeout: timeout ?? self.timeout)
+    }
+
     /// Runs `body` holding the lock (`flock(LOCK_EX)`), released when `body` returns or throws.
     public func withLock<T>(_ body: () throws(TokenCacheStorageError) -> T) throws(TokenCacheStorageError) -> T {
+        let fd = try openFile()
+        defer { close(fd) }  // closing the descriptor releases the lock
+        let deadline = Date().addingTimeInterval(timeout)
+        while !(try tryLock(fd)) {
+            guard Date() < deadline else { throw timedOut(fd) }
+            usleep(10_000)
+        }
+        return try body()
+    }
+
+    /// Takes the lock without blocking a thread while it waits (the task sleeps between tries).
+    /// Returns the held lock, or throws `timedOut` after ``timeout`` (naming the holder).
+    func acquire() async throws(TokenCacheStorageError) -> Held {
+        let fd = try openFile()
+        let deadline = Date().addingTimeInterval(timeout)
+        do throws(TokenCacheStorageError) {
+            while !(try tryLock(fd)) {
+                guard Date() < deadline else { throw timedOut(fd) }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        } catch {
+            close(fd)
+            throw error
+        }
+        return Held(fd: fd)
+    }
+
+    /// A lock taken by ``acquire()``; ``release()`` ends it (closing the descriptor), once.
+    final class Held: Sendable {
+        private let fd: Int32
+        private let released = Mutex(false)
+
+        fileprivate init(fd: Int32) { self.fd = fd }
+
+        func release() {
+            let first = released.withLock { done in
+                defer { done = true }
+                return !done
+            }
+            if first { close(fd) }
+        }
+
+        deinit { release() }
+    }
+
+    // MARK: - The file
+
+    private func openFile() throws(TokenCacheStorageError) -> Int32 {
         let directory = url.deletingLastPathComponent()
         if !FileManager.default.fileExists(atPath: directory.path) {
             do {
@@ -34,19 +97,36 @@ public struct TokenCacheLockFile: Sendable {
         guard fd >= 0 else {
             throw TokenCacheStorageError(.fileSystem, "The token cache lock file \(url.path) could not be opened: \(String(cString: strerror(errno))).")
         }
-        defer { close(fd) }  // closing the descriptor releases the lock
-        let deadline = Date().addingTimeInterval(timeout)
-        while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-            let failure = errno
-            guard failure == EWOULDBLOCK || failure == EINTR else {
-                throw TokenCacheStorageError(.fileSystem, "The token cache lock \(url.path) could not be taken: \(String(cString: strerror(failure))).")
-            }
-            guard Date() < deadline else {
-                throw TokenCacheStorageError(
-                    .timedOut, "Another process held the token cache lock \(url.path) for more than \(Int(timeout)) seconds; try again.")
-            }
-            usleep(10_000)
+        return fd
+    }
+
+    /// One try; on success the file says who holds the lock (this process).
+    private func tryLock(_ fd: Int32) throws(TokenCacheStorageError) -> Bool {
+        if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+            let owner = Array("\(getpid())\n".utf8)
+            if ftruncate(fd, 0) == 0 { _ = owner.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+            return true
         }
-        return try body()
+        let failure = errno
+        guard failure == EWOULDBLOCK || failure == EINTR else {
+            throw TokenCacheStorageError(.fileSystem, "The token cache lock \(url.path) could not be taken: \(String(cString: strerror(failure))).")
+        }
+        return false
+    }
+
+    /// The owner check of a waiter that gives up: who wrote the file last, and whether it runs.
+    private func timedOut(_ fd: Int32) -> TokenCacheStorageError {
+        var buffer = [UInt8](repeating: 0, count: 32)
+        let count = pread(fd, &buffer, buffer.count, 0)
+        let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+        let holder: String
+        if let pid = Int32(text), pid > 0 {
+            holder = kill(pid, 0) == 0 || errno == EPERM
+                ? "process \(pid), which still runs,"
+                : "a descriptor inherited from process \(pid), which has ended,"
+        } else {
+            holder = "another process"
+        }
+        return TokenCacheStorageError(.timedOut, "\(holder.prefix(1).uppercased() + holder.dropFirst()) held the token cache lock \(url.path) for more than \(Int(timeout)) seconds; try again.")
     }
 }
