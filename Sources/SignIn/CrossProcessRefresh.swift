@@ -20,7 +20,7 @@ struct CrossProcessRefresh: Sendable {
         guard cache.detachedBecause == nil, let lock = cache.storage.refreshLock(for: "refresh \(account.identifier)") else {
             return CrossProcessRefresh(held: nil)
         }
-        let patient = TokenCacheLockFile(url: lock.url, timeout: max(lock.timeout, networkTimeout + 5))
+        let patient = lock.waiting(atLeast: networkTimeout + 5)
         do throws(TokenCacheStorageError) {
             return CrossProcessRefresh(held: try await patient.acquire())
         } catch {

@@ -8,7 +8,9 @@ import Glibc
 /// Secret Service (a server, a container); ``SecretServiceTokenCacheStorage`` is the default.
 ///
 /// The file is created with mode 0600 in a folder created with mode 0700, and replaced
-/// atomically (a new file, then `rename(2)`); writers take a `flock(2)` lock on `<file>.lock`.
+/// atomically (a new file, then `rename(2)`); writers take a `flock(2)` lock on `<file>.lock`,
+/// and a renewal one on `<file>.lock.<digest>` (``refreshLock(for:)``). A lock is not taken in
+/// a folder the cache would be refused in (below).
 ///
 /// Only the owner's file is read, as OpenSSH does for keys: a file that group or others can
 /// write, or that another user owns, a folder that group or others can write, or that a user
@@ -29,7 +31,8 @@ public struct FileTokenCacheStorage: TokenCacheStorage {
     /// A store at `fileURL` (its folder is created 0700 when missing).
     public init(fileURL: URL, lockTimeout: TimeInterval = 10) {
         self.fileURL = fileURL
-        lockFile = TokenCacheLockFile(url: fileURL.appendingPathExtension("lock"), timeout: lockTimeout)
+        // The locks live beside the cache: their folder is held to the cache folder's rules.
+        lockFile = TokenCacheLockFile(url: fileURL.appendingPathExtension("lock"), timeout: lockTimeout, checksFolder: true)
     }
 
     /// The app's store: `$XDG_DATA_HOME/<applicationID>/<fileName>` (`~/.local/share` when
@@ -130,11 +133,16 @@ public struct FileTokenCacheStorage: TokenCacheStorage {
         lockFile.sibling(for: key)
     }
 
-    /// Refuses a folder that group or others can write, or whose owner is neither this user nor
-    /// root; and, up to `/`, a folder above it that another user owns or that group or others can
-    /// write without the sticky bit (through it the cache's folder could be swapped; `/tmp` is fine).
     private func checkFolder() throws(TokenCacheStorageError) {
-        var folder = fileURL.deletingLastPathComponent().standardizedFileURL
+        try Self.checkFolder(fileURL.deletingLastPathComponent())
+    }
+
+    /// Refuses `cacheFolder` when group or others can write it, or its owner is neither this user
+    /// nor root; and, up to `/`, a folder above it that another user owns or that group or others
+    /// can write without the sticky bit (through it the cache's folder could be swapped; `/tmp`
+    /// is fine). The store's lock files live in the same folder and are checked the same way.
+    static func checkFolder(_ cacheFolder: URL) throws(TokenCacheStorageError) {
+        var folder = cacheFolder.standardizedFileURL
         var isCacheFolder = true
         while true {
             var status = stat()
@@ -156,8 +164,7 @@ public struct FileTokenCacheStorage: TokenCacheStorage {
     static func check(_ status: stat, path: String, what: String, fix: String, rootMayOwn: Bool = false) throws(TokenCacheStorageError) {
         let mode = status.st_mode & 0o7777
         let me = geteuid()
-        let mode4 = String(mode, radix: 8)
-        let modeText = String(repeating: "0", count: max(0, 4 - mode4.count)) + mode4
+        let modeText = modeText(mode)
         if status.st_uid != me && !(rootMayOwn && status.st_uid == 0) {
             throw TokenCacheStorageError(
                 .unsafePermissions,
@@ -173,7 +180,13 @@ public struct FileTokenCacheStorage: TokenCacheStorage {
         }
     }
 
-    private static func userName(_ uid: uid_t) -> String {
+    /// `mode` as four octal digits (`0600`, `1777`).
+    static func modeText(_ mode: mode_t) -> String {
+        let digits = String(mode & 0o7777, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
+    static func userName(_ uid: uid_t) -> String {
         guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
         return "\(String(cString: name)) (uid \(uid))"
     }

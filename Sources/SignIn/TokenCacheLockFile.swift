@@ -8,6 +8,11 @@ import Glibc
 /// A lock shared by processes: `flock(2)` on a file (created 0600 if missing), as
 /// msal-extensions' `CrossPlatLock` does beside its cache file.
 ///
+/// The lock file must be a regular file that this user owns and only this user can write (it is
+/// never followed through a symbolic link); else taking the lock throws
+/// ``TokenCacheStorageError/Code/unsafePermissions``. A ``FileTokenCacheStorage``'s locks also
+/// hold their folder to the cache folder's rules.
+///
 /// The kernel drops the lock when its holder exits, so a killed process never leaves the cache
 /// locked; the file itself stays (removing it would let two processes lock two different files).
 /// The holder writes its process ID into the file, so that a waiter that gives up can say who
@@ -21,9 +26,23 @@ public struct TokenCacheLockFile: Sendable {
     /// How long a writer waits for another one to finish.
     public let timeout: TimeInterval
 
+    /// Whether the lock's folder is held to ``FileTokenCacheStorage``'s rules before the lock is
+    /// taken (its locks live beside the cache file).
+    let checksFolder: Bool
+
     public init(url: URL, timeout: TimeInterval = 10) {
+        self.init(url: url, timeout: timeout, checksFolder: false)
+    }
+
+    init(url: URL, timeout: TimeInterval, checksFolder: Bool) {
         self.url = url
         self.timeout = timeout
+        self.checksFolder = checksFolder
+    }
+
+    /// This lock, waited for at least `seconds`.
+    func waiting(atLeast seconds: TimeInterval) -> TokenCacheLockFile {
+        TokenCacheLockFile(url: url, timeout: max(timeout, seconds), checksFolder: checksFolder)
     }
 
     /// A lock file beside this one for `key` (its name holds a digest of `key`, never `key`
@@ -32,7 +51,7 @@ public struct TokenCacheLockFile: Sendable {
         let digest = SHA256.hash(data: Data(key.utf8)).prefix(12).map { String(format: "%02x", $0) }.joined()
         return TokenCacheLockFile(
             url: url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).\(digest)"),
-            timeout: timeout ?? self.timeout)
+            timeout: timeout ?? self.timeout, checksFolder: checksFolder)
     }
 
     /// Runs `body` holding the lock (`flock(LOCK_EX)`), released when `body` returns or throws.
@@ -93,11 +112,41 @@ public struct TokenCacheLockFile: Sendable {
                 throw TokenCacheStorageError(.fileSystem, "The token cache lock folder \(directory.path) could not be created: \(error.localizedDescription)")
             }
         }
-        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if checksFolder { try FileTokenCacheStorage.checkFolder(directory) }
+        // Never through a symbolic link: the holder truncates the file and writes its ID into it.
+        let fd = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else {
+            if errno == ELOOP {
+                throw TokenCacheStorageError(
+                    .unsafePermissions,
+                    "The token cache lock file \(url.path) is a symbolic link, which this library does not follow (it writes into its lock files); delete it.")
+            }
             throw TokenCacheStorageError(.fileSystem, "The token cache lock file \(url.path) could not be opened: \(String(cString: strerror(errno))).")
         }
+        do throws(TokenCacheStorageError) {
+            try checkOwnFile(fd)
+        } catch {
+            close(fd)
+            throw error
+        }
         return fd
+    }
+
+    /// Refuses a lock file that is not a regular file this user owns and only this user can
+    /// write: someone else could hold it, swap it, or have this process write into their file.
+    private func checkOwnFile(_ fd: Int32) throws(TokenCacheStorageError) {
+        var status = stat()
+        guard fstat(fd, &status) == 0 else {
+            throw TokenCacheStorageError(.fileSystem, "The token cache lock file \(url.path) could not be examined: \(String(cString: strerror(errno))).")
+        }
+        let regular = status.st_mode & S_IFMT == S_IFREG
+        guard regular, status.st_uid == geteuid(), status.st_mode & 0o022 == 0 else {
+            let what = regular ? "mode \(FileTokenCacheStorage.modeText(status.st_mode)), owned by \(FileTokenCacheStorage.userName(status.st_uid))" : "not a regular file"
+            throw TokenCacheStorageError(
+                .unsafePermissions,
+                "The token cache lock file \(url.path) (\(what)) is not this user's own file that only they can write, so it was not used; "
+                    + "delete it (the next lock makes a new one with mode 0600).")
+        }
     }
 
     /// One try; on success the file says who holds the lock (this process).

@@ -108,4 +108,32 @@ import Glibc
             #expect(error.message.contains(storage.fileURL.path))
         }
     }
+
+    /// The store's locks live in the cache's folder: in one others can write, neither the writer
+    /// lock nor a renewal's lock is taken (nor its file made there); once the folder is the
+    /// person's own again, both are.
+    @Test func noLockIsTakenInAFolderOthersCanWrite() async throws {
+        let (directory, folder, storage) = try savedCache()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(chmod(folder.path, 0o777) == 0)
+        let writer = try #require(throws: TokenCacheStorageError.self) { try storage.withWriterLock { () throws(TokenCacheStorageError) in true } }
+        #expect(writer.code == .unsafePermissions)
+        #expect(writer.message.contains(folder.path) && writer.message.contains("mode 0777"), "\(writer.message)")
+        let renewal = try #require(storage.refreshLock(for: "refresh alice"))
+        var failure: TokenCacheStorageError?
+        do throws(TokenCacheStorageError) {
+            _ = try await renewal.acquire()
+        } catch {
+            failure = error
+        }
+        #expect(failure?.code == .unsafePermissions)
+        #expect(failure?.message.contains(folder.path) == true, "\(failure?.message ?? "")")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["cache.json"], "no lock file was made")
+
+        #expect(chmod(folder.path, 0o700) == 0)
+        #expect(try storage.withWriterLock { () throws(TokenCacheStorageError) in true })
+        let held = try await renewal.acquire()
+        held.release()
+        #expect(try Set(FileManager.default.contentsOfDirectory(atPath: folder.path)) == ["cache.json", "cache.json.lock", renewal.url.lastPathComponent])
+    }
 }

@@ -76,4 +76,57 @@ import Glibc
         let other = try await refreshLock(key: "refresh max", in: directory, timeout: 1).acquire()
         other.release()
     }
+
+    /// What a lock file is before a process takes the lock.
+    enum PlantedLockFile: String, Sendable, CaseIterable, CustomTestStringConvertible {
+        case linkToAnotherFile = "a symbolic link to another file"
+        case writableByGroup = "a file its group can write (0660)"
+        case writableByAll = "a file anyone can write (0666)"
+        case ownedByNobody = "a file owned by nobody"
+
+        var testDescription: String { rawValue }
+    }
+
+    /// The holder truncates its lock file and writes its process ID into it: a lock file that is
+    /// a link, someone else's, or one others can write is refused, and what it points to is left as it was.
+    @Test(arguments: PlantedLockFile.allCases)
+    func aLockFileSomeoneElseCouldHavePlantedIsRefusedAndLeftAlone(_ planted: PlantedLockFile) async throws {
+        let directory = try TokenCacheScenario.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lockURL = directory.appendingPathComponent("cache.json.lock")
+        let victim = directory.appendingPathComponent("precious.txt")
+        try Data("keep me\n".utf8).write(to: victim)
+        switch planted {
+        case .linkToAnotherFile:
+            #expect(symlink(victim.path, lockURL.path) == 0)
+        case .writableByGroup, .writableByAll, .ownedByNobody:
+            try Data("keep me\n".utf8).write(to: lockURL)
+            let mode: mode_t = planted == .writableByGroup ? 0o660 : planted == .writableByAll ? 0o666 : 0o600
+            #expect(chmod(lockURL.path, mode) == 0)
+            if planted == .ownedByNobody {
+                try #require(geteuid() == 0, "chown to nobody needs root, as the test machines run")
+                #expect(chown(lockURL.path, 65534, 65534) == 0)
+            }
+        }
+        let lock = TokenCacheLockFile(url: lockURL, timeout: 1)
+        let writer = try #require(throws: TokenCacheStorageError.self) { try lock.withLock { () throws(TokenCacheStorageError) in true } }
+        #expect(writer.code == .unsafePermissions)
+        #expect(writer.message.contains(lockURL.path), "names the lock file: \(writer.message)")
+        var failure: TokenCacheStorageError?
+        do throws(TokenCacheStorageError) {
+            _ = try await lock.acquire()
+        } catch {
+            failure = error
+        }
+        #expect(failure?.code == .unsafePermissions)
+        let written = planted == .linkToAnotherFile ? victim : lockURL
+        #expect(try String(contentsOf: written, encoding: .utf8) == "keep me\n", "nothing was written through or into it")
+
+        // The person deletes it, as the message says: the next lock makes its own 0600 file.
+        #expect(unlink(lockURL.path) == 0)
+        #expect(try lock.withLock { () throws(TokenCacheStorageError) in true })
+        var status = stat()
+        #expect(lstat(lockURL.path, &status) == 0 && status.st_mode & 0o777 == 0o600 && status.st_mode & S_IFMT == S_IFREG)
+        #expect(try String(contentsOf: lockURL, encoding: .utf8) == "\(getpid())\n")
+    }
 }
