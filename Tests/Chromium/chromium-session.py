@@ -109,8 +109,9 @@ def running_port(control):
     """The DevTools port of the Chromium a live session of this desktop runs, or None."""
     live = False
     for entry in os.listdir(control):
-        if entry.startswith("session-") and int(entry[len("session-"):]) != os.getpid():
-            live = live or os.path.exists("/proc/" + entry[len("session-"):])
+        pid = entry[len("session-"):]
+        if entry.startswith("session-") and pid.isdigit() and int(pid) != os.getpid():
+            live = live or os.path.exists("/proc/" + pid)
     try:
         with open(os.path.join(control, "profile", "DevToolsActivePort")) as f:
             port = int(f.readline())

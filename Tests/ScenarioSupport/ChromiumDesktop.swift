@@ -58,7 +58,8 @@ public struct ChromiumDesktop: Sendable {
     ///   `--disable-dev-shm-usage` (a container's /dev/shm is small): software rendering, /tmp;
     /// - `--disable-background-networking`, `--disable-component-update`, `--disable-sync`,
     ///   `--no-pings`, `--disable-crash-reporter`, `--disable-breakpad`, and
-    ///   `--host-resolver-rules=MAP * ~NOTFOUND`: no traffic but to IP literals (127.0.0.1, ::1);
+    ///   `--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE ::1`: no traffic but to
+    ///   the loopback addresses (the rule applies to IP literals too, hence the exclusions);
     /// - `--remote-debugging-port=0` on 127.0.0.1: the DevTools endpoint the autopilot uses (the
     ///   port Chromium chose is in `profile/DevToolsActivePort`);
     /// - `--window-size=1280,800`: the page lays out as on a laptop screen.
@@ -67,7 +68,7 @@ public struct ChromiumDesktop: Sendable {
         "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
         "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps",
         "--disable-extensions", "--no-pings", "--disable-crash-reporter", "--disable-breakpad",
-        "--host-resolver-rules=MAP * ~NOTFOUND", "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
+        "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE ::1", "--remote-debugging-port=0", "--remote-debugging-address=127.0.0.1",
         "--window-size=1280,800",
     ]
 
@@ -99,7 +100,10 @@ public struct ChromiumDesktop: Sendable {
             #!/bin/sh
             # The desktop's default browser: one headless Chromium session (Tests/Chromium/chromium-session.py).
             export WVH_CHROMIUM_RUN=\(quoted(marker))
-            exec python3 \(command.map(quoted).joined(separator: " ")) "$@" </dev/null >>\(quoted(folder.appendingPathComponent("session-output.log").path)) 2>&1
+            # No session bus: the scenario's private bus ends before Chromium is stopped, and
+            # Chromium aborts when its bus goes away (it needs none to show pages).
+            export DBUS_SESSION_BUS_ADDRESS=disabled:
+            exec python3 \(command.map(quoted).joined(separator: " ")) "$@" </dev/null >>\(quoted(folder.appendingPathComponent("wrapper-output.log").path)) 2>&1
 
             """, to: wrapper.path, mode: 0o700)
         desktop = try TestDesktop(browserCommand: "\(wrapper.path) %u")
@@ -123,9 +127,13 @@ public struct ChromiumDesktop: Sendable {
         return text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
-    /// The last `limit` characters of Chromium's own output, for failure messages.
+    /// The last `limit` characters of Chromium's own output and of the session wrapper's, for
+    /// failure messages.
     public func chromiumLog(limit: Int = 3000) -> String {
-        String(((try? String(contentsOf: folder.appendingPathComponent("chromium.log"), encoding: .utf8)) ?? "").suffix(limit))
+        ["chromium.log", "wrapper-output.log", "sessions.log"].map { name in
+            let text = (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+            return "\(name):\n\(text.suffix(limit))"
+        }.joined(separator: "\n")
     }
 
     /// Every live process of this browser (the session wrappers, Chromium and all it started),
