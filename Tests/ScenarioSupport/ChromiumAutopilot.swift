@@ -71,6 +71,17 @@ public final class ChromiumAutopilot: Sendable {
         }
     }
 
+    /// Waits until it has logged a step that `matches` (true), or until `timeout` has passed
+    /// (false). Its log lags what Chromium does by a fraction of a second.
+    public func waitForStep(timeout: Duration = .seconds(30), where matches: (Step) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if steps.contains(where: matches) { return true }
+            if ContinuousClock.now >= deadline || process.hasEnded() { return steps.contains(where: matches) }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
     /// Its log and its standard error, for failure messages.
     public var log: String {
         let output = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""

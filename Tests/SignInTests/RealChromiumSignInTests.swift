@@ -27,6 +27,10 @@ extension GlewlwydSignInTests {
             _ = await browser.stop()
             throw ChromiumDesktop.Failure(description: "\(error)\n\(autopilot.log)\nChromium's output:\n\(browser.chromiumLog())")
         }
+        // Chromium went on to the loopback listener with the code (the autopilot saw the page).
+        let reachedCallback = await autopilot.waitForStep {
+            $0.name == "page" && $0.url.hasPrefix("http://127.0.0.1:53682/callback?") && $0.url.contains("code=")
+        }
         autopilot.stop()
         let launches = browser.launchedURLs
         let cleanup = await browser.stop()
@@ -41,9 +45,7 @@ extension GlewlwydSignInTests {
         let login = try #require(steps.first { $0.name == "login" })
         #expect(login.typedUsername == server.username)
         #expect(login.typedPasswordLength == server.password.count)
-        // Chromium went on to the loopback listener with the code.
-        #expect(steps.contains { $0.name == "page" && $0.url.hasPrefix("http://127.0.0.1:53682/callback?") && $0.url.contains("code=") },
-                "\(autopilot.log)")
+        #expect(reachedCallback, "\(autopilot.log)")
         #expect(launches.count == 1, "\(launches)")
         #expect(cleanup.runningAtStop >= 3, "\(cleanup)")
         #expect(cleanup.isClean, "\(cleanup)")
