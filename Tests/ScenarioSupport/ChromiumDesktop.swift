@@ -21,10 +21,10 @@ public import Foundation
 /// The desktop entry runs a wrapper script (in ``folder``) that starts
 /// `Tests/Chromium/chromium-session.py` with Chromium's command line (``chromiumArguments``).
 /// That session becomes a child subreaper, so every process Chromium starts stays below it
-/// (crashpad double-forks into sessions of its own), and ends all of them when told to. Every
-/// process it starts carries `WVH_CHROMIUM_RUN=<marker>` in its environment; ``processes()``
-/// finds them by it, whoever their parent is. A second launch while Chromium runs opens the URL
-/// in a new tab of the running browser, as a desktop browser's second launch does.
+/// (crashpad double-forks into sessions of its own), and ends all of them when told to.
+/// ``processes()`` finds them in `/proc` whoever their parent is (see ``ownProcesses()``). A
+/// second launch while Chromium runs opens the URL in a new tab of the running browser, as a
+/// desktop browser's second launch does.
 ///
 /// To complete a sign-in form in it, start a ``ChromiumAutopilot`` on it. Chromium reaches
 /// 127.0.0.1 and ::1 only: every host name resolves to nothing (`--host-resolver-rules`).
@@ -136,10 +136,49 @@ public struct ChromiumDesktop: Sendable {
         }.joined(separator: "\n")
     }
 
-    /// Every live process of this browser (the session wrappers, Chromium and all it started),
-    /// found by ``marker`` in `/proc/PID/environ`: "pid command-line" each.
+    /// Every live process of this browser (the session wrappers, Chromium and all it started):
+    /// "pid command-line" each. See ``ownProcesses()`` for how they are found.
     public func processes() -> [String] {
-        Self.processes(carrying: "WVH_CHROMIUM_RUN=\(marker)").map { "\($0.pid) \($0.command)" }
+        ownProcesses().map { "\($0.pid) \($0.command)" }
+    }
+
+    /// The live processes of this browser, found in `/proc` three ways, so that a process is
+    /// found whoever its parent is now: its environment holds `WVH_CHROMIUM_RUN=<marker>` (the
+    /// wrappers, crashpad; Chromium's own processes overwrite that memory with their titles);
+    /// its session is one a session wrapper started Chromium in (`browser-started` in the
+    /// session log: Chromium, its zygotes and everything they fork; a session ID is not reused
+    /// while one of its processes lives); or it descends from a live session wrapper.
+    func ownProcesses() -> [(pid: pid_t, command: String)] {
+        let sessions = Set(sessionEvents.filter { $0["event"] as? String == "browser-started" }.compactMap {
+            ($0["browser"] as? Int).map { pid_t($0) }
+        })
+        let wanted = [0] + Array("WVH_CHROMIUM_RUN=\(marker)".utf8) + [0]
+        var table: [pid_t: (parent: pid_t, session: pid_t)] = [:]
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(name), pid != getpid() else { continue }
+            // "pid (comm) state ppid pgrp session ...": the name may hold spaces and parentheses.
+            let stat = String(decoding: Self.read("/proc/\(name)/stat"), as: UTF8.self)
+            guard let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 3, fields[0] != "Z", let parent = pid_t(fields[1]), let session = pid_t(fields[3]) else { continue }
+            table[pid] = (parent, session)
+        }
+        let wrappers = Set(table.keys.filter { Self.contains(([0] + Self.read("/proc/\($0)/environ"))[...], wanted) })
+        func belongs(_ pid: pid_t) -> Bool {
+            if wrappers.contains(pid) || sessions.contains(table[pid]?.session ?? -1) { return true }
+            var current = table[pid]?.parent ?? 0
+            var steps = 0
+            while current > 1, steps < 64 {
+                if wrappers.contains(current) { return true }
+                current = table[current]?.parent ?? 0
+                steps += 1
+            }
+            return false
+        }
+        return table.keys.sorted().filter(belongs).map { pid in
+            let command = Self.read("/proc/\(pid)/cmdline").map { $0 == 0 ? UInt8(ascii: " ") : $0 }
+            return (pid, String(decoding: command.prefix(160), as: UTF8.self))
+        }
     }
 
     /// What ``stop(grace:)`` found.
@@ -162,48 +201,33 @@ public struct ChromiumDesktop: Sendable {
     /// browser's processes, at most `grace`; what is left then gets SIGKILL. Safe to call when
     /// nothing runs, and more than once.
     public func stop(grace: Duration = .seconds(30)) async -> Cleanup {
-        let key = "WVH_CHROMIUM_RUN=\(marker)"
-        let running = Self.processes(carrying: key)
+        let running = ownProcesses()
         let sessions = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         for name in sessions where name.hasPrefix("session-") {
             guard let pid = pid_t(name.dropFirst("session-".count)), running.contains(where: { $0.pid == pid }) else { continue }
             kill(pid, SIGTERM)
         }
         let deadline = ContinuousClock.now + grace
-        while ContinuousClock.now < deadline, !Self.processes(carrying: key).isEmpty {
+        while ContinuousClock.now < deadline, !ownProcesses().isEmpty {
             try? await Task.sleep(for: .milliseconds(50))
         }
-        let left = Self.processes(carrying: key)
+        let left = ownProcesses()
         for process in left { kill(process.pid, SIGKILL) }
         let killDeadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < killDeadline, !Self.processes(carrying: key).isEmpty {
+        while ContinuousClock.now < killDeadline, !ownProcesses().isEmpty {
             try? await Task.sleep(for: .milliseconds(50))
         }
         return Cleanup(
             runningAtStop: running.count, killed: left.map { "\($0.pid) \($0.command)" },
-            remaining: Self.processes(carrying: key).map { "\($0.pid) \($0.command)" })
+            remaining: ownProcesses().map { "\($0.pid) \($0.command)" })
     }
 
     /// Kills (SIGKILL) whatever of this browser still runs and removes the desktop and the
     /// folder. For `defer`: a test that got as far as it should calls ``stop(grace:)`` first.
     public func remove() {
-        for process in Self.processes(carrying: "WVH_CHROMIUM_RUN=\(marker)") { kill(process.pid, SIGKILL) }
+        for process in ownProcesses() { kill(process.pid, SIGKILL) }
         desktop.remove()
         try? FileManager.default.removeItem(at: folder)
-    }
-
-    /// Live processes whose environment holds `entry` (`NAME=value`); zombies have none.
-    static func processes(carrying entry: String) -> [(pid: pid_t, command: String)] {
-        // One whole entry of the NUL-separated list (given a leading NUL): NUL NAME=value NUL.
-        let wanted = [0] + Array(entry.utf8) + [0]
-        var found: [(pid: pid_t, command: String)] = []
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = pid_t(name), pid != getpid() else { continue }
-            guard contains(([0] + read("/proc/\(name)/environ"))[...], wanted) else { continue }
-            let command = read("/proc/\(name)/cmdline").map { $0 == 0 ? UInt8(ascii: " ") : $0 }
-            found.append((pid, String(decoding: command.prefix(160), as: UTF8.self)))
-        }
-        return found
     }
 
     private static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {

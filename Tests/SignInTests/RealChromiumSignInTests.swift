@@ -47,7 +47,7 @@ extension GlewlwydSignInTests {
         #expect(login.typedPasswordLength == server.password.count)
         #expect(reachedCallback, "\(autopilot.log)")
         #expect(launches.count == 1, "\(launches)")
-        #expect(cleanup.runningAtStop >= 3, "\(cleanup)")
+        #expect(cleanup.runningAtStop >= 8, "\(cleanup)")
         #expect(cleanup.isClean, "\(cleanup)")
     }
 }
