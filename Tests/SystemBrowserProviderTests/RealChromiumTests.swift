@@ -61,4 +61,36 @@ struct RealChromiumTests {
         #expect(intoRunning == 1)
         #expect(cleanup.isClean, "\(cleanup)")
     }
+
+    @Test("A Chromium whose session wrapper was killed is still found and ended: stop reports what it had to kill")
+    func orphanedChromiumIsFound() async throws {
+        let browser = try ChromiumDesktop()
+        defer { browser.remove() }
+        // The desktop's browser, started as an app's GIO launch starts it.
+        let environment = ProcessInfo.processInfo.environment.merging(browser.environment) { $1 }
+        let open = try CleanSpawn(["gio", "open", "http://127.0.0.1:1/orphan"], environment: environment)
+        _ = await open.collect()
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline, browser.processes().count < 8 {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let running = browser.processes()
+        #expect(running.count >= 8, "\(running)\n\(browser.chromiumLog())")
+        // The wrapper dies without a word: its Chromium is orphaned (reparented away from it).
+        let wrappers = try FileManager.default.contentsOfDirectory(atPath: browser.folder.path)
+            .filter { $0.hasPrefix("session-") }.compactMap { pid_t($0.dropFirst("session-".count)) }
+        #expect(wrappers.count == 1)
+        for pid in wrappers { kill(pid, SIGKILL) }
+        let orphans = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < orphans, browser.processes().contains(where: { wrappers.contains(pid_t($0.prefix { $0 != " " }) ?? 0) }) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let left = browser.processes()
+        #expect(left.contains { $0.contains("--type=zygote") }, "\(left)")
+        let cleanup = await browser.stop(grace: .seconds(3))
+        #expect(!cleanup.isClean, "nothing was there to end it gently: \(cleanup)")
+        #expect(cleanup.killed.contains { $0.contains("--type=renderer") }, "\(cleanup)")
+        #expect(cleanup.remaining.isEmpty, "\(cleanup)")
+        #expect(browser.processes().isEmpty)
+    }
 }
