@@ -162,6 +162,11 @@ def main():
                 log(control, "opened-in-running-browser", port=port, target=tab.get("id"))
                 os.unlink(os.path.join(control, "session-%d" % os.getpid()))
                 return
+            # A browser that ran before and ended left its port behind: wait for the new one's.
+            try:
+                os.unlink(os.path.join(control, "profile", "DevToolsActivePort"))
+            except FileNotFoundError:
+                pass
             with open(os.path.join(control, "chromium.log"), "ab") as output:
                 browser = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=output, stderr=output,
                                            start_new_session=True)

@@ -16,16 +16,13 @@ extension GlewlwydSignInTests {
             in: browser, username: server.username, password: server.password,
             onlyOn: "\(glewlwyd.host ?? "127.0.0.1"):\(glewlwyd.port ?? 80)")
         defer { autopilot.stop() }
-        var environment = browser.environment
-        environment["ISSUER"] = server.issuer.absoluteString
         let report: ScenarioReport
         do {
-            report = try await ScenarioRunner.run(
-                "SignInScenarios", "system-browser", arguments: [server.consentClientID], environment: environment,
-                timeout: .seconds(150), launcher: ["dbus-run-session", "--"])
+            report = try await browser.runScenario(
+                "SignInScenarios", "system-browser", arguments: [server.consentClientID],
+                environment: ["ISSUER": server.issuer.absoluteString])
         } catch {
-            _ = await browser.stop()
-            throw ChromiumDesktop.Failure(description: "\(error)\n\(autopilot.log)\nChromium's output:\n\(browser.chromiumLog())")
+            throw ChromiumDesktop.Failure(description: "\(error)\n\(autopilot.log)")
         }
         // Chromium went on to the loopback listener with the code (the autopilot saw the page).
         let reachedCallback = await autopilot.waitForStep {

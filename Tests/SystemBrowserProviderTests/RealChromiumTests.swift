@@ -12,15 +12,7 @@ struct RealChromiumTests {
     func run(_ name: String) async throws -> (ScenarioReport, ChromiumDesktop.Cleanup, launches: [String], intoRunning: Int) {
         let browser = try ChromiumDesktop()
         defer { browser.remove() }
-        let report: ScenarioReport
-        do {
-            report = try await ScenarioRunner.run(
-                "SystemBrowserScenarios", name, environment: browser.environment, timeout: .seconds(150),
-                launcher: ["dbus-run-session", "--"])
-        } catch {
-            _ = await browser.stop()
-            throw ChromiumDesktop.Failure(description: "\(error)\nChromium's output:\n\(browser.chromiumLog())")
-        }
+        let report = try await browser.runScenario("SystemBrowserScenarios", name)
         let launches = browser.launchedURLs
         let intoRunning = browser.launchesIntoRunningBrowser
         let cleanup = await browser.stop()
