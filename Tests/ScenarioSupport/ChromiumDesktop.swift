@@ -38,7 +38,9 @@ public struct ChromiumDesktop: Sendable {
     /// Private folder (mode 0700): the wrapper script, Chromium's profile (`profile`), its
     /// output (`chromium.log`), the session log (`sessions.log`), the autopilots' logs.
     public let folder: URL
-    /// The value of `WVH_CHROMIUM_RUN` that every process of this browser carries.
+    /// The value of `WVH_CHROMIUM_RUN` in the environment the wrapper gives its session and
+    /// Chromium (readable in `/proc` for the wrappers and crashpad only: Chromium's own processes
+    /// write their titles over it).
     public let marker: String
 
     /// Chromium's `--user-data-dir`; holds `DevToolsActivePort` once Chromium runs.
@@ -55,7 +57,8 @@ public struct ChromiumDesktop: Sendable {
     /// - `--no-sandbox`: the sandbox refuses to run as root; `--disable-gpu`,
     ///   `--disable-dev-shm-usage` (a container's /dev/shm is small): software rendering, /tmp;
     /// - `--disable-background-networking`, `--disable-component-update`, `--disable-sync`,
-    ///   `--no-pings`, `--disable-crash-reporter`, `--disable-breakpad`, and
+    ///   `--no-pings`, `--disable-crash-reporter`, `--disable-breakpad` (Debian's build starts its
+    ///   two crashpad handlers all the same; they write under `XDG_CONFIG_HOME`, the desktop's), and
     ///   `--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1, EXCLUDE ::1`: no traffic but to
     ///   the loopback addresses (the rule applies to IP literals too, hence the exclusions);
     /// - `--remote-debugging-port=0` on 127.0.0.1: the DevTools endpoint the autopilot uses (the
