@@ -58,9 +58,10 @@ struct RealChromiumTests {
     func orphanedChromiumIsFound() async throws {
         let browser = try ChromiumDesktop()
         defer { browser.remove() }
-        // The desktop's browser, started as an app's GIO launch starts it.
+        // The desktop's browser, started as an app's GIO launch starts it (on a bus of its own:
+        // without one, GIO would autolaunch a bus that outlives the test).
         let environment = ProcessInfo.processInfo.environment.merging(browser.environment) { $1 }
-        let open = try CleanSpawn(["gio", "open", "http://127.0.0.1:1/orphan"], environment: environment)
+        let open = try CleanSpawn(["dbus-run-session", "--", "gio", "open", "http://127.0.0.1:1/orphan"], environment: environment)
         _ = await open.collect()
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline, browser.processes().count < 8 {
