@@ -9,19 +9,22 @@ import Testing
 struct RealChromiumTests {
     /// Runs a SystemBrowserScenarios scenario with Chromium as the browser, on a private session
     /// bus; stops Chromium afterwards, whatever happened, and returns what the stop found.
-    func run(_ name: String) async throws -> (ScenarioReport, ChromiumDesktop.Cleanup, launches: [String], intoRunning: Int) {
+    func run(_ name: String, display: DisplayServer = .x11) async throws -> (ScenarioReport, ChromiumDesktop.Cleanup, launches: [String], intoRunning: Int) {
         let browser = try ChromiumDesktop()
         defer { browser.remove() }
-        let report = try await browser.runScenario("SystemBrowserScenarios", name)
+        let report = try await browser.runScenario("SystemBrowserScenarios", name, display: display)
         let launches = browser.launchedURLs
         let intoRunning = browser.launchesIntoRunningBrowser
         let cleanup = await browser.stop()
         return (report, cleanup, launches, intoRunning)
     }
 
-    @Test("A login page that goes on by its own script, in real Chromium: the callback arrives, then every Chromium process ends")
-    func scriptRedirect() async throws {
-        let (report, cleanup, launches, _) = try await run("script-redirect")
+    @Test(
+        "A login page that goes on by its own script, in real Chromium: the callback arrives, then every Chromium process ends",
+        arguments: DisplayServer.allCases)
+    func scriptRedirect(display: DisplayServer) async throws {
+        let (report, cleanup, launches, _) = try await run("script-redirect", display: display)
+        #expect(report.string("gdkDisplay") == (display == .x11 ? "GdkX11Display" : "GdkWaylandDisplay"))
         #expect(report.string("outcome") == "success", "\(report.string("errorMessage") ?? "")")
         #expect(report.string("code") == "the-code")
         #expect(report.string("state") == "s-123")
