@@ -139,9 +139,10 @@ func handOverScenario(mode: String, trigger: String, policy policyName: String) 
                 let button = Probes.findButton(labelled: "Continue in your _browser", in: window)
             {
                 facts["buttonVisible"] = .bool(Probes.isVisible(button))
-                Toolkit.click(button)
+                if Probes.isVisible(button) { Toolkit.click(button) } else { session.cancel() }
             } else {
                 facts["buttonVisible"] = .bool(false)
+                session.cancel()
             }
         }
     }
