@@ -111,7 +111,7 @@ func handOverScenario(mode: String, trigger: String, policy policyName: String) 
     }
     if trigger == "custom-rule" {
         parameters.embeddedAgentRefusals.append(
-            EmbeddedAgentRefusal(name: "Example Corp", pageTextContains: ["embedded browsers are not supported"]))
+            EmbeddedAgentRefusal(name: "Example Corp", pageTextContains: ["embedded browsers is not supported"]))
     }
 
     let session = WebAuthSession(redirectURI: URL(string: viewRedirect)!, parameters: parameters)
@@ -160,7 +160,7 @@ func handOverScenario(mode: String, trigger: String, policy policyName: String) 
     facts["built"] = .strings(built)
     facts["viewCallbackHits"] = .int(callback.requests.count)
     facts["reports"] = .strings(idp.requests(to: "/report").map { $0.query ?? "" })
-    facts["browserAuthorizeRequests"] = .int(idp.requests(to: "/authorize").filter { !($0.query ?? "").contains(encoded(viewRedirect)) }.count)
+    facts["browserAuthorizeRequests"] = .int(idp.requests(to: "/authorize").filter { ($0.query ?? "").contains("browser-callback") }.count)
     if let handOver = recorder.handOvers.first {
         facts["handOverReason"] = .string(handOver.reason.name)
         facts["handOverDetail"] = .string(handOver.detail)
