@@ -138,6 +138,11 @@ final class ExternalProviderSession: WebviewProviderSession {
         case .hello, .dismiss: break
         }
         let data = message.line
+        if data.count > 64 * 1024 {
+            // A long authorization URL: make the pipe hold the whole line (F_SETPIPE_SZ, up to
+            // /proc/sys/fs/pipe-max-size, 1 MiB by default), so one write never blocks.
+            _ = fcntl(input, Self.setPipeSize, Int32(clamping: data.count))
+        }
         let written = data.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
         if written == data.count { return }
         if written < 0, errno == EPIPE {
@@ -151,6 +156,9 @@ final class ExternalProviderSession: WebviewProviderSession {
                 WebAuthError(.externalProviderProtocol, "\(name) stopped reading its standard input (its pipe is full)."))
         }
     }
+
+    /// `F_SETPIPE_SZ` (Linux), which Swift's Glibc module does not import.
+    private static let setPipeSize: Int32 = 1031
 
     private func received(_ chunk: [UInt8]) {
         buffer += chunk
