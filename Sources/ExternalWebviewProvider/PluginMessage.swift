@@ -80,7 +80,7 @@ enum PluginMessage: Sendable, Equatable {
             guard code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
                 throw Malformed(reason: "a fail message whose \"code\" is not a name of letters and digits")
             }
-            // Any length: the host cuts it to one line of `maxFailMessageLength` characters.
+            // Any length the line allows: the host cuts it to one line of `maxFailMessageLength` characters.
             return .fail(code: code, message: try string("message"))
         default:
             throw Malformed(reason: "a message of unknown type \"\(type.prefix(40))\"")

@@ -27,8 +27,8 @@ Modes:
   exit-holding-output  answers present by starting `sleep 300` in the background with its
                      standard output (a browser launched without redirecting it), then exits
                      with status 7: only the process's end says it is gone
-  long-fail          answers present with fail(network) and a 100 000-character message of
-                     several lines
+  long-fail          answers present with fail(network) and a 60 000-character message of
+                     several lines (over the old 4096-byte refusal, within the 64 KiB line)
 
 --grandchild starts `sleep 300` in the background first (it must die with the session).
 --pids DIR writes an empty file named after its process ID (and the grandchild's) into DIR,
@@ -111,7 +111,7 @@ for message in messages():
             os._exit(7)
         if mode == "long-fail":
             send({"type": "fail", "code": "network",
-                  "message": "The page failed.\nSecond line.\n" + "x" * 100000})
+                  "message": "The page failed.\nSecond line.\n" + "x" * 60000})
             continue
         if mode == "broker":
             send({"type": "switchToBroker", "url": "msauth://broker/authorize?client=test"})
