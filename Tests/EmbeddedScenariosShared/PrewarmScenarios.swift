@@ -44,15 +44,18 @@ func historyURIs(of view: UnsafeMutableRawPointer) -> [String] {
 
 /// Waits until every hidden sign-in window prepared ahead has loaded its blank page (its web
 /// process is up): a session adopts a prepared window only then, and on a loaded machine that
-/// takes seconds. Whether they all did within the deadline.
+/// takes seconds. Whether they all did within the deadline, and how long it took (ms).
 @MainActor
-func waitForPreparedWindows() async -> Bool {
-    await ScenarioHost.wait {
+func waitForPreparedWindows() async -> (loaded: Bool, milliseconds: Int) {
+    let start = ContinuousClock.now
+    let loaded = await ScenarioHost.wait {
         Toolkit.toplevels().filter { gtk_widget_get_visible(wvh_widget($0)) == 0 }.allSatisfy { window in
             guard let view = Probes.descendant(of: window, named: "WebKitWebView") else { return true }
             return webkit_web_view_is_loading(wvh_web_view(view)) == 0
         }
     }
+    let elapsed = ContinuousClock.now - start
+    return (loaded, Int(elapsed.components.seconds) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000))
 }
 
 let prewarmScenarios: [String: Scenario] = [
@@ -70,7 +73,9 @@ let prewarmScenarios: [String: Scenario] = [
         facts["readyAfterPrewarm"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
         facts["toplevelsAfterPrewarm"] = .int(allToplevelCount())
         facts["visibleAfterPrewarm"] = .int(Probes.visibleToplevels())
-        facts["preparedLoaded"] = .bool(await waitForPreparedWindows())
+        let prepared = await waitForPreparedWindows()
+        facts["preparedLoaded"] = .bool(prepared.loaded)
+        facts["preparedLoadMilliseconds"] = .int(prepared.milliseconds)
         for round in 1...2 {
             let run = SessionRun(
                 redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
@@ -89,7 +94,7 @@ let prewarmScenarios: [String: Scenario] = [
             // once its blank page is in, as an app's next sign-in a while later would.
             _ = await ScenarioHost.wait { EmbeddedWebviewProvider.isPrewarmed() }
             facts["readyAfter\(round)"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
-            facts["preparedLoadedAfter\(round)"] = .bool(await waitForPreparedWindows())
+            facts["preparedLoadedAfter\(round)"] = .bool(await waitForPreparedWindows().loaded)
         }
         EmbeddedWebviewProvider.releasePrewarmed()
         facts["readyAfterRelease"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
@@ -116,7 +121,9 @@ let prewarmScenarios: [String: Scenario] = [
         facts["visibleAfterPrewarm"] = .int(Probes.visibleToplevels())
         // A session adopts the prepared window once its blank page is in (before, it would bring
         // that load's events into the session, and gets a new window instead).
-        facts["preparedLoaded"] = .bool(await waitForPreparedWindows())
+        let ahead = await waitForPreparedWindows()
+        facts["preparedLoaded"] = .bool(ahead.loaded)
+        facts["preparedLoadMilliseconds"] = .int(ahead.milliseconds)
         let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
         if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
             facts["adopted"] = .bool(Toolkit.window(of: view).map { window in prepared.contains(window) } ?? false)
