@@ -232,12 +232,12 @@ func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport 
     }
     let run = SessionRun(redirectURI: redirect, parameters: parameters, authorizationURL: authorizationURL)
     var sawSignInWindow = false
-    for _ in 0..<200 where run.result == nil && !sawSignInWindow {
-        sawSignInWindow = Probes.toplevelCount(titled: "Sign in to Test IdP") > 0
-        await ScenarioHost.idle(.milliseconds(25))
+    _ = await ScenarioHost.wait {
+        sawSignInWindow = sawSignInWindow || Probes.toplevelCount(titled: "Sign in to Test IdP") > 0
+        return run.result != nil || sawSignInWindow
     }
     if ["window-closed", "cancel-main", "cancel-thread", "task-cancel", "web-process", "view-destroyed"].contains(kind) {
-        guard await run.recorder.waitForFinish(path: "/authorize", timeout: .seconds(10)), let view = run.webview else {
+        guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
             return ScenarioReport(["error": .string("the authorization page never finished loading")])
         }
         switch kind {

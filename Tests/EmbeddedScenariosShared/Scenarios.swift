@@ -292,9 +292,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             if ownHTML { return webkit_web_view_get_title(wvh_web_view(view)).map { String(cString: $0) } == "App home" }
             return Probes.uri(of: view).hasSuffix("/app")
         }
-        for _ in 0..<400 where !atOnce && (webkit_web_view_is_loading(wvh_web_view(view)) != 0 || !appPageShown()) {
-            await ScenarioHost.idle(.milliseconds(25))
-        }
+        if !atOnce { _ = await ScenarioHost.wait { webkit_web_view_is_loading(wvh_web_view(view)) == 0 && appPageShown() } }
         if !atOnce { await ScenarioHost.idle(.milliseconds(200)) }
 
         @MainActor func viewFacts(_ suffix: String) -> Facts {
@@ -320,10 +318,8 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         guard await run.recorder.waitForFinish(path: "/authorize") else {
             return ScenarioReport(["error": .string("the authorization page never finished loading in the custom view")])
         }
-        // The title reaches the UI process a moment after the load finished; wait for it (bounded).
-        for _ in 0..<80 where webkit_web_view_get_title(wvh_web_view(view)).map({ String(cString: $0) })?.isEmpty ?? true {
-            await ScenarioHost.idle(.milliseconds(25))
-        }
+        // The title reaches the UI process a moment after the load finished; wait for it.
+        _ = await ScenarioHost.wait { !(webkit_web_view_get_title(wvh_web_view(view)).map({ String(cString: $0) })?.isEmpty ?? true) }
         facts.merge(viewFacts("During")) { $1 }
         let dead = try TestServer()
         let deadURL = dead.url("/unreachable")
@@ -335,10 +331,9 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         }
         let result = await run.outcome()
         facts.merge(run.facts(result)) { $1 }
-        // The provider blanks the view, then lets go of it (within 5 s): wait for that, bounded.
-        for _ in 0..<240
-        where SignalInspection.handlerCount(on: view) != handlersBefore || webkit_web_view_is_loading(wvh_web_view(view)) != 0 {
-            await ScenarioHost.idle(.milliseconds(25))
+        // The provider blanks the view, then lets go of it (its own limit is 5 s): wait for that.
+        _ = await ScenarioHost.wait {
+            SignalInspection.handlerCount(on: view) == handlersBefore && webkit_web_view_is_loading(wvh_web_view(view)) == 0
         }
         facts.merge(viewFacts("After")) { $1 }
         facts["isLoadingAfter"] = .bool(webkit_web_view_is_loading(wvh_web_view(view)) != 0)
