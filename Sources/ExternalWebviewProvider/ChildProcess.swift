@@ -162,6 +162,19 @@ public final class ChildProcess: Sendable {
         return Self.peek(pid: pid)
     }
 
+    /// A descriptor that becomes readable when the child exits (`pidfd_open`, Linux 5.3 and
+    /// glibc 2.36), close-on-exec; the caller closes it. It names this process, not its ID, so
+    /// it cannot mistake a recycled ID for the child. `nil` where the system has no `pidfd_open`.
+    ///
+    /// The kernel says when the child ended, whoever else still holds its output: a program it
+    /// started in the background can keep the pipe open for minutes.
+    func exitDescriptor() -> Int32? {
+        guard let open = GNU.pidfdOpen else { return nil }
+        // Still ours: the child is reaped only by end(grace:then:), so the ID names it.
+        let fd = open(pid, 0)
+        return fd >= 0 ? fd : nil
+    }
+
     /// Ends the child and everything in its process group, once; later calls do nothing.
     ///
     /// Off the calling thread: waits up to `grace` for the child to exit by itself (close its
@@ -207,18 +220,24 @@ public final class ChildProcess: Sendable {
     }
 }
 
-/// The two GNU functions Swift's Glibc module does not import (it is built without
-/// `_GNU_SOURCE`), found at run time: `pipe2` (glibc 2.9) and
-/// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34), with POSIX fallbacks.
+/// The GNU functions Swift's Glibc module does not import (it is built without
+/// `_GNU_SOURCE`), found at run time: `pipe2` (glibc 2.9),
+/// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34), with POSIX fallbacks, and
+/// `pidfd_open` (glibc 2.36).
 private enum GNU {
     typealias Pipe2 = @convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32
     typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+    typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
 
     static let pipe2: Pipe2? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2")
         .map { unsafeBitCast($0, to: Pipe2.self) }
     static let addclosefrom: AddCloseFrom? = dlsym(
         UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np"
     ).map { unsafeBitCast($0, to: AddCloseFrom.self) }
+
+    /// `pidfd_open` (glibc 2.36; its descriptors are always close-on-exec).
+    static let pidfdOpen: PidfdOpen? = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pidfd_open")
+        .map { unsafeBitCast($0, to: PidfdOpen.self) }
 
     /// `pipe2(fds, O_CLOEXEC)`: no other thread's child can inherit the ends. Without it,
     /// `pipe` then `FD_CLOEXEC`, which leaves a short window.

@@ -24,7 +24,9 @@ public struct ExternalProvider: WebviewProvider {
         public var handshakeTimeout: Duration
         /// How long the plugin may take to answer `prepare` (binding a port, not asking the person).
         public var prepareTimeout: Duration
-        /// The longest line the plugin may write, in bytes (newline excluded).
+        /// The longest line the plugin may write, in bytes (newline excluded). A session allows
+        /// more when the host sent a long URL: twice the longest URL it sent plus 1 KiB, so a
+        /// plugin echoing the authorization URL is never refused.
         public var maxLineLength: Int
         /// The most messages the plugin may write in any one second.
         public var maxMessagesPerSecond: Int

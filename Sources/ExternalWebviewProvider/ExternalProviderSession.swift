@@ -29,6 +29,14 @@ final class ExternalProviderSession: WebviewProviderSession {
     private var waiter: (type: String, continuation: CheckedContinuation<PluginMessage, any Error>)?
     private var waitTimer: DispatchWorkItem?
 
+    /// The longest URL the host sent the plugin, in bytes: a line echoing it always fits.
+    private var longestURLSent = 0
+
+    /// The longest line the plugin may write: the limit, or twice the longest URL the host sent
+    /// plus 1 KiB if that is more (JSON may escape each `/`), so echoing the app's URL in
+    /// `didStartLoad` always fits.
+    private var lineLimit: Int { max(provider.limits.maxLineLength, 2 * longestURLSent + 1024) }
+
     /// Messages counted in the current one-second window (the flood limit).
     private var window = (start: ContinuousClock.now, count: 0)
 
@@ -106,7 +114,7 @@ final class ExternalProviderSession: WebviewProviderSession {
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
         guard
             let reader = OutputReader(
-                fd: output,
+                fd: output, exit: child.exitDescriptor(),
                 onChunk: { [weak self] chunk in self?.received(chunk) },
                 onEnd: { [weak self] in self?.endedOutput() })
         else {
@@ -124,7 +132,17 @@ final class ExternalProviderSession: WebviewProviderSession {
 
     private func send(_ message: HostMessage) {
         guard input >= 0 else { return }
+        switch message {
+        case .prepare(let url, _), .present(let url), .brokerUnavailable(let url):
+            longestURLSent = max(longestURLSent, url.absoluteString.utf8.count)
+        case .hello, .dismiss: break
+        }
         let data = message.line
+        if data.count > 64 * 1024 {
+            // A long authorization URL: make the pipe hold the whole line (F_SETPIPE_SZ, up to
+            // /proc/sys/fs/pipe-max-size, 1 MiB by default), so one write never blocks.
+            _ = fcntl(input, Self.setPipeSize, Int32(clamping: data.count))
+        }
         let written = data.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
         if written == data.count { return }
         if written < 0, errno == EPIPE {
@@ -139,26 +157,27 @@ final class ExternalProviderSession: WebviewProviderSession {
         }
     }
 
+    /// `F_SETPIPE_SZ` (Linux), which Swift's Glibc module does not import.
+    private static let setPipeSize: Int32 = 1031
+
     private func received(_ chunk: [UInt8]) {
         buffer += chunk
         while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
             let line = buffer[..<newline]
             defer { if !buffer.isEmpty { buffer.removeSubrange(...newline) } }
             guard isReading else { return }
-            guard line.count <= provider.limits.maxLineLength else {
+            guard line.count <= lineLimit else {
                 endWithError(
                     WebAuthError(
-                        .externalProviderProtocol,
-                        "\(name) wrote a line longer than \(provider.limits.maxLineLength) bytes; the host reads no further."))
+                        .externalProviderProtocol, "\(name) wrote a line longer than \(lineLimit) bytes; the host reads no further."))
                 return
             }
             handle(line: line)
         }
-        if buffer.count > provider.limits.maxLineLength {
+        if buffer.count > lineLimit {
             endWithError(
                 WebAuthError(
-                    .externalProviderProtocol,
-                    "\(name) wrote a line longer than \(provider.limits.maxLineLength) bytes; the host reads no further."))
+                    .externalProviderProtocol, "\(name) wrote a line longer than \(lineLimit) bytes; the host reads no further."))
         }
     }
 
@@ -167,8 +186,8 @@ final class ExternalProviderSession: WebviewProviderSession {
         reader != nil && phase != .broken && phase != .dismissed
     }
 
-    /// The end of its output: it exited (or closed it). Waits up to 200 ms for the exit status,
-    /// which says more to the person than "it ended".
+    /// It exited (the kernel says so, whoever still holds its output) or closed its output.
+    /// Waits up to 200 ms for the exit status, which says more to the person than "it ended".
     private func endedOutput(attempt: Int = 0) {
         stopReading()
         guard phase != .dismissed, phase != .broken, !reporter.isFinished || waiter != nil else { return }
@@ -212,7 +231,7 @@ final class ExternalProviderSession: WebviewProviderSession {
         if reporter.isFinished, waiter == nil { return }
 
         if case .fail(let code, let text) = message {
-            endWithError(WebAuthError(WebAuthError.Code(code), Self.oneLine(text, limit: 500)))
+            endWithError(WebAuthError(WebAuthError.Code(code), Self.oneLine(text, limit: PluginMessage.maxFailMessageLength)))
             return
         }
         if let waiter {
@@ -310,9 +329,9 @@ final class ExternalProviderSession: WebviewProviderSession {
         if waiter != nil { resumeWaiter(with: .failure(error)) } else { reporter.fail(error) }
     }
 
-    /// The plugin's own words on one line, cut at `limit` characters (they are shown to people and logged).
+    /// The plugin's own words on one line of at most `limit` characters (an ellipsis ends a cut one) (they are shown to people and logged).
     private static func oneLine(_ text: String, limit: Int) -> String {
         let flat = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
-        return flat.count > limit ? String(flat.prefix(limit)) + "…" : flat
+        return flat.count > limit ? String(flat.prefix(limit - 1)) + "…" : flat
     }
 }

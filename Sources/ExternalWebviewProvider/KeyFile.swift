@@ -3,8 +3,8 @@ import Foundation
 /// A small reader for the GKeyFile / desktop-entry syntax the descriptors use: `[Group]` headers,
 /// `Key=Value` lines, `#` comments, the escapes `\s \n \t \r \\`, and `a;b;c` lists.
 ///
-/// Not GLib's `GKeyFile`: GLib is reachable here only through the GTK 3 system module, and this
-/// module must load in GTK 3 and GTK 4 apps alike, so it links no toolkit.
+/// The same rules as GLib's `GKeyFile` for what descriptors use (this module depends on
+/// `WebviewHost` alone and links no C library).
 /// Localized keys (`Name[fr]`) are skipped; a key given twice in a group is an error, since a
 /// descriptor that says two things is more likely a mistake than an override.
 struct KeyFile {
@@ -72,6 +72,11 @@ struct KeyFile {
             case "r": result.append("\r")
             case "\\": result.append("\\")
             case ";": result.append("\\;")  // kept for list splitting
+            case let other? where "\"`$".contains(other):
+                // The Desktop Entry Specification unescapes the value first, then the Exec quoting.
+                throw SyntaxError(
+                    line: line,
+                    problem: "unknown escape \\\(other) in a value (inside a quoted Exec argument, \(other) is written \\\\\(other))")
             case let other:
                 throw SyntaxError(line: line, problem: "unknown escape \\\(other.map(String.init) ?? "") in a value")
             }

@@ -15,20 +15,32 @@ import Synchronization
 /// too). A blocking `poll` on the pipe and on a wake-up pipe never registers the descriptor
 /// with libdispatch, and ``stop()`` ends the thread even if something the child started still
 /// holds the pipe open. The thread closes the descriptor and its wake-up pipe when it ends.
+///
+/// Given the child's exit descriptor (a pidfd), the end is the child's exit, not only the end of
+/// the pipe: something the child started in the background may hold its output open long after
+/// it exited. What the child wrote before it exited is still delivered first.
 final class OutputReader: Sendable {
     private let fd: Int32
+    private let exit: Int32?
     private let wake: (read: Int32, write: Int32)
     private let taken = DispatchSemaphore(value: 0)
     private let stopped = Mutex(false)
 
     /// - Parameters:
     ///   - onChunk: called on the main queue with each chunk read.
-    ///   - onEnd: called on the main queue once, at end of file or a read error (not after ``stop()``).
-    init?(fd: Int32, onChunk: @escaping @Sendable @MainActor ([UInt8]) -> Void, onEnd: @escaping @Sendable @MainActor () -> Void) {
+    ///   - exit: a descriptor that becomes readable when the child exits (``ChildProcess/exitDescriptor()``);
+    ///     the reader owns it and closes it.
+    ///   - onEnd: called on the main queue once, at end of file, a read error or the child's exit
+    ///     (not after ``stop()``).
+    init?(fd: Int32, exit: Int32? = nil, onChunk: @escaping @Sendable @MainActor ([UInt8]) -> Void, onEnd: @escaping @Sendable @MainActor () -> Void) {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return nil }
+        guard pipe(&fds) == 0 else {
+            if let exit { close(exit) }
+            return nil
+        }
         for descriptor in fds { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         self.fd = fd
+        self.exit = exit
         wake = (fds[0], fds[1])
         let thread = Thread { [self] in run(onChunk: onChunk, onEnd: onEnd) }
         thread.name = "WebviewHost external provider output"
@@ -52,21 +64,17 @@ final class OutputReader: Sendable {
     private func run(onChunk: @escaping @Sendable @MainActor ([UInt8]) -> Void, onEnd: @escaping @Sendable @MainActor () -> Void) {
         defer {
             close(fd)
+            if let exit { close(exit) }
             close(wake.read)
             close(wake.write)
         }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            var descriptors = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&descriptors, 2, -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            if descriptors[1].revents != 0 || isStopped { return }
+        /// Reads once and hands the bytes over; `false` at end of file, an error or a stop.
+        func readOnce() -> Bool? {
             let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR || errno == EAGAIN { continue }
-            if count <= 0 { break }
+            if count < 0, errno == EINTR { return true }
+            if count < 0, errno == EAGAIN { return nil }
+            if count <= 0 { return false }
             let bytes = Array(chunk[0..<count])
             DispatchQueue.main.async { [self] in
                 MainActor.assumeIsolated {
@@ -75,7 +83,38 @@ final class OutputReader: Sendable {
                 taken.signal()
             }
             taken.wait()
-            if isStopped { return }
+            return !isStopped
+        }
+        loop: while true {
+            var descriptors = [
+                pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: exit ?? -1, events: Int16(POLLIN), revents: 0),
+            ]
+            let ready = poll(&descriptors, 3, -1)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            if descriptors[1].revents != 0 || isStopped { return }
+            if descriptors[2].revents != 0 {
+                // The child exited. What it wrote before is in the pipe already: deliver that
+                // (one pipe's worth at most, whatever a leftover grandchild keeps writing), then the end.
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                var budget = 1024 * 1024
+                while budget > 0 {
+                    guard let more = readOnce() else { break }
+                    if !more {
+                        if isStopped { return }
+                        break
+                    }
+                    budget -= chunk.count
+                }
+                break loop
+            }
+            switch readOnce() {
+            case .some(true), .none: continue
+            case .some(false): if isStopped { return } else { break loop }
+            }
         }
         DispatchQueue.main.async { [self] in
             MainActor.assumeIsolated {

@@ -24,6 +24,11 @@ enum PluginMessage: Sendable, Equatable {
         }
     }
 
+    /// The longest `code` a `fail` message may carry, in bytes.
+    static let maxCodeLength = 64
+    /// What the host keeps of a `fail` message: one line of this many characters.
+    static let maxFailMessageLength = 500
+
     /// Why a line is not a message; the text names the rule, never the line (it may hold a code).
     struct Malformed: Error {
         let reason: String
@@ -40,11 +45,13 @@ enum PluginMessage: Sendable, Equatable {
         guard let fields = object as? [String: Any] else { throw Malformed(reason: "a JSON line that is not an object") }
         guard let type = fields["type"] as? String else { throw Malformed(reason: "a message without a \"type\" string") }
 
-        func string(_ key: String, limit: Int = 16 * 1024) throws(Malformed) -> String {
+        /// A required string. Only `limit`ed where the protocol says so: a field that carries a URL
+        /// takes whatever the app sent (the line's length is the only bound).
+        func string(_ key: String, limit: Int? = nil) throws(Malformed) -> String {
             guard let value = fields[key] as? String, !value.isEmpty else {
                 throw Malformed(reason: "a \(type) message without a \"\(key)\" string")
             }
-            guard value.utf8.count <= limit else {
+            if let limit, value.utf8.count > limit {
                 throw Malformed(reason: "a \(type) message whose \"\(key)\" is longer than \(limit) bytes")
             }
             return value
@@ -69,11 +76,12 @@ enum PluginMessage: Sendable, Equatable {
         case "redirect": return .redirect(try string("url"))
         case "switchToBroker": return .switchToBroker(try url("url"))
         case "fail":
-            let code = try string("code", limit: 64)
+            let code = try string("code", limit: Self.maxCodeLength)
             guard code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
                 throw Malformed(reason: "a fail message whose \"code\" is not a name of letters and digits")
             }
-            return .fail(code: code, message: try string("message", limit: 4096))
+            // Any length the line allows: the host cuts it to one line of `maxFailMessageLength` characters.
+            return .fail(code: code, message: try string("message"))
         default:
             throw Malformed(reason: "a message of unknown type \"\(type.prefix(40))\"")
         }

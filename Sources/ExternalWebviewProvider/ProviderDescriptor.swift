@@ -151,8 +151,14 @@ public struct ProviderDescriptor: Sendable, Hashable {
         self.file = file
     }
 
-    /// Splits `Exec` into arguments like a desktop entry: spaces separate, double quotes group,
-    /// and inside quotes `\"`, `\\`, `` \` `` and `\$` stand for the character.
+    /// Splits `Exec` into arguments as the Desktop Entry Specification (1.5, "The Exec key") says.
+    ///
+    /// `exec` is the value after the key file's own escapes (`\s \n \t \r \\`) were applied,
+    /// as the specification orders. Then: spaces and tabs separate arguments; double quotes
+    /// group one; inside them `\"`, `` \` ``, `\$` and `\\` stand for the character and any
+    /// other backslash is refused; `%%` is a literal `%`, and a field code (`%u`, `%f`...) is
+    /// refused, since a provider gets no files or URLs on its command line. So in the file a
+    /// quoted `"` is written `\\"` and a quoted backslash `\\\\`.
     static func splitExec(_ exec: String) throws(Problem) -> [String] {
         var arguments: [String] = []
         var current = ""
@@ -160,22 +166,39 @@ public struct ProviderDescriptor: Sendable, Hashable {
         var quoted = false
         var iterator = exec.makeIterator()
         while let character = iterator.next() {
-            if quoted {
+            if character == "%" {
+                switch iterator.next() {
+                case "%": current.append("%")
+                case let code?:
+                    throw Problem(
+                        "Exec holds the field code %\(code), which a provider cannot use (it gets no files or URLs); "
+                            + "write %% for a literal %")
+                case nil: throw Problem("Exec ends with a lone %; write %% for a literal %")
+                }
+                hasCurrent = true
+            } else if quoted {
                 if character == "\"" {
                     quoted = false
                 } else if character == "\\" {
                     guard let next = iterator.next() else { throw Problem("Exec ends inside a backslash escape") }
+                    guard "\"`$\\".contains(next) else {
+                        throw Problem(
+                            "Exec holds \\\(next) inside double quotes; only \\\", \\`, \\$ and \\\\ are escapes there "
+                                + "(written \\\\\", \\\\`, \\\\$ and \\\\\\\\ in the file)")
+                    }
                     current.append(next)
                 } else {
                     current.append(character)
                 }
-            } else if character == " " || character == "\t" {
+            } else if character == " " || character == "\t" || character == "\n" {
                 if hasCurrent { arguments.append(current) }
                 current = ""
                 hasCurrent = false
             } else if character == "\"" {
                 quoted = true
                 hasCurrent = true
+            } else if character == "\\" {
+                throw Problem("Exec holds a backslash outside double quotes; put the argument in double quotes and escape it there")
             } else {
                 current.append(character)
                 hasCurrent = true

@@ -28,6 +28,12 @@ func formPostPage(action: String, fields: [(String, String)]) -> String {
 
 // MARK: - Pages
 
+/// A flag the test server's routes read on the main actor: set once the session's outcome is in.
+@MainActor
+final class EndFlag {
+    var value = false
+}
+
 /// One page behaviour, in the library's window or a caller's view. The redirect port's listener
 /// counts every request that reaches it (`redirectPortHits`); `/callback` ones are `callbackHits`.
 @MainActor
@@ -44,6 +50,8 @@ func pageScenario(mode: String, kind: String) async throws -> ScenarioReport {
     var goesOnTo: String?
     /// How long to keep watching after the outcome (pages that act late).
     var watchAfter: Duration = .milliseconds(300)
+    /// Whether the outcome is in (pages that go on after the end ask the server for it).
+    let sessionEnded = EndFlag()
     idp.route("/page2") { _ in .html(Pages.plain("Page two")) }
     if arguments(kind, hasPrefix: "caller-allows-popups") { surface.setCallerCanOpenWindows(true) }
 
@@ -106,15 +114,17 @@ func pageScenario(mode: String, kind: String) async throws -> ScenarioReport {
     case "form-post":
         idp.route("/authorize") { _ in .html(formPostPage(action: redirect, fields: [("code", "posted"), ("state", "xyz")])) }
         watchAfter = .milliseconds(1000)
-    case "late-nav-cancel", "late-nav-timeout":
-        // The page goes on after the session ended: 700 ms after it loaded (the cancel comes at
-        // once), or 1.5 s after it loaded (the timeout comes after 1 s).
-        let after = kind == "late-nav-cancel" ? 700 : 1500
+    case "late-nav-cancel", "late-nav-timeout", "late-popup-cancel":
+        // The page goes on only after the session ended, however slow the machine: it asks the
+        // server every 100 ms whether to go, and the server says so once the outcome is in.
         if kind == "late-nav-timeout" { parameters.timeout = .seconds(1) }
-        idp.route("/authorize") { _ in .html(Pages.scripted("Late", "setTimeout(() => { location.href = '\(code)' }, \(after))")) }
-        watchAfter = .milliseconds(1500)
-    case "late-popup-cancel":
-        idp.route("/authorize") { _ in .html(Pages.scripted("Late", "setTimeout(() => window.open('\(code)'), 700)")) }
+        let goOn = kind == "late-popup-cancel" ? "window.open('\(code)')" : "location.href = '\(code)'"
+        idp.route("/authorize") { _ in
+            .html(Pages.scripted(
+                "Late",
+                "(function ask() { fetch('/go').then(r => r.text()).then(t => { if (t === 'go') { \(goOn) } else { setTimeout(ask, 100) } }, () => setTimeout(ask, 100)) })()"))
+        }
+        idp.route("/go") { _ in .html(sessionEnded.value ? "go" : "wait") }
         watchAfter = .milliseconds(1500)
     default:
         return ScenarioReport(["error": .string("unknown page kind \(kind)")])
@@ -124,34 +134,37 @@ func pageScenario(mode: String, kind: String) async throws -> ScenarioReport {
     let run = SessionRun(redirectURI: redirect, parameters: parameters, authorizationURL: authorizationURL)
     switch kind {
     case "slow-cancel":
-        _ = await run.recorder.wait(for: .seconds(8)) { $0.name == "didStartLoad" }
+        _ = await run.recorder.wait { $0.name == "didStartLoad" }
         await ScenarioHost.idle(.milliseconds(400))
         run.session.cancel()
     case "late-nav-cancel", "late-popup-cancel":
-        _ = await run.recorder.waitForFinish(path: "/authorize", timeout: .seconds(10))
+        _ = await run.recorder.waitForFinish(path: "/authorize")
         run.session.cancel()
+    case "late-nav-timeout":
+        _ = await ScenarioHost.wait { run.result != nil }
     default:
         if let goesOnTo {
-            facts["wentOn"] = .bool(await run.recorder.waitForFinish(path: goesOnTo, timeout: .seconds(8)))
+            facts["wentOn"] = .bool(await run.recorder.waitForFinish(path: goesOnTo))
             if let view = run.webview { facts["uriWhileGoingOn"] = .string(Probes.uri(of: view)) }
             facts["libraryToplevelsDuring"] = .int(surface.libraryToplevels)
             facts["canOpenWindowsDuring"] = surface.callerCanOpenWindows.map(ScenarioReport.Value.bool)
             facts["endedWhileGoingOn"] = .bool(run.result != nil)
             run.session.cancel()
         } else if kind == "foreign-scheme" {
-            _ = await run.recorder.waitForFinish(path: "/authorize", timeout: .seconds(10))
+            _ = await run.recorder.waitForFinish(path: "/authorize")
             await ScenarioHost.idle(.milliseconds(1000))
             if let view = run.webview { facts["uriWhileGoingOn"] = .string(Probes.uri(of: view)) }
             facts["endedWhileGoingOn"] = .bool(run.result != nil)
             run.session.cancel()
         } else {
-            // The page is to end the session by itself; if it does not within 10 s, it never will.
-            for _ in 0..<200 where run.result == nil { await ScenarioHost.idle(.milliseconds(50)) }
-            facts["pageEndedSession"] = .bool(run.result != nil)
+            // The page is to end the session by itself: wait for that, as long as a loaded machine needs.
+            facts["pageEndedSession"] = .bool(await ScenarioHost.wait { run.result != nil })
             run.session.cancel()
         }
     }
-    let result = await run.outcome(settle: watchAfter)
+    let result = await run.outcome(settle: .zero)
+    sessionEnded.value = true
+    await ScenarioHost.idle(watchAfter)
     facts.merge(run.facts(result)) { $1 }
     facts["callbackHits"] = .int(callback.requests(to: "/callback").count)
     facts["redirectPortHits"] = .int(callback.requests.count)
@@ -219,12 +232,12 @@ func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport 
     }
     let run = SessionRun(redirectURI: redirect, parameters: parameters, authorizationURL: authorizationURL)
     var sawSignInWindow = false
-    for _ in 0..<200 where run.result == nil && !sawSignInWindow {
-        sawSignInWindow = Probes.toplevelCount(titled: "Sign in to Test IdP") > 0
-        await ScenarioHost.idle(.milliseconds(25))
+    _ = await ScenarioHost.wait {
+        sawSignInWindow = sawSignInWindow || Probes.toplevelCount(titled: "Sign in to Test IdP") > 0
+        return run.result != nil || sawSignInWindow
     }
     if ["window-closed", "cancel-main", "cancel-thread", "task-cancel", "web-process", "view-destroyed"].contains(kind) {
-        guard await run.recorder.waitForFinish(path: "/authorize", timeout: .seconds(10)), let view = run.webview else {
+        guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
             return ScenarioReport(["error": .string("the authorization page never finished loading")])
         }
         switch kind {
@@ -293,7 +306,7 @@ func schemesScenario(mode: String, kind: String) async throws -> ScenarioReport 
     let run = SessionRun(
         redirectURI: callback.url("/callback"), parameters: surface.parameters(externalSchemes: policy),
         authorizationURL: idp.url("/authorize"))
-    guard await run.recorder.waitForFinish(path: "/authorize", timeout: .seconds(10)), let view = run.webview else {
+    guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
         return ScenarioReport(["error": .string("the authorization page never finished loading")])
     }
     var facts: Facts = ["mode": .string(mode), "kind": .string(kind)]
@@ -301,11 +314,11 @@ func schemesScenario(mode: String, kind: String) async throws -> ScenarioReport 
         // evaluate_javascript runs with a user gesture: exactly what a click on a link gives.
         Probes.evaluate("location.href = '\(target)'", in: view)
     }
-    var dialog: UnsafeMutableRawPointer?
-    for _ in 0..<60 where dialog == nil {
-        await ScenarioHost.idle(.milliseconds(50))
-        dialog = Probes.visibleDialog()
-    }
+    // A question that is to come gets as long as a loaded machine needs; one that must not come,
+    // 3 s (the page's navigation is handled within a main-loop turn or two of coming).
+    let asks = mode == "window" && ["gesture-open", "gesture-cancel", "dialog-end"].contains(kind)
+    _ = await ScenarioHost.wait(upTo: asks ? Patience.event : .seconds(3)) { Probes.visibleDialog() != nil }
+    let dialog = Probes.visibleDialog()
     facts["dialogShown"] = .bool(dialog != nil)
     if let dialog {
         facts["dialogTexts"] = .strings(Probes.labelTexts(in: dialog))
@@ -326,8 +339,8 @@ func schemesScenario(mode: String, kind: String) async throws -> ScenarioReport 
     }
     // GIO starts the handler in the background: a launch that is not coming waits out 5 s; one
     // that the policy lets through gets up to 15 s on a loaded machine (the wait ends when it comes).
-    let patience = ["gesture-open", "allowed"].contains(kind) ? 150 : 50
-    for _ in 0..<patience where launches().isEmpty { await ScenarioHost.idle(.milliseconds(100)) }
+    let launchComes = ["gesture-open", "allowed"].contains(kind)
+    _ = await ScenarioHost.wait(upTo: launchComes ? Patience.event : .seconds(5)) { !launches().isEmpty }
     facts["launches"] = .strings(launches())
     facts["uriAfterAnswer"] = .string(Probes.uri(of: view))
     facts["endedBeforeCancel"] = .bool(run.result != nil)

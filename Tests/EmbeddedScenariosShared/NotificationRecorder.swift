@@ -67,7 +67,7 @@ final class NotificationRecorder {
 
     /// Waits (running the main loop) until an entry satisfies `predicate`; false after `timeout`.
     @MainActor
-    func wait(for timeout: Duration = .seconds(20), until predicate: (Entry) -> Bool) async -> Bool {
+    func wait(for timeout: Duration = Patience.event, until predicate: (Entry) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if all.contains(where: predicate) { return true }
@@ -78,7 +78,7 @@ final class NotificationRecorder {
 
     /// Waits for `didFinishLoad` of a URL whose path is `path`.
     @MainActor
-    func waitForFinish(path: String, timeout: Duration = .seconds(20)) async -> Bool {
+    func waitForFinish(path: String, timeout: Duration = Patience.event) async -> Bool {
         await wait(for: timeout) { $0.name == "didFinishLoad" && $0.url?.path == path }
     }
 }

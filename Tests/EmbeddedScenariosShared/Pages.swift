@@ -34,9 +34,11 @@ enum Pages {
             """
     }
 
-    /// A page that runs `script` once loaded.
+    /// A page that runs `script` once loaded: from its `load` event, so a timer the script sets
+    /// counts from the end of the load (which the host has reported by then), never races it.
     static func scripted(_ title: String, _ script: String, body: String = "") -> String {
-        "<!doctype html><html><head><title>\(title)</title></head><body><h1>\(title)</h1>\(body)<script>\(script)</script></body></html>"
+        "<!doctype html><html><head><title>\(title)</title></head><body><h1>\(title)</h1>\(body)"
+            + "<script>addEventListener('load', () => { \(script) })</script></body></html>"
     }
 
     static func plain(_ title: String, body: String = "") -> String {

@@ -42,6 +42,22 @@ func historyURIs(of view: UnsafeMutableRawPointer) -> [String] {
     return uris
 }
 
+/// Waits until every hidden sign-in window prepared ahead has loaded its blank page (its web
+/// process is up): a session adopts a prepared window only then, and on a loaded machine that
+/// takes seconds. Whether they all did within the deadline, and how long it took (ms).
+@MainActor
+func waitForPreparedWindows() async -> (loaded: Bool, milliseconds: Int) {
+    let start = ContinuousClock.now
+    let loaded = await ScenarioHost.wait {
+        Toolkit.toplevels().filter { gtk_widget_get_visible(wvh_widget($0)) == 0 }.allSatisfy { window in
+            guard let view = Probes.descendant(of: window, named: "WebKitWebView") else { return true }
+            return webkit_web_view_is_loading(wvh_web_view(view)) == 0
+        }
+    }
+    let elapsed = ContinuousClock.now - start
+    return (loaded, Int(elapsed.components.seconds) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000))
+}
+
 let prewarmScenarios: [String: Scenario] = [
     // prewarm(keepReady:): two sign-ins in the library's window adopt prepared windows; each
     // window serves one session; a new one is ready after each; release leaves no window.
@@ -49,18 +65,17 @@ let prewarmScenarios: [String: Scenario] = [
         var facts: Facts = [:]
         let callback = try callbackListener()
         let idp = try TestServer()
-        // The page goes on after 1 s: time for the test to look at the window while the session
-        // runs, on a loaded machine too.
-        idp.route("/authorize") { request in
-            .html(Pages.scripted("Sign in", "setTimeout(() => { location.href = '\(callback.url("/callback"))?code=\(request.query ?? "")&state=xyz' }, 1000)"))
-        }
+        // The test looks at the window while the session runs, then sends the page on itself.
+        idp.route("/authorize") { _ in .html(Pages.plain("Sign in")) }
         facts["toplevelsBefore"] = .int(allToplevelCount())
         facts["readyBeforePrewarm"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
         EmbeddedWebviewProvider.prewarm(authorityHost: "127.0.0.1", keepReady: true)
         facts["readyAfterPrewarm"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
         facts["toplevelsAfterPrewarm"] = .int(allToplevelCount())
         facts["visibleAfterPrewarm"] = .int(Probes.visibleToplevels())
-        await ScenarioHost.idle(.milliseconds(500))
+        let prepared = await waitForPreparedWindows()
+        facts["preparedLoaded"] = .bool(prepared.loaded)
+        facts["preparedLoadMilliseconds"] = .int(prepared.milliseconds)
         for round in 1...2 {
             let run = SessionRun(
                 redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
@@ -69,10 +84,17 @@ let prewarmScenarios: [String: Scenario] = [
                 facts["readyDuring\(round)"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
                 facts.merge(windowFacts(view, parent: nil).map { ("round\(round)." + $0.key, $0.value) }) { $1 }
                 facts["round\(round).history"] = .strings(historyURIs(of: view))
+                Probes.evaluate("location.href = '\(callback.url("/callback"))?code=round\(round)&state=xyz'", in: view)
+            } else {
+                run.session.cancel()
             }
             let result = await run.outcome()
             facts.merge(run.facts(result, prefix: "round\(round).")) { $1 }
+            // keepReady makes the next window a main-loop turn after the outcome; round 2 adopts it
+            // once its blank page is in, as an app's next sign-in a while later would.
+            _ = await ScenarioHost.wait { EmbeddedWebviewProvider.isPrewarmed() }
             facts["readyAfter\(round)"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
+            facts["preparedLoadedAfter\(round)"] = .bool(await waitForPreparedWindows().loaded)
         }
         EmbeddedWebviewProvider.releasePrewarmed()
         facts["readyAfterRelease"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
@@ -89,25 +111,29 @@ let prewarmScenarios: [String: Scenario] = [
         var facts: Facts = [:]
         let callback = try callbackListener()
         let idp = try TestServer()
-        idp.route("/authorize") { _ in
-            .html(Pages.scripted("Sign in", "setTimeout(() => { location.href = '\(callback.url("/callback"))?code=warm&state=xyz' }, 3000)"))
-        }
+        // The test looks at the window, then sends the page on itself (no timer racing the checks).
+        idp.route("/authorize") { _ in .html(Pages.plain("Sign in")) }
         let parameters = windowParameters(parent: nil)
         facts["prewarmedBy"] = .string(WebAuthSession.prewarm(parameters: parameters, authorityHost: "127.0.0.1")?.rawValue ?? "")
         let prepared = Toolkit.toplevels().filter { gtk_widget_get_visible(wvh_widget($0)) == 0 }
         facts["hiddenWindows"] = .int(prepared.count)
         facts["hiddenRealized"] = .bool(prepared.allSatisfy { gtk_widget_get_realized(wvh_widget($0)) != 0 })
         facts["visibleAfterPrewarm"] = .int(Probes.visibleToplevels())
-        await ScenarioHost.idle(.milliseconds(500))
+        // A session adopts the prepared window once its blank page is in (before, it would bring
+        // that load's events into the session, and gets a new window instead).
+        let ahead = await waitForPreparedWindows()
+        facts["preparedLoaded"] = .bool(ahead.loaded)
+        facts["preparedLoadMilliseconds"] = .int(ahead.milliseconds)
         let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
         if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
             facts["adopted"] = .bool(Toolkit.window(of: view).map { window in prepared.contains(window) } ?? false)
             facts.merge(windowFacts(view, parent: nil)) { $1 }
-            // The view's size once the window is allocated (bounded: a loaded machine is slow).
-            for _ in 0..<200 where Toolkit.size(of: view).width <= 1 {
-                await ScenarioHost.idle(.milliseconds(25))
-            }
+            // The view's size once the window is allocated.
+            _ = await ScenarioHost.wait { Toolkit.size(of: view).width > 1 }
             facts["viewWidth"] = .int(Toolkit.size(of: view).width)
+            Probes.evaluate("location.href = '\(callback.url("/callback"))?code=warm&state=xyz'", in: view)
+        } else {
+            run.session.cancel()
         }
         let result = await run.outcome()
         facts.merge(run.facts(result)) { $1 }

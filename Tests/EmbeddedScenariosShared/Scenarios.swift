@@ -153,21 +153,21 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         }
         maxToplevels = max(maxToplevels, Probes.visibleToplevels())
         Probes.evaluate("document.getElementById('blank').click()", in: view)
-        facts["blankFinished"] = .bool(await run.recorder.waitForFinish(path: "/page2", timeout: .seconds(8)))
+        facts["blankFinished"] = .bool(await run.recorder.waitForFinish(path: "/page2"))
         facts["uriAfterBlank"] = .string(Probes.uri(of: view))
         maxToplevels = max(maxToplevels, Probes.visibleToplevels())
         Probes.evaluate("window.open('/page3')", in: view)
-        facts["openFinished"] = .bool(await run.recorder.waitForFinish(path: "/page3", timeout: .seconds(8)))
+        facts["openFinished"] = .bool(await run.recorder.waitForFinish(path: "/page3"))
         facts["uriAfterOpen"] = .string(Probes.uri(of: view))
         maxToplevels = max(maxToplevels, Probes.visibleToplevels())
         Probes.evaluate("document.getElementById('custom').click()", in: view)
-        facts["customReported"] = .bool(await run.recorder.wait(for: .seconds(8)) {
+        facts["customReported"] = .bool(await run.recorder.wait() {
             $0.name == "didFinishLoad" && $0.url?.scheme == "wvh-test-scheme"
         })
         await ScenarioHost.idle(.milliseconds(300))
         facts["uriAfterCustom"] = .string(Probes.uri(of: view))
         Probes.evaluate("window.open('msauth://broker/request?x=1')", in: view)
-        facts["brokerReported"] = .bool(await run.recorder.wait(for: .seconds(8)) { $0.name == "willSwitchToBrokerApp" })
+        facts["brokerReported"] = .bool(await run.recorder.wait() { $0.name == "willSwitchToBrokerApp" })
         await ScenarioHost.idle(.milliseconds(300))
         facts["uriAfterBroker"] = .string(Probes.uri(of: view))
         maxToplevels = max(maxToplevels, Probes.visibleToplevels())
@@ -293,9 +293,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             if ownHTML { return webkit_web_view_get_title(wvh_web_view(view)).map { String(cString: $0) } == "App home" }
             return Probes.uri(of: view).hasSuffix("/app")
         }
-        for _ in 0..<400 where !atOnce && (webkit_web_view_is_loading(wvh_web_view(view)) != 0 || !appPageShown()) {
-            await ScenarioHost.idle(.milliseconds(25))
-        }
+        if !atOnce { _ = await ScenarioHost.wait { webkit_web_view_is_loading(wvh_web_view(view)) == 0 && appPageShown() } }
         if !atOnce { await ScenarioHost.idle(.milliseconds(200)) }
 
         @MainActor func viewFacts(_ suffix: String) -> Facts {
@@ -321,10 +319,8 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         guard await run.recorder.waitForFinish(path: "/authorize") else {
             return ScenarioReport(["error": .string("the authorization page never finished loading in the custom view")])
         }
-        // The title reaches the UI process a moment after the load finished; wait for it (bounded).
-        for _ in 0..<80 where webkit_web_view_get_title(wvh_web_view(view)).map({ String(cString: $0) })?.isEmpty ?? true {
-            await ScenarioHost.idle(.milliseconds(25))
-        }
+        // The title reaches the UI process a moment after the load finished; wait for it.
+        _ = await ScenarioHost.wait { !(webkit_web_view_get_title(wvh_web_view(view)).map({ String(cString: $0) })?.isEmpty ?? true) }
         facts.merge(viewFacts("During")) { $1 }
         let dead = try TestServer()
         let deadURL = dead.url("/unreachable")
@@ -336,10 +332,9 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         }
         let result = await run.outcome()
         facts.merge(run.facts(result)) { $1 }
-        // The provider blanks the view, then lets go of it (within 5 s): wait for that, bounded.
-        for _ in 0..<240
-        where SignalInspection.handlerCount(on: view) != handlersBefore || webkit_web_view_is_loading(wvh_web_view(view)) != 0 {
-            await ScenarioHost.idle(.milliseconds(25))
+        // The provider blanks the view, then lets go of it (its own limit is 5 s): wait for that.
+        _ = await ScenarioHost.wait {
+            SignalInspection.handlerCount(on: view) == handlersBefore && webkit_web_view_is_loading(wvh_web_view(view)) == 0
         }
         facts.merge(viewFacts("After")) { $1 }
         facts["isLoadingAfter"] = .bool(webkit_web_view_is_loading(wvh_web_view(view)) != 0)
@@ -433,7 +428,8 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
     "slow-page": { _ in
         let callback = try callbackListener()
         let idp = try TestServer()
-        idp.route("/authorize") { _ in .html(Pages.plain("Finally"), delay: .milliseconds(2500)) }
+        // Slow enough that the check 1.2 s after the load started still finds it loading on a busy machine.
+        idp.route("/authorize") { _ in .html(Pages.plain("Finally"), delay: Patience.scaled(.seconds(5))) }
         let run = SessionRun(
             redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
             authorizationURL: idp.url("/authorize"))

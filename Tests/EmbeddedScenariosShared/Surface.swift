@@ -65,15 +65,14 @@ final class Surface {
         return SignalInspection.handlerCount(on: callerView) - handlersBefore
     }
 
-    /// Waits (at most 6 s: the provider's blanking limit is 5 s) until the sessions' handlers are
-    /// gone from the caller's view and it stopped loading; the time it took, in milliseconds.
+    /// Waits (the provider's own blanking limit is 5 s; the deadline is ``Patience/event`` for a
+    /// busy machine) until the sessions' handlers are gone from the caller's view and it stopped
+    /// loading; the time it took, in milliseconds.
     @discardableResult
     func waitForRelease() async -> Int {
         guard let callerView else { return 0 }
         let start = ContinuousClock.now
-        for _ in 0..<240 where handlersLeft > 0 || webkit_web_view_is_loading(wvh_web_view(callerView)) != 0 {
-            await ScenarioHost.idle(.milliseconds(25))
-        }
+        _ = await ScenarioHost.wait { handlersLeft == 0 && webkit_web_view_is_loading(wvh_web_view(callerView)) == 0 }
         let elapsed = ContinuousClock.now - start
         return Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
     }

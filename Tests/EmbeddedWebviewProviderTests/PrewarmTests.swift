@@ -13,6 +13,7 @@ struct PrewarmTests {
         #expect(report.bool("readyAfterPrewarm") == true)
         #expect(report.int("toplevelsAfterPrewarm") == (report.int("toplevelsBefore") ?? -1) + 1, "one hidden window is prepared")
         #expect(report.int("visibleAfterPrewarm") == 0, "the prepared window stays hidden until a sign-in")
+        #expect(report.bool("preparedLoaded") == true, "the prepared window's web process came up")
         for round in 1...2 {
             let prefix = "round\(round)."
             #expect(report.string(prefix + "outcome") == "success")
@@ -39,6 +40,7 @@ struct PrewarmTests {
         #expect(report.int("hiddenWindows") == 1)
         #expect(report.bool("hiddenRealized") == true, "realized ahead, so that showing it only maps it")
         #expect(report.int("visibleAfterPrewarm") == 0)
+        #expect(report.bool("preparedLoaded") == true, "the prepared window's web process came up")
         #expect(report.bool("adopted") == true)
         #expect(report.int("windowDefaultWidth") == 480)
         #expect(report.int("windowDefaultHeight") == 560)

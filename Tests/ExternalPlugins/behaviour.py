@@ -24,6 +24,11 @@ Modes:
                      brokerUnavailable with fail(code brokerUnavailable)
   late               answers present with the redirect, then ignores dismiss and keeps
                      writing redirects and garbage until it is killed
+  exit-holding-output  answers present by starting `sleep 300` in the background with its
+                     standard output (a browser launched without redirecting it), then exits
+                     with status 7: only the process's end says it is gone
+  long-fail          answers present with fail(network) and a 60 000-character message of
+                     several lines (over the old 4096-byte refusal, within the 64 KiB line)
 
 --grandchild starts `sleep 300` in the background first (it must die with the session).
 --pids DIR writes an empty file named after its process ID (and the grandchild's) into DIR,
@@ -98,6 +103,16 @@ for message in messages():
         query = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)
         if mode == "crash-after-prepare":
             os._exit(5)
+        if mode == "exit-holding-output":
+            holder = subprocess.Popen(["sleep", "300"], stdin=subprocess.DEVNULL)
+            if "--pids" in sys.argv:
+                open(os.path.join(directory, str(holder.pid)), "w").close()
+            sys.stderr.write("behaviour.py: exiting while sleep %d holds standard output\n" % holder.pid)
+            os._exit(7)
+        if mode == "long-fail":
+            send({"type": "fail", "code": "network",
+                  "message": "The page failed.\nSecond line.\n" + "x" * 60000})
+            continue
         if mode == "broker":
             send({"type": "switchToBroker", "url": "msauth://broker/authorize?client=test"})
             continue

@@ -59,6 +59,18 @@ public enum ScenarioHost {
         FileHandle.standardOutput.write(Data(reportPrefix.utf8) + data + Data("\n".utf8))
     }
 
+    /// Runs the GTK main loop until `condition` holds, looking every 25 ms, for at most
+    /// `deadline` (``Patience/event`` unless said); whether it came.
+    @MainActor
+    public static func wait(upTo deadline: Duration = Patience.event, until condition: () -> Bool) async -> Bool {
+        let end = ContinuousClock.now + deadline
+        while !condition() {
+            if ContinuousClock.now >= end { return false }
+            await idle(.milliseconds(25))
+        }
+        return true
+    }
+
     /// Lets the GTK main loop run for `duration` (the bridge keeps this `await` resuming).
     @MainActor
     public static func idle(_ duration: Duration) async {

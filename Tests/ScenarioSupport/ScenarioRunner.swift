@@ -28,7 +28,7 @@ public enum ScenarioRunner {
     ///   ``WaylandCompositor/Failure`` when Weston is missing or does not come up.
     public static func run(
         _ program: String, _ scenario: String, arguments: [String] = [], environment: [String: String] = [:],
-        timeout: Duration = .seconds(120), launcher: [String] = [], display: DisplayServer = .x11
+        timeout: Duration = Patience.scaled(.seconds(120)), launcher: [String] = [], display: DisplayServer = .x11
     ) async throws -> ScenarioReport {
         var env = ProcessInfo.processInfo.environment
         env["SCENARIO_TIMEOUT"] = env["SCENARIO_TIMEOUT"] ?? String(timeout.components.seconds - 5)

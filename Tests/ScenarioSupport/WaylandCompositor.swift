@@ -29,7 +29,7 @@ public final class WaylandCompositor: Sendable {
     /// Starts Weston and returns once its socket accepts connections.
     /// - Throws: ``Failure`` when `weston` is not installed, exits, or has no socket after
     ///   `timeout` (its log is in the message); nothing is left running then.
-    public static func start(timeout: Duration = .seconds(10)) async throws -> WaylandCompositor {
+    public static func start(timeout: Duration = Patience.event) async throws -> WaylandCompositor {
         let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-wayland-\(tag)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -72,7 +72,7 @@ public final class WaylandCompositor: Sendable {
 
     /// Starts a compositor, runs `body` with it, and stops it, whether `body` returns or throws.
     public static func with<Value>(
-        timeout: Duration = .seconds(10), _ body: (WaylandCompositor) async throws -> Value
+        timeout: Duration = Patience.event, _ body: (WaylandCompositor) async throws -> Value
     ) async throws -> Value {
         let compositor = try await start(timeout: timeout)
         do {
