@@ -217,6 +217,25 @@ exit(failures.isEmpty ? 0 : 1)
     EmbeddedWebviewProvider.releasePrewarmed()
 }
 
+// README "When the embedded view cannot finish" compiles as written.
+@MainActor func handOverSnippets(
+    app: PublicClientApplication, myWebView: UnsafeMutableRawPointer, session: WebAuthSession
+) async throws {
+    var parameters = WebviewParameters(customWebview: WebviewHandle(myWebView))
+    parameters.systemBrowserHandOver = .automatic          // .askFirst: a question first; .never: no move
+    parameters.embeddedAgentRefusals.append(
+        EmbeddedAgentRefusal(name: "Example Corp", pageTextContains: ["Embedded browsers are not supported"]))
+    let result = try await app.acquireToken(with: InteractiveTokenParameters(
+        scopes: ["openid"], webviewParameters: parameters))   // finished in the view or in the browser
+    _ = result
+    let response = try await session.authenticate { redirectURI in
+        let state = UUID().uuidString                       // a fresh request each time it is called
+        return AuthorizationRequestURL(myAuthorizationURL(redirectURI: redirectURI, state: state), state: state)
+    }
+    _ = response
+    _ = session.continueInSystemBrowser()
+}
+
 // README "Staying signed in" compiles as written.
 func tokenCacheSnippets(app: PublicClientApplication, authority: URL, redirect: URL) async throws {
     if let account = try await app.allAccounts().first {          // read from the keyring
@@ -288,4 +307,11 @@ func pluginSnippets(url: URL) throws {
     check(fresh.account == accounts[0], "silent through the broker")
     check(try await app.remove(accounts[0]), "remove through the broker")
     return result
+}
+
+/// The README's stand-in for the app's own authorization URL builder.
+func myAuthorizationURL(redirectURI: URL, state: String) -> URL {
+    var components = URLComponents(string: "https://login.example.com/authorize")!
+    components.queryItems = [.init(name: "redirect_uri", value: redirectURI.absoluteString), .init(name: "state", value: state)]
+    return components.url!
 }
