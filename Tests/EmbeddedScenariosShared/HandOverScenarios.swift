@@ -151,7 +151,9 @@ func handOverScenario(mode: String, trigger: String, policy policyName: String) 
         let question = await Probes.waitForToplevel(titled: "Continue in your browser?", within: .seconds(20))
         facts["questionShown"] = .bool(question != nil)
         if let question {
-            Toolkit.pressKey(policyName == "askFirst-decline" ? UInt32(GDK_KEY_Escape) : UInt32(GDK_KEY_Return), on: question)
+            facts["questionButtons"] = .strings(Probes.buttonLabels(in: question))
+            facts["questionDefault"] = .string(Probes.defaultButtonLabel(in: question) ?? "")
+            Probes.clickButton(labelled: policyName == "askFirst-decline" ? "_Stay here" : "Continue in _browser", in: question)
         }
     }
     let result = await outcome.value

@@ -87,10 +87,13 @@ struct HandOverTests {
         Self.expectFinishedInBrowser(run, mode: setup.mode, reason: "appRequested")
     }
 
-    @Test("Ask first: the question over the sign-in; Enter continues in Chromium", arguments: Platform.x11, ["window", "view"])
+    @Test("Ask first: the question over the sign-in (continuing is the default); the person's click continues in Chromium",
+          arguments: Platform.x11, ["window", "view"])
     func askFirstAccepted(_ platform: Platform, mode: String) async throws {
         let run = try await Self.run(mode, "webauthn-get", "askFirst", on: platform)
         #expect(run.report.bool("questionShown") == true)
+        #expect(run.report.strings("questionButtons") == ["_Stay here", "Continue in _browser"])
+        #expect(run.report.string("questionDefault") == "Continue in _browser")
         Self.expectFinishedInBrowser(run, mode: mode, reason: "webAuthn")
     }
 
