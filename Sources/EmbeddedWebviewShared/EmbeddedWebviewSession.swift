@@ -182,6 +182,11 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         // cannot deliver the code; then every handler goes.
         Self.blanking[UInt(bitPattern: webView)] = self
         webkit_web_view_stop_loading(wvh_web_view(webView))
+        // The ended page's process is ended too: a page's timer that starts a navigation (even
+        // one we refuse) cancels whatever load is pending, the app's included, so nothing of the
+        // ended page may run on. The app's own `web-process-terminated` handlers see
+        // WEBKIT_WEB_PROCESS_TERMINATED_BY_API; the next load starts a new process.
+        webkit_web_view_terminate_web_process(wvh_web_view(webView))
         webkit_web_view_load_uri(wvh_web_view(webView), "about:blank")
         blankLoadStarted = true
         Task { @MainActor [weak self] in
@@ -257,7 +262,10 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             guard let self else { return }
             if self.dismissed {
                 // The blank page, or the app's own page, is in: nothing of the ended page is left.
-                if WebKitLoadEvent(event) == WEBKIT_LOAD_FINISHED, self.blankLoadStarted { self.endBlanking() }
+                // (A blank load the app's navigation superseded also finishes, failed, while the
+                // ended page is still shown: that one does not count.)
+                let uri = self.webView.flatMap { webkit_web_view_get_uri(wvh_web_view($0)) }.map { String(cString: $0) }
+                if WebKitLoadEvent(event) == WEBKIT_LOAD_FINISHED, self.blankLoadStarted, uri == "about:blank" { self.endBlanking() }
                 if WebKitLoadEvent(event) == WEBKIT_LOAD_COMMITTED, self.appNavigation != nil { self.endBlanking() }
                 return
             }

@@ -1,0 +1,102 @@
+// The caller's view is the app's the moment the `await` returns (issue 17, item 5): the app loads
+// its own page in the same continuation as the `await` (or in the completion handler), after a
+// success, a failure or a cancel, while the ended sign-in page goes on trying the redirect URI.
+import CGLib
+#if WEBKITGTK_6
+import CWebKitGTK6
+#else
+import CWebKitGTK
+#endif
+import Foundation
+import GLibSupport
+import ScenarioSupport
+import WebviewHost
+
+@MainActor
+let appAfterScenarios: [String: Scenario] = [
+    "app-after": { arguments in try await appAfterScenario(outcome: arguments[0], api: arguments[1], load: arguments[2]) }
+]
+
+@MainActor
+func appAfterScenario(outcome: String, api: String, load: String) async throws -> ScenarioReport {
+    let surface = Surface("view")
+    guard let view = surface.callerView else { return ScenarioReport(["error": .string("no caller view")]) }
+    let callback = try callbackListener()
+    let idp = try TestServer()
+    let app = try TestServer()
+    let redirect = callback.url("/callback")
+    // The sign-in page goes on by itself: it keeps trying the redirect URI, ended or not.
+    let goesOn = "setInterval(() => { location.href = '\(redirect)?code=late&state=xyz' }, 150)"
+    switch outcome {
+    case "success":
+        idp.route("/authorize") { _ in
+            .html(Pages.scripted("Signing in", "setTimeout(() => { location.href = '\(redirect)?code=ok&state=xyz' }, 100); " + goesOn))
+        }
+    case "oauth-error":
+        idp.route("/authorize") { _ in
+            .html(Pages.scripted("Refused", "setTimeout(() => { location.href = '\(redirect)?error=access_denied&state=xyz' }, 100); " + goesOn))
+        }
+    default:  // "cancel", "task-cancel": the page waits, then goes on after the cancel
+        idp.route("/authorize") { _ in .html(Pages.scripted("Sign in, please", "setTimeout(() => { \(goesOn) }, 400)")) }
+    }
+    // The app's own page: slow to answer, so the ended page has time to try.
+    app.route("/app") { _ in .html(Pages.scripted("App page", "document.title = 'App page, script ran'"), delay: .milliseconds(400)) }
+    let appURL = load == "html" ? app.url("/app-html") : app.url("/app")
+
+    var appLoadAt: ContinuousClock.Instant?
+    func showAppPage() {
+        appLoadAt = .now
+        if load == "html" {
+            webkit_web_view_load_html(
+                wvh_web_view(view), "<!doctype html><title>App page</title><h1>Signed in</h1><script>document.title = 'App page, script ran'</script>",
+                appURL)
+        } else {
+            webkit_web_view_load_uri(wvh_web_view(view), appURL)
+        }
+    }
+
+    let session = WebAuthSession(redirectURI: URL(string: redirect)!, parameters: surface.parameters())
+    let recorder = NotificationRecorder(session)
+    var result: Result<WebAuthResponse, WebAuthError>?
+    let authorizationURL = URL(string: idp.url("/authorize"))!
+    let makeURL: @Sendable (URL) throws -> URL = { _ in authorizationURL }
+    var task: Task<Void, Never>?
+    if api == "completion" {
+        session.authenticate(expectedState: "xyz", authorizationURL: makeURL) { outcome in
+            result = outcome
+            showAppPage()  // in the completion handler
+        }
+    } else {
+        task = Task { @MainActor in
+            do throws(WebAuthError) {
+                result = .success(try await session.authenticate(expectedState: "xyz", authorizationURL: makeURL))
+            } catch {
+                result = .failure(error)
+            }
+            showAppPage()  // in the same continuation as the await
+        }
+    }
+    if outcome == "cancel" || outcome == "task-cancel" {
+        guard await recorder.waitForFinish(path: "/authorize") else {
+            return ScenarioReport(["error": .string("the authorization page never finished loading")])
+        }
+        if outcome == "task-cancel", let task { task.cancel() } else { session.cancel() }
+    }
+    guard await ScenarioHost.wait(upTo: Patience.event, until: { appLoadAt != nil }), let start = appLoadAt else {
+        return ScenarioReport(["error": .string("the session never ended")])
+    }
+    var facts: Facts = ["outcome": .string(result.map { (try? $0.get()) != nil ? "success" : "failure" } ?? "none")]
+    if case .failure(let error)? = result { facts["errorCode"] = .string(error.code.name) }
+    for (label, after) in [("1s", Duration.seconds(1)), ("6s", Duration.seconds(6))] {
+        let remaining = after - (ContinuousClock.now - start)
+        if remaining > .zero { await ScenarioHost.idle(remaining) }  // what the person sees this long after
+        facts["uri\(label)"] = .string(Probes.uri(of: view))
+        facts["title\(label)"] = .string(webkit_web_view_get_title(wvh_web_view(view)).map { String(cString: $0) } ?? "")
+        facts["handlersLeft\(label)"] = .int(surface.handlersLeft)
+    }
+    facts["appURL"] = .string(appURL)
+    facts["redirectPortHits"] = .int(callback.requests.count)
+    facts["appRequests"] = .int(app.requests(to: "/app").count)
+    facts["terminalCount"] = .int(recorder.terminalCount)
+    return ScenarioReport(facts)
+}
