@@ -133,7 +133,7 @@ final class HandOverScenario {
         return values
     }
 
-    /// One HTTP/1.0 GET to 127.0.0.1:`port`: the status line of the answer, or what went wrong.
+    /// One HTTP/1.0 GET to 127.0.0.1:`port`: "<status line> | <page title>", or what went wrong.
     nonisolated static func get(path: String, port: UInt16) -> String {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { return "socket failed: errno \(errno)" }
@@ -165,6 +165,10 @@ final class HandOverScenario {
             answer += buffer[0..<n]
         }
         let text = String(decoding: answer, as: UTF8.self)
-        return String(text.prefix { $0 != "\r" && $0 != "\n" })
+        let statusLine = String(text.prefix { $0 != "\r" && $0 != "\n" })
+        let title = text.range(of: "<title>").flatMap { start in
+            text.range(of: "</title>", range: start.upperBound..<text.endIndex).map { String(text[start.upperBound..<$0.lowerBound]) }
+        }
+        return statusLine + " | " + (title ?? "no title")
     }
 }

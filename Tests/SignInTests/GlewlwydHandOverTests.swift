@@ -104,8 +104,9 @@ extension GlewlwydSignInTests {
         let firstState = try #require(report.string("firstState"), "\(report)")
         let browserState = try #require(report.string("browserState"), "\(report)")
         #expect(!firstState.isEmpty && firstState != browserState)
-        // The listener answered the replayed request (it did not hang or refuse the connection).
+        // The listener answered the replayed request with the failure page (not hung, not "signed in").
         #expect(report.string("replayAnswer")?.hasPrefix("HTTP/1.") == true, "\(report)")
+        #expect(report.string("replayAnswer")?.hasSuffix(" | Sign-in failed") == true, "\(report)")
         let events = report.strings("events") ?? []
         #expect(events.filter { $0.hasPrefix("willSwitchToSystemBrowser(") } == ["willSwitchToSystemBrowser(embeddedAgentRefused)"], "\(events)")
         #expect(events.filter { $0.hasPrefix("didComplete(") || $0.hasPrefix("didFail(") } == ["didFail(stateMismatch)"], "\(events)")
