@@ -126,4 +126,11 @@ ScenarioHost.main([
             webview: WebviewParameters(webviewType: .authenticationSession, timeout: .seconds(60)), driver: driver,
             silentAfterwards: true)
     },
+    // Starts in the library's embedded window and is handed over to the person's browser (the
+    // test's Chromium) in the same await. arguments: client id, trigger (`refusal`: an app rule
+    // matches Glewlwyd's login page; `app`: continueInSystemBrowser() after the first page
+    // loaded), and `replay` to deliver the embedded request's state to the browser's listener.
+    "embedded-hand-over": { arguments in
+        await HandOverScenario(arguments: arguments).run()
+    },
 ], initializeToolkit: { gtk_init_check(nil, nil) != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil })
