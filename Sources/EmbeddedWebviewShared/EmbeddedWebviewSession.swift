@@ -48,6 +48,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     /// The caller's view was sent to `about:blank`: its next finished load ends the blanking (not
     /// the failed load a handler that ended the session is still inside of).
     private var blankLoadStarted = false
+    /// The view made a sign-in surface, not a browser, for the session (see ``SignInSurface``).
+    private var surface: SignInSurface?
 
     init(request: WebAuthRequest, reporter: WebAuthSessionReporter) {
         self.request = request
@@ -101,6 +103,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         webView = view
         reporter.setWebview(WebviewHandle(view))
         attachHandlers(to: view)
+        surface = SignInSurface.apply(to: view, connections: connections)
         if usesCustomWebview {
             // The app destroyed its view (or the window holding it) before the end: the session
             // cannot go on there, and would otherwise never end.
@@ -131,6 +134,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         if let webView, let callerCouldOpenWindows, !callerViewDestroyed {
             webkit_settings_set_javascript_can_open_windows_automatically(
                 webkit_web_view_get_settings(wvh_web_view(webView)), callerCouldOpenWindows)
+            surface?.restoreSettings()
         }
         if let window {
             webkit_web_view_stop_loading(wvh_web_view(window.webView))
