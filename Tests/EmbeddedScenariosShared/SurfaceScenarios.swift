@@ -43,7 +43,7 @@ private func surfacePage(_ attempt: String, code: String, onClick: Bool = false,
         };
         """
     let trigger = onClick
-        ? "let started = false; addEventListener('click', () => { if (!started) { started = true; go(); } }, true); requestAnimationFrame(() => setTimeout(() => fetch('/ready'), 100));"
+        ? "let started = false; addEventListener('mousedown', () => { if (!started) { started = true; go(); } }, true); requestAnimationFrame(() => setTimeout(() => fetch('/ready'), 100));"
         : "setTimeout(go, 200);"
     return """
         <!doctype html><html><head><title>Surface</title><style>
@@ -102,8 +102,10 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
         page = surfacePage(
             "const a = document.createElement('a'); a.href = 'data:application/octet-stream,' + encodeURIComponent(\(jsMarker) + ' data'); a.download = 'wvh-data.txt'; document.body.append(a); a.click();",
             code: code)
-    case "permissions", "permissions-allow-notifications":
-        if kind == "permissions-allow-notifications" { EmbeddedWebviewProvider.allowedPermissions = [.notifications] }
+    case "permissions", "permissions-allow-notifications", "permissions-click", "permissions-click-allow-notifications":
+        if kind.hasSuffix("allow-notifications") { EmbeddedWebviewProvider.allowedPermissions = [.notifications] }
+        let onClick = kind.contains("click")
+        if onClick { click = 1 }
         page = surfacePage(
             within + """
                 r.geolocation = await within(new Promise(ok => navigator.geolocation.getCurrentPosition(() => ok('granted'), e => ok('error ' + e.code)))).catch(e => String(e));
@@ -117,7 +119,7 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
                 r.storageAccess = document.requestStorageAccess ? await within(document.requestStorageAccess()).then(() => 'granted', e => 'refused') : 'absent';
                 if (Notification.permission === 'granted') { new Notification('Hello from the page'); }
                 """,
-            code: code)
+            code: code, onClick: onClick, body: onClick ? "<div id='target'></div>" : "")
     case "dialogs":  // alert, confirm and prompt from a timer: never shown, never blocking
         page = surfacePage(
             "alert('alert from the page'); r.confirm = String(confirm('confirm?')); r.prompt = String(prompt('prompt?', 'default'));",
@@ -147,6 +149,11 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
     case "context-menu-click":  // a real right click on the page
         click = 3
         page = surfacePage("r.clicked = 'yes';", code: code, onClick: true, settle: 1500, body: "<div id='target'>Sign in</div>")
+    case "context-menu-field-click":  // a real right click in a text field: editing items only
+        click = 3
+        page = surfacePage(
+            "r.clicked = 'yes';", code: code, onClick: true, settle: 1500,
+            body: "<input id='target' value='alice@example.com' style='font-size: 40px'>")
     case "ephemeral-storage":  // a page that stores everything it can, in an ephemeral session
         parameters.prefersEphemeralWebBrowserSession = true
         page = surfacePage(
@@ -163,6 +170,22 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
     idp.route("/authorize") { _ in .html(page) }
 
     let run = SessionRun(redirectURI: redirect, parameters: parameters, authorizationURL: idp.url("/authorize"))
+    // Context menus that get past the library's handler (connected after it: WebKit shows them),
+    // and the stock actions they hold.
+    let menus = SignalConnections()
+    var menusShown: [String] = []
+    if kind.hasPrefix("context-menu") {
+        _ = await run.recorder.wait(for: .seconds(10)) { $0.name == "didStartLoad" }
+        let record = { (menu: UnsafeMutableRawPointer?) -> Bool in
+            menusShown.append(contextMenuActions(menu).map(String.init).joined(separator: ","))
+            return false
+        }
+        if let view = run.webview {
+            menus.connect(view, "context-menu", gtk_get_major_version() == 4
+                ? .twoPointersReturningBool { menu, _ in record(menu) }
+                : .threePointersReturningBool { menu, _, _ in record(menu) })
+        }
+    }
     var maxToplevels = surface.libraryToplevels
     var maxPopups = 0
     if let button = click {
@@ -182,6 +205,8 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
     facts.merge(run.facts(result)) { $1 }
     facts["maxLibraryToplevels"] = .int(maxToplevels)
     facts["maxPopovers"] = .int(maxPopups)
+    facts["contextMenusShown"] = .strings(menusShown)
+    menus.disconnectAll()
     facts["libraryToplevelsAfter"] = .int(surface.libraryToplevels)
     facts["pageReport"] = .string(idp.requests(to: "/report").first?.query ?? "")
     facts["reports"] = .int(idp.requests(to: "/report").count)
@@ -232,6 +257,19 @@ private func surfaceSettings(of view: UnsafeMutableRawPointer?) -> [String] {
         g_object_get_property(wvh_object(settings), name, &value)
         return "\(name)=\(g_value_get_boolean(&value) != 0)"
     }
+}
+
+/// The stock actions (`WebKitContextMenuAction` values) of a context menu's items.
+@MainActor
+private func contextMenuActions(_ menu: UnsafeMutableRawPointer?) -> [UInt32] {
+    guard let menu else { return [] }
+    var actions: [UInt32] = []
+    var list = webkit_context_menu_get_items(.init(OpaquePointer(menu)))
+    while let node = list {
+        if let item = node.pointee.data { actions.append(webkit_context_menu_item_get_stock_action(.init(OpaquePointer(item))).rawValue) }
+        list = node.pointee.next
+    }
+    return actions
 }
 
 /// Visible menus and popovers in `view`'s window (GTK 4 shows a context menu or a chooser as a
