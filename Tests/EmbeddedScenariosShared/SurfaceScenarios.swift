@@ -158,9 +158,11 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
         parameters.prefersEphemeralWebBrowserSession = true
         page = surfacePage(
             within + """
-                document.cookie = 'sid=1; max-age=3600'; localStorage.setItem('k', 'v'); sessionStorage.setItem('k', 'v');
-                await within(new Promise(ok => { const q = indexedDB.open('db', 1); q.onupgradeneeded = () => q.result.createObjectStore('s'); q.onsuccess = ok; q.onerror = ok; }));
-                if (window.caches) { await within(caches.open('c').then(c => c.put('/x', new Response('y')))).catch(() => {}); }
+                const attempt = async (name, f) => { try { await within(Promise.resolve(f())); r[name] = 'stored'; } catch (e) { r[name] = 'failed ' + e; } };
+                await attempt('cookie', () => { document.cookie = 'sid=1; max-age=3600'; });
+                await attempt('localStorage', () => localStorage.setItem('k', 'v'));
+                await attempt('indexedDB', () => new Promise((ok, no) => { const q = indexedDB.open('db', 1); q.onupgradeneeded = () => q.result.createObjectStore('s'); q.onsuccess = ok; q.onerror = no; }));
+                await attempt('cacheStorage', () => caches.open('c').then(c => c.put('/x', new Response('y'))));
                 r.stored = 'yes';
                 """,
             code: code)
@@ -169,13 +171,20 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
     }
     idp.route("/authorize") { _ in .html(page) }
 
+    // An app whose view has the inspector on: it must be off for the sign-in and on again afterwards.
+    if let view = surface.callerView { webkit_settings_set_enable_developer_extras(webkit_web_view_get_settings(wvh_web_view(view)), 1) }
+    facts["settingsBefore"] = .strings(surfaceSettings(of: surface.callerView))
     let run = SessionRun(redirectURI: redirect, parameters: parameters, authorizationURL: idp.url("/authorize"))
+    if surface.isCallerView, await run.recorder.wait(for: .seconds(10), until: { $0.name == "didStartLoad" }) {
+        facts["settingsDuring"] = .strings(surfaceSettings(of: surface.callerView))
+    }
     // Context menus that get past the library's handler (connected after it: WebKit shows them),
     // and the stock actions they hold.
     let menus = SignalConnections()
     var menusShown: [String] = []
     if kind.hasPrefix("context-menu") {
         _ = await run.recorder.wait(for: .seconds(10)) { $0.name == "didStartLoad" }
+
         let record = { (menu: UnsafeMutableRawPointer?) -> Bool in
             menusShown.append(contextMenuActions(menu).map(String.init).joined(separator: ","))
             return false
