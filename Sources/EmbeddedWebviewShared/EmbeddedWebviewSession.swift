@@ -50,6 +50,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private var blankLoadStarted = false
     /// The view made a sign-in surface, not a browser, for the session (see ``SignInSurface``).
     private var surface: SignInSurface?
+    /// The desktop's light/dark preference set for the library's window, put back at the end.
+    private var appearance: SignInAppearance?
 
     init(request: WebAuthRequest, reporter: WebAuthSessionReporter) {
         self.request = request
@@ -62,6 +64,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         if !usesCustomWebview, request.parameters.prefersEphemeralWebBrowserSession {
             try await SignInWebContexts.resetEphemeral()
         }
+        if !usesCustomWebview { await SignInAppearance.readDesktopPreference() }
         return request.redirectURI.url
     }
 
@@ -99,6 +102,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             }
             self.window = window
             view = window.webView
+            appearance = SignInAppearance.applyForWindow()
         }
         webView = view
         reporter.setWebview(WebviewHandle(view))
@@ -131,6 +135,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         dismissed = true
         question?.destroy()
         question = nil
+        appearance?.restore()
+        appearance = nil
         if let webView, let callerCouldOpenWindows, !callerViewDestroyed {
             webkit_settings_set_javascript_can_open_windows_automatically(
                 webkit_web_view_get_settings(wvh_web_view(webView)), callerCouldOpenWindows)
