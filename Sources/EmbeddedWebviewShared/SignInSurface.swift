@@ -66,7 +66,6 @@ final class SignInSurface {
         allowed: Set<SignInPermission> = EmbeddedWebviewProvider.allowedPermissions
     ) -> SignInSurface {
         let surface = SignInSurface(view: view, allowed: allowed)
-        if ProcessInfo.processInfo.environment["WVH_EXPERIMENT"] == "off" { return surface }
         surface.applySettings()
         surface.connect(connections)
         return surface
@@ -179,7 +178,6 @@ final class SignInSurface {
             guard let download, let connections else { return }
             let owner = webkit_download_get_web_view(typed(download)).map { UnsafeMutableRawPointer($0) }
             guard owner == view else { return }  // another view of the caller's context
-            if ProcessInfo.processInfo.environment["WVH_EXPERIMENT"] != nil { return }
             // Cancelled when WebKit asks where to save it (before anything is written): cancelled
             // from inside `download-started`, a main-frame navigation turned download sometimes
             // left the page's scripts stopped (WebKitGTK 2.50).
