@@ -174,6 +174,7 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
     // An app whose view has the inspector on: it must be off for the sign-in and on again afterwards.
     if let view = surface.callerView { webkit_settings_set_enable_developer_extras(webkit_web_view_get_settings(wvh_web_view(view)), 1) }
     facts["settingsBefore"] = .strings(surfaceSettings(of: surface.callerView))
+    let signalsBefore = signalsWithHandlers(surface.callerView)
     let run = SessionRun(redirectURI: redirect, parameters: parameters, authorizationURL: idp.url("/authorize"))
     if surface.isCallerView, await run.recorder.wait(for: .seconds(10), until: { $0.name == "didStartLoad" }) {
         facts["settingsDuring"] = .strings(surfaceSettings(of: surface.callerView))
@@ -227,6 +228,7 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
     if surface.isCallerView {
         await surface.waitForRelease()
         facts["handlersLeft"] = .int(surface.handlersLeft)
+        facts["signalsGainingHandlers"] = .strings(signalsWithHandlers(surface.callerView).subtracting(signalsBefore).sorted())
         facts["settingsAfter"] = .strings(surfaceSettings(of: surface.callerView))
     }
     // What is on disk: every file under $HOME (the tests' temporary home, holding the XDG folders).
@@ -248,6 +250,26 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
     facts["filesWithDownload"] = .strings(marked.sorted())
     withExtendedLifetime(callback) {}
     return ScenarioReport(facts)
+}
+
+/// The signals of `view` (its class and ancestors) that have a handler connected.
+@MainActor
+private func signalsWithHandlers(_ view: UnsafeMutableRawPointer?) -> Set<String> {
+    guard let view else { return [] }
+    var names: Set<String> = []
+    var type = wvh_object_type(view)
+    while type != 0 {
+        var count: guint = 0
+        if let ids = g_signal_list_ids(type, &count) {
+            for index in 0..<Int(count)
+            where g_signal_handler_find(view, GSignalMatchType(G_SIGNAL_MATCH_ID.rawValue), ids[index], 0, nil, nil, nil) != 0 {
+                names.insert(String(cString: g_signal_name(ids[index])))
+            }
+            g_free(ids)
+        }
+        type = g_type_parent(type)
+    }
+    return names
 }
 
 /// Each setting the surface changes, as "name=value", of a caller's view (to compare with before).

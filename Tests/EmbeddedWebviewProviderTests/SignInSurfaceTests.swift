@@ -18,6 +18,9 @@ struct SignInSurfaceTests {
         let config = home.appendingPathComponent("config")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: home.appendingPathComponent("Downloads"), withIntermediateDirectories: true)
+        // A desktop session has it (the accessibility bus makes it); WebKitGTK 6.0's sandbox binds
+        // it into the web process and aborts ("Failed to fully launch dbus-proxy") when it is missing.
+        try FileManager.default.createDirectory(at: home.appendingPathComponent("cache/at-spi"), withIntermediateDirectories: true)
         try Data("XDG_DOWNLOAD_DIR=\"$HOME/Downloads\"\n".utf8).write(to: config.appendingPathComponent("user-dirs.dirs"))
         let report = try await ScenarioRunner.run(
             platform.toolkit.program, "surface", arguments: [mode, kind],
@@ -39,7 +42,12 @@ struct SignInSurfaceTests {
         #expect(report.int("terminalCount") == 1)
         #expect(report.int("callbackHits") == 0)
         #expect(report.int("libraryToplevelsAfter") == 0)
-        if mode == "view" { #expect(report.int("handlersLeft") == 0) }
+        if mode == "view" {
+            // After a right click WebKitGTK 4.1 keeps its GtkMenu attached to the view, which
+            // connects the view's `screen-changed` (WebKit's handler, not the library's).
+            let gained = report.strings("signalsGainingHandlers") ?? []
+            #expect(report.int("handlersLeft") == 0 || gained == ["screen-changed"], "handlers left on \(gained)")
+        }
     }
 
     /// Only the library's window (or nothing besides the caller's window) was ever shown.
@@ -50,7 +58,9 @@ struct SignInSurfaceTests {
 
     /// The page's own report (`/report?name=value&...`), decoded.
     static func pageReport(_ report: ScenarioReport) -> [String: String] {
-        let items = URLComponents(string: "?" + (report.string("pageReport") ?? ""))?.queryItems ?? []
+        // URLSearchParams writes a space as "+", which URLComponents leaves as it is.
+        let query = (report.string("pageReport") ?? "").replacingOccurrences(of: "+", with: "%20")
+        let items = URLComponents(string: "?" + query)?.queryItems ?? []
         return Dictionary(items.map { ($0.name, $0.value ?? "") }) { $1 }
     }
 
