@@ -33,7 +33,7 @@ final class SignInAppearance {
     /// Reads the portal's `color-scheme` (at most a second); remembers it for
     /// ``applyForWindow()``. Never throws: no bus or no portal leaves GTK's settings in charge.
     static func readDesktopPreference() async {
-        guard EmbeddedWebviewProvider.followsDesktopColorScheme else { return }
+        guard EmbeddedWebviewProvider.followsDesktopColorScheme, hasSessionBus else { return }
         colorScheme = await withCheckedContinuation { (continuation: CheckedContinuation<UInt32?, Never>) in
             let box = Unmanaged.passRetained(AppearanceBox { continuation.resume(returning: $0) }).toOpaque()
             g_bus_get(G_BUS_TYPE_SESSION, nil, { _, result, data in
@@ -70,6 +70,14 @@ final class SignInAppearance {
                 g_object_unref(UnsafeMutableRawPointer(connection))
             }, box)
         }
+    }
+
+    /// Whether a session bus is there to ask (its address in the environment, or the user bus
+    /// socket): without one GIO would start a bus of its own (`dbus-launch`) just to find no portal.
+    private static var hasSessionBus: Bool {
+        if let address = g_getenv("DBUS_SESSION_BUS_ADDRESS"), address.pointee != 0 { return true }
+        let socket = String(cString: g_get_user_runtime_dir()) + "/bus"
+        return g_file_test(socket, G_FILE_TEST_EXISTS) != 0
     }
 
     /// Sets GTK's `gtk-application-prefer-dark-theme` to the portal's preference while the

@@ -7,7 +7,8 @@ import Testing
 /// after a real click (an X input event through XTest, `xdotool`: X11 only) where a gesture changes
 /// WebKit's answer, then goes on to the redirect URI by itself: the session ends with success and
 /// nothing is granted, written or shown. Each scenario runs with a temporary `$HOME` holding the
-/// XDG folders and an existing `Downloads` folder named in `user-dirs.dirs`, as a person has.
+/// XDG folders and an existing `Downloads` folder named in `user-dirs.dirs`, as a person has, on
+/// a private session bus.
 @Suite("The embedded view is a sign-in surface, not a browser", .serialized)
 struct SignInSurfaceTests {
     static let modes = ["window", "view"]
@@ -18,9 +19,6 @@ struct SignInSurfaceTests {
         let config = home.appendingPathComponent("config")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: home.appendingPathComponent("Downloads"), withIntermediateDirectories: true)
-        // A desktop session has it (the accessibility bus makes it); WebKitGTK 6.0's sandbox binds
-        // it into the web process and aborts ("Failed to fully launch dbus-proxy") when it is missing.
-        try FileManager.default.createDirectory(at: home.appendingPathComponent("cache/at-spi"), withIntermediateDirectories: true)
         try Data("XDG_DOWNLOAD_DIR=\"$HOME/Downloads\"\n".utf8).write(to: config.appendingPathComponent("user-dirs.dirs"))
         let report = try await ScenarioRunner.run(
             platform.toolkit.program, "surface", arguments: [mode, kind],
@@ -30,7 +28,10 @@ struct SignInSurfaceTests {
                 "XDG_DATA_HOME": home.appendingPathComponent("data").path,
                 "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
             ],
-            display: platform.display)
+            // A session bus of its own: one that GIO autolaunches for the display outlives the
+            // scenario, and the accessibility bus it starts keeps its socket in that scenario's
+            // (deleted) home, which WebKitGTK 6.0's sandbox then fails to bind.
+            launcher: ["dbus-run-session", "--"], display: platform.display)
         #expect(report.string("gdkDisplay") == platform.gdkDisplayType, "GTK ran on another display than asked")
         return (report, home)
     }
