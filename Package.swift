@@ -157,6 +157,7 @@ let package = Package(
             name: "SignIn",
             dependencies: [
                 "WebviewHost", "CLibSecret",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
@@ -175,6 +176,7 @@ let package = Package(
         .testTarget(
             name: "SignInTests",
             dependencies: [
+                "MicrosoftIdentityBroker", "GLibSupport",  // the broker tests, against Tests/BrokerDouble on a private D-Bus
                 "ExternalWebviewProvider",
                 "SignIn", "WebviewHost", "ScenarioSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -197,7 +199,7 @@ let package = Package(
         // Only the toolkit-neutral pieces, so that ToolkitLinkTests can check with ldd that they link no GTK.
         .executableTarget(
             name: "ToolkitNeutralApp",
-            dependencies: ["SignIn", "SystemBrowserProvider", "WebviewHost"],
+            dependencies: ["SignIn", "SystemBrowserProvider", "WebviewHost", "MicrosoftIdentityBroker"],
             path: "Tests/ToolkitNeutralApp"
         ),
         // ldd on SignInDemoGTK4, SignInDemo and ToolkitNeutralApp (built beside the test bundle):
@@ -229,6 +231,17 @@ let package = Package(
         ),
     ]
 )
+
+// MARK: Token brokers
+// Microsoft's identity broker over D-Bus (GIO's GDBus, no toolkit), a `TokenBroker` for SignIn.
+package.products.append(.library(name: "MicrosoftIdentityBroker", targets: ["MicrosoftIdentityBroker"]))
+package.targets += [
+    .target(
+        name: "MicrosoftIdentityBroker",
+        dependencies: ["SignIn", "WebviewHost", "GLibSupport", "CGLib", .product(name: "Logging", package: "swift-log")],
+        path: "Plugins/MicrosoftIdentityBroker"
+    ),
+]
 
 // Strict settings for every target of ours, in one place.
 for target in package.targets where target.type != .system {

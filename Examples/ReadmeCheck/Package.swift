@@ -19,6 +19,7 @@ let package = Package(
                 .product(name: "EmbeddedWebviewProvider", package: "WebviewHost"),
                 .product(name: "SignIn", package: "WebviewHost"),
                 .product(name: "ExternalWebviewProvider", package: "WebviewHost"),
+                .product(name: "MicrosoftIdentityBroker", package: "WebviewHost"),
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

@@ -130,7 +130,7 @@ final class DemoWindow {
             case .didFinishLoad(let url):
                 gtk_spinner_stop(wvh_spinner(self.spinner))
                 self.setStatus("Waiting for you to sign in at \(url.host ?? "").")
-            case .willSwitchToBrokerApp, .didComplete, .didFail:
+            case .willSwitchToBrokerApp, .willSwitchToSystemBrowser, .didComplete, .didFail:
                 gtk_spinner_stop(wvh_spinner(self.spinner))
             }
         }

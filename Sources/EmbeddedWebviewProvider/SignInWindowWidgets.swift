@@ -14,6 +14,8 @@ struct SignInWindowWidgets {
     private let indicator: UnsafeMutableRawPointer
     private let spinner: UnsafeMutableRawPointer
     private let overlay: UnsafeMutableRawPointer
+    /// "Continue in your browser", at the header bar's end; hidden unless the session can hand over.
+    private let browserButton: UnsafeMutableRawPointer
 
     init(webView: UnsafeMutableRawPointer) {
         self.webView = webView
@@ -27,6 +29,11 @@ struct SignInWindowWidgets {
         gtk_header_bar_set_show_close_button(wvh_header_bar(header), 1)
         gtk_window_set_titlebar(gtkWindow, header)
         self.header = UnsafeMutableRawPointer(header)
+        let browserButton = gtk_button_new_with_mnemonic(SignInWindow.continueInBrowserLabel)!
+        gtk_widget_set_tooltip_text(browserButton, SignInWindow.continueInBrowserTooltip)
+        gtk_widget_set_no_show_all(browserButton, 1)
+        gtk_header_bar_pack_end(wvh_header_bar(header), browserButton)
+        self.browserButton = UnsafeMutableRawPointer(browserButton)
 
         let overlay = gtk_overlay_new()!
         gtk_container_add(wvh_container(overlay), wvh_widget(webView))
@@ -100,6 +107,16 @@ struct SignInWindowWidgets {
 
     func hide() {
         gtk_widget_hide(wvh_widget(window))
+    }
+
+    /// Shows or hides "Continue in your browser".
+    func showBrowserButton(_ visible: Bool) {
+        gtk_widget_set_visible(wvh_widget(browserButton), visible ? 1 : 0)
+    }
+
+    /// Calls `handler` when the person clicks "Continue in your browser".
+    func onBrowserButton(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
+        connections.connect(browserButton, "clicked", .plain { handler() })
     }
 
     func setSubtitle(_ text: String) {

@@ -60,6 +60,38 @@ enum WebKitToolkit {
             }, box)
     }
 
+    /// The view's `WebKitUserContentManager` (`webkit_web_view_get_user_content_manager`).
+    static func contentManager(of view: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(webkit_web_view_get_user_content_manager(wvh_web_view(view))!)
+    }
+
+    /// Registers the page-to-library message channel `name` in the page's own script world
+    /// (`webkit_user_content_manager_register_script_message_handler`); false if it is taken.
+    static func registerMessages(_ manager: UnsafeMutableRawPointer, name: String) -> Bool {
+        webkit_user_content_manager_register_script_message_handler(manager.assumingMemoryBound(to: WebKitUserContentManager.self), name) != 0
+    }
+
+    /// `webkit_user_content_manager_unregister_script_message_handler`.
+    static func unregisterMessages(_ manager: UnsafeMutableRawPointer, name: String) {
+        webkit_user_content_manager_unregister_script_message_handler(manager.assumingMemoryBound(to: WebKitUserContentManager.self), name)
+    }
+
+    /// The text of a `script-message-received` argument (a `WebKitJavascriptResult *` in 4.1).
+    static func messageText(_ argument: UnsafeMutableRawPointer?) -> String? {
+        guard let argument,
+            let value = webkit_javascript_result_get_js_value(OpaquePointer(argument)),
+            let text = jsc_value_to_string(value)
+        else { return nil }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    /// The window holding `view` (`gtk_widget_get_toplevel`), when it is in one.
+    static func toplevelWindow(of view: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        guard let toplevel = gtk_widget_get_toplevel(wvh_widget(view)), wvh_is_window(toplevel) != 0 else { return nil }
+        return UnsafeMutableRawPointer(toplevel)
+    }
+
     /// Destroys a toplevel the library made (`gtk_widget_destroy`).
     static func destroyWindow(_ window: UnsafeMutableRawPointer) {
         gtk_widget_destroy(wvh_widget(window))

@@ -15,6 +15,8 @@ struct SignInWindowWidgets {
     private let subtitle: UnsafeMutableRawPointer
     private let indicator: UnsafeMutableRawPointer
     private let spinner: UnsafeMutableRawPointer
+    /// "Continue in your browser", at the header bar's end; hidden unless the session can hand over.
+    private let browserButton: UnsafeMutableRawPointer
 
     init(webView: UnsafeMutableRawPointer) {
         self.webView = webView
@@ -36,6 +38,11 @@ struct SignInWindowWidgets {
         }
         gtk_header_bar_set_title_widget(wvh_header_bar(header), titles)
         gtk_window_set_titlebar(gtkWindow, header)
+        let browserButton = gtk_button_new_with_mnemonic(SignInWindow.continueInBrowserLabel)!
+        gtk_widget_set_tooltip_text(browserButton, SignInWindow.continueInBrowserTooltip)
+        gtk_widget_set_visible(browserButton, 0)
+        gtk_header_bar_pack_end(wvh_header_bar(header), browserButton)
+        self.browserButton = UnsafeMutableRawPointer(browserButton)
         self.title = UnsafeMutableRawPointer(title)
         self.subtitle = UnsafeMutableRawPointer(subtitle)
 
@@ -133,6 +140,16 @@ struct SignInWindowWidgets {
 
     func hide() {
         gtk_widget_set_visible(wvh_widget(window), 0)
+    }
+
+    /// Shows or hides "Continue in your browser".
+    func showBrowserButton(_ visible: Bool) {
+        gtk_widget_set_visible(wvh_widget(browserButton), visible ? 1 : 0)
+    }
+
+    /// Calls `handler` when the person clicks "Continue in your browser".
+    func onBrowserButton(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
+        connections.connect(browserButton, "clicked", .plain { handler() })
     }
 
     func setSubtitle(_ text: String) {

@@ -59,6 +59,35 @@ enum WebKitToolkit {
             }, box)
     }
 
+    /// The view's `WebKitUserContentManager` (`webkit_web_view_get_user_content_manager`).
+    static func contentManager(of view: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(webkit_web_view_get_user_content_manager(wvh_web_view(view))!)
+    }
+
+    /// Registers the page-to-library message channel `name` in the page's own script world
+    /// (`webkit_user_content_manager_register_script_message_handler`); false if it is taken.
+    static func registerMessages(_ manager: UnsafeMutableRawPointer, name: String) -> Bool {
+        webkit_user_content_manager_register_script_message_handler(OpaquePointer(manager), name, nil) != 0
+    }
+
+    /// `webkit_user_content_manager_unregister_script_message_handler`.
+    static func unregisterMessages(_ manager: UnsafeMutableRawPointer, name: String) {
+        webkit_user_content_manager_unregister_script_message_handler(OpaquePointer(manager), name, nil)
+    }
+
+    /// The text of a `script-message-received` argument (a `JSCValue *` in 6.0).
+    static func messageText(_ argument: UnsafeMutableRawPointer?) -> String? {
+        guard let argument, let text = jsc_value_to_string(OpaquePointer(argument)) else { return nil }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    /// The window holding `view` (`gtk_widget_get_root`), when it is in one.
+    static func toplevelWindow(of view: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        guard let root = gtk_widget_get_root(wvh_widget(view)), wvh_is_window(UnsafeMutableRawPointer(root)) != 0 else { return nil }
+        return UnsafeMutableRawPointer(root)
+    }
+
     /// Destroys a toplevel the library made (`gtk_window_destroy`).
     static func destroyWindow(_ window: UnsafeMutableRawPointer) {
         gtk_window_destroy(wvh_window(window))

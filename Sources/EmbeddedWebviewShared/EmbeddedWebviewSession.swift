@@ -41,8 +41,16 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private var requested: URL?
     /// The caller view's `javascript-can-open-windows-automatically` before the session, restored at the end.
     private var callerCouldOpenWindows: gboolean?
-    /// The question shown before a foreign scheme is handed on (library's window only).
-    private var question: ExternalSchemeQuestion?
+    /// The question shown before a foreign scheme is handed on (library's window only), or before
+    /// the sign-in moves to the browser.
+    private var question: SignInQuestion?
+    /// Watches the page for WebAuthn calls and refusals of embedded agents.
+    private var pageWatch: SignInPageWatch?
+    /// A hand-over to the browser was asked for and not declined: the page's later triggers wait.
+    private var handOverPending = false
+    /// After the end, in a caller's view: the first navigation that is not our `about:blank` is
+    /// the app's; it is let through, and our handlers go once its page is in.
+    private var appNavigation: String?
     /// The caller destroyed its view during the session: there is nothing left to stop or blank.
     private var callerViewDestroyed = false
     /// The caller's view was sent to `about:blank`: its next finished load ends the blanking (not
@@ -107,7 +115,16 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         webView = view
         reporter.setWebview(WebviewHandle(view))
         attachHandlers(to: view)
-        surface = SignInSurface.apply(to: view, connections: connections)
+        surface = SignInSurface.apply(to: view)
+        let canHandOver = reporter.canHandOverToSystemBrowser
+        pageWatch = SignInPageWatch(
+            view: view, advertisesWebAuthn: canHandOver, refusals: request.parameters.embeddedAgentRefusals
+        ) { [weak self] finding in
+            self?.pageFound(finding)
+        }
+        if canHandOver {
+            window?.offerContinueInBrowser { [weak self] in self?.personChoseBrowser() }
+        }
         if usesCustomWebview {
             // The app destroyed its view (or the window holding it) before the end: the session
             // cannot go on there, and would otherwise never end.
@@ -135,6 +152,9 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         dismissed = true
         question?.destroy()
         question = nil
+        pageWatch?.stop()
+        pageWatch = nil
+        window?.offerContinueInBrowser(nil)
         appearance?.restore()
         appearance = nil
         if let webView, let callerCouldOpenWindows, !callerViewDestroyed {
@@ -153,6 +173,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             webView = nil
             let ephemeral = request.parameters.prefersEphemeralWebBrowserSession
             whenIdle { [self] in
+                surface?.end()
                 connections.disconnectAll()
                 window.destroy()
                 SignInWebContexts.tightenPersistentFolders()
@@ -161,21 +182,20 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             return
         }
         guard let webView, !callerViewDestroyed else {
+            surface?.end()
             connections.disconnectAll()
             self.webView = nil
             return
         }
-        // Stopped and blanked once the main loop is idle, after the resumed caller ran (the calls
-        // take a millisecond the caller need not wait for). Until then, as while the blank page
-        // loads, our handlers refuse every navigation and window, and the page cannot end the
-        // session any more: it has ended.
+        // Stopped and sent to `about:blank` now, before the caller resumes: the view is the app's
+        // the moment its `await` returns, and the app's first navigation, coming after this one,
+        // wins. Until the blank page or the app's page is in, our handlers refuse the redirect URI,
+        // windows and any navigation that is neither (the ended page's timers), so the page
+        // cannot deliver the code; then every handler goes.
         Self.blanking[UInt(bitPattern: webView)] = self
-        whenIdle { [weak self] in
-            guard let self, Self.blanking[UInt(bitPattern: webView)] === self, !self.callerViewDestroyed else { return }
-            webkit_web_view_stop_loading(wvh_web_view(webView))
-            webkit_web_view_load_uri(wvh_web_view(webView), "about:blank")
-            self.blankLoadStarted = true
-        }
+        webkit_web_view_stop_loading(wvh_web_view(webView))
+        webkit_web_view_load_uri(wvh_web_view(webView), "about:blank")
+        blankLoadStarted = true
         Task { @MainActor [weak self] in
             try? await Task.sleep(for: Self.blankingLimit)
             self?.endBlanking()
@@ -195,24 +215,35 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         if Self.blanking[UInt(bitPattern: webView)] === self {
             Self.blanking[UInt(bitPattern: webView)] = nil
         }
+        surface?.end()
         connections.disconnectAll()
         self.webView = nil
     }
 
-    /// After the end, while a caller's view is being blanked: only `about:blank` may load (its
-    /// navigation and its response); every other navigation, window or response is refused.
+    /// After the end, while a caller's view is being blanked: `about:blank` and the app's own
+    /// navigation (the first other one, which the app started after its `await` returned) load;
+    /// the redirect URI, other schemes, windows and any further navigation (the ended page's
+    /// timers) are refused.
     private func decideWhileBlanking(_ decision: UnsafeMutableRawPointer, type: UInt32) -> Bool {
-        let request: WebKitToolkit.URIRequest? =
-            switch WebKitPolicyDecisionType(type) {
-            case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION:
-                webkit_navigation_action_get_request(
-                    webkit_navigation_policy_decision_get_navigation_action(wvh_navigation_policy_decision(decision)))
-            case WEBKIT_POLICY_DECISION_TYPE_RESPONSE:
-                webkit_response_policy_decision_get_request(wvh_response_policy_decision(decision))
-            default:
-                nil
+        let request: WebKitToolkit.URIRequest?
+        switch WebKitPolicyDecisionType(type) {
+        case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION:
+            request = webkit_navigation_action_get_request(
+                webkit_navigation_policy_decision_get_navigation_action(wvh_navigation_policy_decision(decision)))
+        case WEBKIT_POLICY_DECISION_TYPE_RESPONSE:
+            return false  // only navigations we let through get a response
+        default:
+            request = nil
+        }
+        let text = Self.text(of: request)
+        if let text, let url = URL(string: text) {
+            if text == "about:blank" || text == appNavigation { return false }
+            if appNavigation == nil, !self.request.redirectURI.matches(url), Self.loadsInView(url) {
+                appNavigation = text  // the app's own page, after the end
+                surface?.end()  // the app's page is the app's: no sign-in rule applies to it
+                return false
             }
-        if Self.text(of: request) == "about:blank" { return false }
+        }
         webkit_policy_decision_ignore(wvh_policy_decision(decision))
         return true
     }
@@ -239,14 +270,23 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         connections.connect(view, "load-changed", .enumValue { [weak self] event in
             guard let self else { return }
             if self.dismissed {
+                // The blank page, or the app's own page, is in: nothing of the ended page is left.
                 if WebKitLoadEvent(event) == WEBKIT_LOAD_FINISHED, self.blankLoadStarted { self.endBlanking() }
+                if WebKitLoadEvent(event) == WEBKIT_LOAD_COMMITTED, self.appNavigation != nil { self.endBlanking() }
                 return
             }
             self.loadChanged(WebKitLoadEvent(event))
         })
         connections.connect(view, "load-failed", .loadFailed { [weak self] _, uri, error in
             guard let self else { return false }
-            if self.dismissed { return true }  // no error page; load-changed FINISHED follows
+            if self.dismissed {
+                // The app's own load failed: its error page is the app's business.
+                if let navigation = self.appNavigation, uri == navigation {
+                    self.endBlanking()
+                    return false
+                }
+                return true  // no error page; load-changed FINISHED follows
+            }
             return self.loadFailed(uri: uri, error: error)
         })
         connections.connect(view, "load-failed-with-tls-errors", .loadFailedWithTLSErrors { [weak self] uri, _, errors in
@@ -341,6 +381,11 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             reporter.didStartLoad(url)
         case WEBKIT_LOAD_COMMITTED:
             window?.showPage(url)  // after server redirects: the page really shown
+            if let rule = EmbeddedAgentRefusal.firstMatch(address: url.absoluteString, in: request.parameters.embeddedAgentRefusals) {
+                handOver(SystemBrowserHandOver(
+                    reason: .embeddedAgentRefused, detail: "\(rule.name): the provider refuses embedded views", pageURL: url),
+                    personChose: false)
+            }
         case WEBKIT_LOAD_FINISHED:
             window?.loadEnded()
             // Only loads this session started (and did not end at the redirect) finish here.
@@ -399,7 +444,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         if policy.allows(scheme) {
             launch(url)
         } else if policy.asksPerson, let window, question == nil {
-            question = ExternalSchemeQuestion(url: url, over: window.window) { [weak self] open in
+            question = ExternalSchemeQuestion.ask(url: url, over: window.window) { [weak self] open in
                 guard let self else { return }
                 self.question = nil
                 if open, !self.dismissed { self.launch(url) }
@@ -426,6 +471,71 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         if let launchContext { g_object_unref(UnsafeMutableRawPointer(launchContext)) }
         window?.loadEnded()
         reporter.didFinishLoad(url)
+    }
+
+    // MARK: - Hand-over to the browser
+
+    /// The page the view shows now.
+    private var currentPage: URL? {
+        webView.flatMap { webkit_web_view_get_uri(wvh_web_view($0)) }.flatMap { URL(string: String(cString: $0)) }
+    }
+
+    /// The person clicked "Continue in your browser".
+    private func personChoseBrowser() {
+        handOver(
+            SystemBrowserHandOver(reason: .personChose, detail: "the person chose to continue in the browser", pageURL: currentPage),
+            personChose: true)
+    }
+
+    /// What the page watch found: a WebAuthn call, or a refusal's text.
+    private func pageFound(_ finding: SignInPageWatch.Finding) {
+        guard !dismissed else { return }
+        switch finding {
+        case .webAuthn(let operation):
+            let what = operation == "create" ? "to register a passkey or security key" : "for a passkey or security key"
+            handOver(SystemBrowserHandOver(
+                reason: .webAuthn, detail: "the page asked \(what) (navigator.credentials.\(operation)), which this web view cannot offer",
+                pageURL: currentPage), personChose: false)
+        case .refusal(let index):
+            let rules = request.parameters.embeddedAgentRefusals
+            let name = rules.indices.contains(index) ? rules[index].name : "a refusal rule"
+            handOver(SystemBrowserHandOver(
+                reason: .embeddedAgentRefused, detail: "\(name): the provider refuses embedded views", pageURL: currentPage),
+                personChose: false)
+        }
+    }
+
+    /// Moves the sign-in to the browser as the app's ``SystemBrowserHandOverPolicy`` says: at once,
+    /// after the person agrees (unless they chose it), or not at all (the host then ends the
+    /// session with `systemBrowserRequired`). This view is put out of sight when the host took over.
+    private func handOver(_ handOver: SystemBrowserHandOver, personChose: Bool) {
+        guard !dismissed, !handOverPending else { return }
+        if request.parameters.systemBrowserHandOver == .askFirst, !personChose,
+            let parent = window?.window ?? webView.flatMap({ WebKitToolkit.toplevelWindow(of: $0) })
+        {
+            handOverPending = true
+            question = SignInQuestion(
+                title: "Continue in your browser?",
+                detail: "This sign-in page needs something this window cannot offer (\(SignInQuestion.shortened(handOver.detail))). "
+                    + "Your web browser can finish signing in.",
+                over: parent, cancel: "_Stay here", accept: "Continue in _browser", acceptByDefault: true
+            ) { [weak self] accepted in
+                guard let self else { return }
+                self.question = nil
+                self.handOverPending = false
+                guard !self.dismissed else { return }
+                if accepted {
+                    self.reporter.handOverToSystemBrowser(handOver)
+                    self.dismissIfEnded()
+                } else {
+                    self.pageWatch?.refusePendingRequests()
+                }
+            }
+            return
+        }
+        handOverPending = true
+        reporter.handOverToSystemBrowser(handOver)
+        dismissIfEnded()
     }
 
     // MARK: - Helpers

@@ -12,9 +12,10 @@ import GLibSupport
 /// other than the page, unless the app allowed that kind (``EmbeddedWebviewProvider/allowedPermissions``).
 ///
 /// Every decision is in the article "The sign-in surface" (Docs.docc/SignInSurface.md), one row per
-/// WebKit signal and setting. ``apply(to:connections:)`` changes the view's settings and connects
-/// the handlers (on the session's `SignalConnections`, so they go with the session's other
-/// handlers); ``restoreSettings()`` puts back the settings it changed (a caller's view).
+/// WebKit signal and setting. ``apply(to:)`` changes the view's settings and connects the
+/// handlers; ``restoreSettings()`` puts back the settings it changed (a caller's view, when the
+/// session ends) and ``end()`` disconnects the handlers (when the ended page can do nothing any
+/// more, or the app's own navigation starts in its view).
 @MainActor
 final class SignInSurface {
     /// Settings set for a sign-in (name, value): each one is in the article's table.
@@ -50,7 +51,8 @@ final class SignInSurface {
 
     private let view: UnsafeMutableRawPointer
     private let allowed: Set<SignInPermission>
-    /// The values ``apply(to:connections:)`` replaced, to put back at the end.
+    private let connections = SignalConnections()
+    /// The values ``apply(to:)`` replaced, to put back at the end.
     private var previous: [(name: String, value: Bool)] = []
     private var restored = false
 
@@ -59,19 +61,24 @@ final class SignInSurface {
         self.allowed = allowed
     }
 
-    /// Sets the view's settings for a sign-in and connects the surface's handlers on
-    /// `connections` (disconnected with the session's). Call once per session, before the first load.
+    /// Sets the view's settings for a sign-in and connects the surface's handlers. Call once per
+    /// session, before the first load.
     static func apply(
-        to view: UnsafeMutableRawPointer, connections: SignalConnections,
-        allowed: Set<SignInPermission> = EmbeddedWebviewProvider.allowedPermissions
+        to view: UnsafeMutableRawPointer, allowed: Set<SignInPermission> = EmbeddedWebviewProvider.allowedPermissions
     ) -> SignInSurface {
         let surface = SignInSurface(view: view, allowed: allowed)
         surface.applySettings()
-        surface.connect(connections)
+        surface.connect(surface.connections)
         return surface
     }
 
-    /// Puts back every setting ``apply(to:connections:)`` changed (once; later calls do nothing).
+    /// Disconnects every handler of the surface (on the view, its context or network session,
+    /// and downloads). Calling it again does nothing.
+    func end() {
+        connections.disconnectAll()
+    }
+
+    /// Puts back every setting ``apply(to:)`` changed (once; later calls do nothing).
     /// Not for a view that was destroyed.
     func restoreSettings() {
         guard !restored else { return }

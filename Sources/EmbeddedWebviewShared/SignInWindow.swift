@@ -31,6 +31,12 @@ final class SignInWindow {
     /// What the window's close button, Escape and its destruction by someone else call; set by
     /// ``configure(parameters:onClose:)``.
     private var onClose: (@MainActor () -> Void)?
+    /// What "Continue in your browser" calls; `nil` hides the button.
+    private var onContinueInBrowser: (@MainActor () -> Void)?
+
+    /// The header bar button that moves the sign-in to the person's browser.
+    static let continueInBrowserLabel = "Continue in your _browser"
+    static let continueInBrowserTooltip = "Finish signing in in your web browser (for a passkey or security key, say)"
 
     /// Builds the window and its view, hidden and not yet tied to a session (a prewarmed window
     /// waits like this); ``configure(parameters:onClose:)`` then makes it a session's.
@@ -48,6 +54,9 @@ final class SignInWindow {
         widgets.onCloseRequest(connections) { [weak self] in
             self?.onClose?()  // the session ends; dismiss() destroys the window
         }
+        widgets.onBrowserButton(connections) { [weak self] in
+            self?.onContinueInBrowser?()
+        }
         widgets.onDestroyedElsewhere(connections) { [weak self] in
             guard let self, !self.destroyed else { return }
             self.destroyed = true  // destroyed with its parent, say
@@ -63,6 +72,14 @@ final class SignInWindow {
             title: parameters.windowTitle,
             width: max(parameters.windowSize.width, 1), height: max(parameters.windowSize.height, 1),
             parent: parameters.parentWindow?.pointer)
+    }
+
+    /// Offers "Continue in your browser" in the header bar, calling `action` when clicked; `nil`
+    /// hides the button.
+    func offerContinueInBrowser(_ action: (@MainActor () -> Void)?) {
+        onContinueInBrowser = action
+        guard !destroyed else { return }
+        widgets.showBrowserButton(action != nil)
     }
 
     /// Whether the window still exists (nobody destroyed it, e.g. with a parent it was transient for).

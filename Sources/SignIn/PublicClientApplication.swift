@@ -24,6 +24,8 @@ public final class PublicClientApplication: Sendable {
     /// The refresh running for each account and scope set: concurrent silent calls wait for it
     /// instead of each spending the refresh token (single flight).
     private let refreshes = Mutex<[String: Task<Result<AuthenticationResult, WebAuthError>, Never>]>([:])
+    /// The token brokers' registry as it was when the app was made (see PublicClientApplication+Broker.swift).
+    let brokerSelection = TokenBrokerSelection()
 
     /// - Throws: `invalidParameters` for an empty client ID, an authority that is neither https
     ///   nor loopback http, a malformed redirect URI, or an `http` redirect URI whose host is not
@@ -82,6 +84,10 @@ public final class PublicClientApplication: Sendable {
         let interaction = InteractionHandle()
         currentInteraction.withLock { $0 = interaction }
         defer { currentInteraction.withLock { if $0 === interaction { $0 = nil } } }
+        if let broker = await activeBroker() {
+            return try await acquireToken(with: parameters, through: broker, interaction: interaction)
+        }
+        guard !interaction.isCanceled else { throw WebAuthError.canceled() }
 
         let metadata = try await authority.providerMetadata()
         guard !interaction.isCanceled else { throw WebAuthError.canceled() }
@@ -89,21 +95,28 @@ public final class PublicClientApplication: Sendable {
         let session = WebAuthSession(redirectURI: configuration.redirectURI, parameters: parameters.webviewParameters)
         interaction.attach(session)
         let redirectURI = try await session.prepare()
-        let request: AuthorizationRequest
-        let url: URL
-        do {
-            request = try AuthorizationRequest(
+        // One authorization request per redirect URI: the prepared one, and a fresh one (its own
+        // state, nonce and PKCE pair) if the sign-in is handed over to the person's browser.
+        let requests = AuthorizationRequests()
+        let makeRequest: AuthorizationRequestBuilder = { [configuration] redirectURI in
+            let request = try AuthorizationRequest(
                 clientID: configuration.clientID, redirectURI: redirectURI,
                 scopes: configuration.defaultScopes + parameters.scopes, prompt: parameters.prompt,
                 loginHint: parameters.loginHint, extraParameters: parameters.extraQueryParameters)
-            url = try request.url(endpoint: metadata.authorizationEndpoint)
+            let url = try request.url(endpoint: metadata.authorizationEndpoint)
+            requests.add(request)
+            return AuthorizationRequestURL(url, state: request.state)
+        }
+        let first: AuthorizationRequestURL
+        do {
+            first = try makeRequest(redirectURI)
         } catch {
             session.cancel()  // frees the one-session slot the prepared session holds
-            throw error
+            throw error as? WebAuthError ?? WebAuthError(.invalidParameters, "The sign-in could not start: \(error)")
         }
         let outcome: Result<WebAuthResponse, WebAuthError> = await withTaskCancellationHandler {
             do throws(WebAuthError) {
-                return .success(try await session.start(authorizationURL: url, expectedState: request.state))
+                return .success(try await session.start(authorizationURL: first.url, expectedState: first.state, handOver: makeRequest))
             } catch {
                 return .failure(error)
             }
@@ -111,6 +124,10 @@ public final class PublicClientApplication: Sendable {
             session.cancel()
         }
         let response = try outcome.get()
+        // The session checked the state against the request it was waiting for: the last one made.
+        guard let request = requests.answered(by: response) else {
+            throw WebAuthError(.stateMismatch, "The sign-in response answers no request this app made.", url: response.callbackURL)
+        }
         let code = try response.requireCode()
         return try await redeem(code: code, for: request)
     }
@@ -148,6 +165,7 @@ public final class PublicClientApplication: Sendable {
     ///   ``TokenCacheStorageError`` is the `underlyingError`); `network`, `server`,
     ///   `invalidResponse` otherwise.
     public func acquireTokenSilent(with parameters: SilentTokenParameters) async throws(WebAuthError) -> AuthenticationResult {
+        if let broker = await activeBroker() { return try await acquireTokenSilent(with: parameters, through: broker) }
         let account = parameters.account
         let scopes = ScopeSet.normalized(["openid"] + configuration.defaultScopes + parameters.scopes)
         let cached = try await cache.cachedAccount(account)
@@ -262,8 +280,9 @@ public final class PublicClientApplication: Sendable {
 
     /// The accounts this process has seen in the token cache so far (at its last read or
     /// write). Reading it never touches the store, so it is safe on the GTK main thread; after a
-    /// restart it is empty until ``allAccounts()`` or another call has read the store.
-    public var accounts: [Account] { cache.lastSeen }
+    /// restart it is empty until ``allAccounts()`` or another call has read the store. With a
+    /// token broker in use, the broker's accounts as it last listed them.
+    public var accounts: [Account] { brokerAccounts ?? cache.lastSeen }
 
     /// Every account signed in with this app, read from the token cache's store (so accounts
     /// from earlier runs, and from other processes, are included). The store is read off the
@@ -272,7 +291,8 @@ public final class PublicClientApplication: Sendable {
     /// - Throws: `providerUnavailable` when the store cannot be read (its ``TokenCacheStorageError``
     ///   is the `underlyingError`).
     public func allAccounts() async throws(WebAuthError) -> [Account] {
-        try await cache.accounts()
+        if let broker = await activeBroker() { return try await accounts(through: broker) }
+        return try await cache.accounts()
     }
 
     /// ``allAccounts()`` with a completion handler, called once on the main thread.
@@ -294,7 +314,8 @@ public final class PublicClientApplication: Sendable {
     /// - Throws: `providerUnavailable` when the store cannot be changed.
     @discardableResult
     public func remove(_ account: Account) async throws(WebAuthError) -> Bool {
-        try await cache.remove(account)
+        if let broker = await activeBroker() { return try await remove(account, through: broker) }
+        return try await cache.remove(account)
     }
 
     // MARK: - Private

@@ -25,6 +25,12 @@ public struct PublicClientApplicationConfiguration: Sendable {
     /// ``FileTokenCacheStorage`` for an unencrypted file, or your own ``TokenCacheStorage``.
     /// There is no silent fall-back: when the chosen store fails, calls that need it fail.
     public var tokenCacheStorage: (any TokenCacheStorage)?
+    /// Sign in through a registered ``TokenBroker`` (as msal-python's `enable_broker_on_linux`):
+    /// when one is available for ``authority``, interactive and silent calls, accounts and
+    /// removal go to it, and its tokens stay with it (the token cache is not used for them).
+    /// When none is registered, running, or handling the authority, the usual web flow runs.
+    /// Off by default.
+    public var usesTokenBroker: Bool = false
 
     public init(
         clientID: String,

@@ -99,6 +99,9 @@ final class SessionEventChannel: Sendable {
         switch pending.event {
         case .didStartLoad(let url), .didFinishLoad(let url), .willSwitchToBrokerApp(let url), .didComplete(let url):
             userInfo[WebAuthNotificationKey.url] = url
+        case .willSwitchToSystemBrowser(let handOver):
+            userInfo[WebAuthNotificationKey.handOver] = handOver
+            if let url = handOver.pageURL { userInfo[WebAuthNotificationKey.url] = url }
         case .didFail(let error):
             userInfo[WebAuthNotificationKey.error] = error
             if let url = error.url { userInfo[WebAuthNotificationKey.url] = url }

@@ -47,6 +47,11 @@ public struct WebAuthError: Error, Sendable, CustomStringConvertible, LocalizedE
         /// The authorization server answered in a way this user agent cannot receive, such as
         /// `response_mode=form_post` (a POST to the redirect URI) in an embedded web view.
         public static let unsupportedResponseMode = Code("unsupportedResponseMode")
+        /// The sign-in needs the person's browser (a passkey, a provider that refuses embedded
+        /// views) and could not move there: the app's ``SystemBrowserHandOverPolicy`` is `never`,
+        /// it gave no way to build the new request, or no browser can run. ``WebAuthError/handOver``
+        /// says why it was needed.
+        public static let systemBrowserRequired = Code("systemBrowserRequired")
     }
 
     /// The OAuth error a server returned (RFC 6749 section 4.1.2.1).
@@ -70,13 +75,16 @@ public struct WebAuthError: Error, Sendable, CustomStringConvertible, LocalizedE
     public let url: URL?
     /// The error that caused this one (a GLib error, a decoding error...), kept as it was.
     public let underlyingError: (any Error & Sendable)?
+    /// For ``Code-swift.struct/systemBrowserRequired``: why the sign-in needed the browser.
+    public let handOver: SystemBrowserHandOver?
 
     public init(
         _ code: Code, _ message: String, url: URL? = nil, serverError: ServerError? = nil,
-        underlyingError: (any Error & Sendable)? = nil
+        underlyingError: (any Error & Sendable)? = nil, handOver: SystemBrowserHandOver? = nil
     ) {
         self.code = code
         self.message = message
+        self.handOver = handOver
         self.url = url
         self.serverError = serverError
         self.underlyingError = underlyingError
@@ -125,6 +133,14 @@ extension WebAuthError {
                 + "web view cannot receive: it takes the redirect as a GET. Ask for response_mode=query (or "
                 + "fragment), or sign in with the system browser.",
             url: url)
+    }
+    /// The sign-in needs the person's browser and cannot move there; `why` ends the sentence.
+    public static func systemBrowserRequired(_ handOver: SystemBrowserHandOver, why: String) -> WebAuthError {
+        WebAuthError(
+            .systemBrowserRequired,
+            "This sign-in cannot finish in the app's web view (\(handOver.detail)), and \(why) "
+                + "Sign in with the system browser (webviewType .authenticationSession) instead.",
+            url: handOver.pageURL, handOver: handOver)
     }
     public static func server(_ serverError: ServerError, url: URL? = nil) -> WebAuthError {
         var message = "The sign-in server refused the request: " + ServerError.oneLine(serverError.error, limit: 100)

@@ -11,6 +11,10 @@ extension Notification.Name {
     public static let webAuthDidComplete = Notification.Name("WebAuthDidCompleteNotification")
     /// A broker app is about to take over the sign-in. userInfo: `url`, `webview`.
     public static let webAuthWillSwitchToBrokerApp = Notification.Name("WebAuthWillSwitchToBrokerAppNotification")
+    /// The sign-in leaves the embedded view and goes on in the person's browser, in the same
+    /// session (a new authorization request; the browser's own steps follow). userInfo: `handOver`
+    /// (a ``SystemBrowserHandOver``: the reason), `url` (the page the view showed), `webview`.
+    public static let webAuthWillSwitchToSystemBrowser = Notification.Name("WebAuthWillSwitchToSystemBrowserNotification")
 }
 
 /// The userInfo keys of the `webAuth*` notifications.
@@ -21,6 +25,8 @@ public enum WebAuthNotificationKey {
     public static let error = "error"
     /// A ``WebviewHandle`` for the `WebKitWebView` showing the sign-in, where there is one.
     public static let webview = "webview"
+    /// A ``SystemBrowserHandOver`` (on `willSwitchToSystemBrowser`): why the sign-in moved.
+    public static let handOver = "handOver"
 }
 
 /// One step of a session, as ``WebAuthSession/observe(_:)``, ``WebAuthSession/observeAll(_:)`` and
@@ -30,6 +36,8 @@ public enum WebAuthEvent: Sendable, CustomStringConvertible {
     case didStartLoad(URL)
     case didFinishLoad(URL)
     case willSwitchToBrokerApp(URL)
+    /// The sign-in moves from the embedded view to the person's browser (see ``SystemBrowserHandOver``).
+    case willSwitchToSystemBrowser(SystemBrowserHandOver)
     /// Terminal: the callback URL.
     case didComplete(URL)
     /// Terminal: the one error.
@@ -41,6 +49,7 @@ public enum WebAuthEvent: Sendable, CustomStringConvertible {
         case .didStartLoad: .webAuthDidStartLoad
         case .didFinishLoad: .webAuthDidFinishLoad
         case .willSwitchToBrokerApp: .webAuthWillSwitchToBrokerApp
+        case .willSwitchToSystemBrowser: .webAuthWillSwitchToSystemBrowser
         case .didComplete: .webAuthDidComplete
         case .didFail: .webAuthDidFail
         }
@@ -58,6 +67,7 @@ public enum WebAuthEvent: Sendable, CustomStringConvertible {
         case .didStartLoad(let url): "didStartLoad(\(url.absoluteString))"
         case .didFinishLoad(let url): "didFinishLoad(\(url.absoluteString))"
         case .willSwitchToBrokerApp(let url): "willSwitchToBrokerApp(\(url.absoluteString))"
+        case .willSwitchToSystemBrowser(let handOver): "willSwitchToSystemBrowser(\(handOver.reason))"
         case .didComplete(let url): "didComplete(\(url.absoluteString))"
         case .didFail(let error): "didFail(\(error.code))"
         }

@@ -12,6 +12,11 @@ extension WebAuthSession {
         Set(store.providers.flatMap { $0.brokerSchemes.map { $0.lowercased() } })
     }
 
+    /// The redirect URI the provider of `generation` ends at.
+    func redirectURI(forGeneration generation: Int) -> RedirectURI? {
+        state.withLock { $0.redirectsByGeneration[generation] ?? ($0.providerGeneration == generation ? $0.redirectURI : nil) }
+    }
+
     func isCurrentProvider(_ generation: Int) -> Bool {
         state.withLock { $0.providerGeneration == generation }
     }

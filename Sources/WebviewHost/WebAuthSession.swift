@@ -52,6 +52,13 @@ public final class WebAuthSession: Sendable {
         var request: WebAuthRequest?
         /// The generation of the reporter whose provider presents the session now.
         var providerGeneration = 0
+        /// The redirect URI each generation's provider ends at (a hand-over to the browser gets
+        /// its own), so an earlier provider's view still recognises, and refuses, its own.
+        var redirectsByGeneration: [Int: RedirectURI] = [:]
+        /// Makes the new authorization request a hand-over to the person's browser needs.
+        var handOverBuilder: AuthorizationRequestBuilder?
+        /// Whether the session was handed over to the person's browser already (once at most).
+        var handedOver = false
     }
 
     enum Phase { case created, preparing, prepared, presenting }
@@ -107,6 +114,7 @@ public final class WebAuthSession: Sendable {
             let ok = state.withLock {
                 guard $0.outcome == nil else { return false }
                 $0.redirectURI = redirect
+                $0.redirectsByGeneration[$0.providerGeneration] = redirect
                 $0.phase = .prepared
                 return true
             }
@@ -123,12 +131,18 @@ public final class WebAuthSession: Sendable {
     /// - Parameter expectedState: the `state` sent; a callback without it is `stateMismatch`.
     /// - Throws: any ``WebAuthError``; `.server` when the callback carries an OAuth error;
     ///   `canceled` when the awaiting task is cancelled.
+    /// - Parameter handOver: builds a new authorization request when the sign-in moves from an
+    ///   embedded view to the person's browser (see ``SystemBrowserHandOver``); without one, such
+    ///   a move ends the session with `systemBrowserRequired`.
     @MainActor
-    public func start(authorizationURL: URL, expectedState: String? = nil) async throws(WebAuthError) -> WebAuthResponse {
+    public func start(
+        authorizationURL: URL, expectedState: String? = nil, handOver: AuthorizationRequestBuilder? = nil
+    ) async throws(WebAuthError) -> WebAuthResponse {
         let session: (any WebviewProviderSession)? = state.withLock {
             guard $0.outcome == nil, $0.phase == .prepared else { return nil }
             $0.phase = .presenting
             $0.expectedState = expectedState
+            $0.handOverBuilder = handOver
             return $0.providerSession
         }
         guard let session else {
@@ -175,6 +189,24 @@ public final class WebAuthSession: Sendable {
             throw terminalError() ?? failure
         }
         return try await start(authorizationURL: url, expectedState: expectedState)
+    }
+
+    /// ``prepare()`` then ``start(authorizationURL:expectedState:handOver:)``, with a fresh
+    /// authorization request from `makeRequest` for each redirect URI: the prepared one, and the
+    /// one the person's browser delivers to if the sign-in is handed over (see
+    /// ``SystemBrowserHandOver``). The response's `state` and callback URL tell which request it answers.
+    @MainActor
+    public func authenticate(request makeRequest: @escaping AuthorizationRequestBuilder) async throws(WebAuthError) -> WebAuthResponse {
+        let redirect = try await prepare()
+        let first: AuthorizationRequestURL
+        do {
+            first = try makeRequest(redirect)
+        } catch {
+            let failure = Self.webAuthError(error)
+            finish(.failure(failure))
+            throw terminalError() ?? failure
+        }
+        return try await start(authorizationURL: first.url, expectedState: first.state, handOver: makeRequest)
     }
 
     /// Ends the session with `canceled`, from any thread. Has no effect once the session ended.
@@ -339,9 +371,14 @@ public final class WebAuthSession: Sendable {
         return try result.get()
     }
 
-    private func armTimeout() {
+    func armTimeout() {
         let provider = state.withLock { $0.provider }
         guard let timeout = parameters.timeout ?? provider?.defaultTimeout else { return }
+        armDeadline(timeout)
+    }
+
+    /// Ends the session with `timedOut` once `timeout` has elapsed from now (replacing an earlier count).
+    func armDeadline(_ timeout: Duration) {
         deadline.arm(timeout) { [weak self] in self?.finish(.failure(.timedOut(after: timeout))) }
         if state.withLock({ $0.outcome != nil }) { deadline.disarm() }
     }

@@ -21,8 +21,10 @@ public final class WebAuthSessionReporter: Sendable {
         return session
     }
 
-    /// The redirect URI the session ends at, once ``WebviewProviderSession/prepare()`` returned.
-    public var redirectURI: RedirectURI? { session?.preparedRedirectURI }
+    /// The redirect URI this provider's session ends at, once ``WebviewProviderSession/prepare()``
+    /// returned. After a hand-over to the browser it stays the one this provider was given, so
+    /// its view keeps recognising (and never loading) its own redirect.
+    public var redirectURI: RedirectURI? { session?.redirectURI(forGeneration: generation) }
 
     /// Whether the session already has its outcome; a provider can stop early.
     public var isFinished: Bool { active?.isFinished ?? true }
@@ -95,6 +97,27 @@ public final class WebAuthSessionReporter: Sendable {
         guard let session = active else { return false }
         session.post(.willSwitchToBrokerApp(url))
         return session.switchToBroker(url, from: generation)
+    }
+
+    /// Whether ``handOverToSystemBrowser(_:)`` can move the sign-in to the person's browser now
+    /// (the app gave a way to build the new request, a browser provider is available, and the
+    /// policy is not `never`): whether to offer "Continue in your browser", or advertise WebAuthn.
+    public var canHandOverToSystemBrowser: Bool {
+        active?.canHandOverToSystemBrowser ?? false
+    }
+
+    /// The page needs the person's browser: posts `webAuthWillSwitchToSystemBrowser` and goes on
+    /// in the system-browser provider with a new authorization request (its own redirect URI
+    /// and `state`), in the same session; this provider is then dismissed and its reports are
+    /// ignored. With the policy `never`, or no way to move, the session ends with
+    /// `systemBrowserRequired` instead. A provider asks the person first itself when the policy
+    /// is ``SystemBrowserHandOverPolicy/askFirst`` and the person did not choose this.
+    /// Returns `true` when the browser takes over. Has no effect after the outcome.
+    @MainActor
+    @discardableResult
+    public func handOverToSystemBrowser(_ handOver: SystemBrowserHandOver) -> Bool {
+        guard let session = active else { return false }
+        return session.handOverToSystemBrowser(handOver, from: generation)
     }
 
     /// The view showing the sign-in; it is put in every notification's userInfo under `webview`.

@@ -27,6 +27,17 @@ public struct WebviewParameters: Sendable {
     /// Providers document the keys they read and ignore the others. Keys and values are strings
     /// so that they cross a process boundary unchanged.
     public var providerOptions: [String: String]
+    /// What an embedded sign-in does when its page needs what the view cannot do (a passkey, a
+    /// provider that refuses embedded agents): move to the person's browser at once (the
+    /// default), ask first, or never. See ``SystemBrowserHandOverPolicy``.
+    public var systemBrowserHandOver: SystemBrowserHandOverPolicy
+    /// Pages that refuse embedded user agents; a match hands the sign-in over as
+    /// ``systemBrowserHandOver`` says. Google's `disallowed_useragent` by default; add your own.
+    public var embeddedAgentRefusals: [EmbeddedAgentRefusal]
+    /// The redirect URI a hand-over to the person's browser uses; `nil` uses the session's own
+    /// when the browser can deliver to it (a loopback `http` URI or an app scheme). Set it when
+    /// the session's redirect is an `https` URI only a web view can intercept.
+    public var systemBrowserRedirectURI: URL?
 
     public init(
         webviewType: WebviewType = .default,
@@ -38,7 +49,10 @@ public struct WebviewParameters: Sendable {
         windowSize: WindowSize = .init(width: 520, height: 680),
         browserCompletion: BrowserCompletion = .defaultPage,
         externalSchemes: ExternalSchemePolicy = .ask,
-        providerOptions: [String: String] = [:]
+        providerOptions: [String: String] = [:],
+        systemBrowserHandOver: SystemBrowserHandOverPolicy = .automatic,
+        embeddedAgentRefusals: [EmbeddedAgentRefusal] = EmbeddedAgentRefusal.known,
+        systemBrowserRedirectURI: URL? = nil
     ) {
         self.webviewType = webviewType
         self.parentWindow = parentWindow
@@ -50,6 +64,9 @@ public struct WebviewParameters: Sendable {
         self.browserCompletion = browserCompletion
         self.externalSchemes = externalSchemes
         self.providerOptions = providerOptions
+        self.systemBrowserHandOver = systemBrowserHandOver
+        self.embeddedAgentRefusals = embeddedAgentRefusals
+        self.systemBrowserRedirectURI = systemBrowserRedirectURI
     }
 }
 

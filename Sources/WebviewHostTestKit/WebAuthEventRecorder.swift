@@ -24,7 +24,7 @@ public final class WebAuthEventRecorder: Sendable {
 
     public static let names: [Notification.Name] = [
         .webAuthDidStartLoad, .webAuthDidFinishLoad, .webAuthDidFail, .webAuthDidComplete,
-        .webAuthWillSwitchToBrokerApp,
+        .webAuthWillSwitchToBrokerApp, .webAuthWillSwitchToSystemBrowser,
     ]
 
     private let state = Mutex<(records: [Record], observers: ObserverTokens)>(([], ObserverTokens()))

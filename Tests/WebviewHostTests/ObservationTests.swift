@@ -405,6 +405,7 @@ struct ObservationTests {
     static func page(_ event: WebAuthEvent) -> String {
         switch event {
         case .didStartLoad(let url), .didFinishLoad(let url), .willSwitchToBrokerApp(let url), .didComplete(let url): url.path
+        case .willSwitchToSystemBrowser(let handOver): handOver.pageURL?.path ?? "willSwitchToSystemBrowser"
         case .didFail(let error): error.url?.path ?? "didFail"
         }
     }

@@ -33,3 +33,15 @@ func collect(_ session: WebAuthSession) async -> [String] {
     }
     return names
 }
+
+/// Waits until `condition` holds, giving the main queue its turns, for at most `limit` (a
+/// provider is dismissed on the main-loop turn right after the caller resumed). Returns whether it held.
+@MainActor
+func eventually(within limit: Duration = .seconds(10), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + limit
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return true
+}

@@ -9,6 +9,7 @@ import BuiltInWebviewProviders
 import EmbeddedWebviewProvider
 import SignIn
 import ExternalWebviewProvider
+import MicrosoftIdentityBroker
 
 @MainActor
 final class KioskSession: WebviewProviderSession {
@@ -144,6 +145,21 @@ let parameters = WebviewParameters(webviewType: .embedded, externalSchemes: .all
 check(parameters.externalSchemes.allows("MAILTO") && !parameters.externalSchemes.asksPerson, "allow-list, refuse others")
 check(!WebviewParameters().externalSchemes.allowedSchemes.contains("zoommtg") && WebviewParameters().externalSchemes.asksPerson, "default asks")
 
+// 6. README "Managed devices": sign in through the broker on the session bus. `.ci/run` runs this
+// under Tests/BrokerDouble/run-with-double.sh (a private bus where the broker's D-Bus double runs).
+if ProcessInfo.processInfo.environment["README_CHECK_BROKER"] == "1" {
+    var steps: [String] = []
+    let observation = WebAuthSession.observeAll { _, event in steps.append("\(event)") }
+    let result = try await brokerSnippet()
+    check(result.accessToken == "broker-access-token" && result.refreshToken == nil, "the broker's tokens come back, no refresh token")
+    await MainActor.run {}  // the terminal step is delivered on a main-queue turn
+    check(steps.first?.hasPrefix("willSwitchToBrokerApp(") == true && steps.last?.hasPrefix("didComplete(") == true,
+          "willSwitchToBrokerApp first, didComplete last: \(steps)")
+    observation.invalidate()
+} else {
+    print("skip broker sign-in (run under Tests/BrokerDouble/run-with-double.sh with README_CHECK_BROKER=1)")
+}
+
 print(failures.isEmpty ? "ALL OK" : "FAILURES: \(failures)")
 exit(failures.isEmpty ? 0 : 1)
 
@@ -161,7 +177,7 @@ exit(failures.isEmpty ? 0 : 1)
     let observation = session.observe { event in          // @MainActor: call GTK, touch your state
         switch event {
         case .didStartLoad: spinner.start()
-        case .didFinishLoad, .willSwitchToBrokerApp: spinner.stop()
+        case .didFinishLoad, .willSwitchToBrokerApp, .willSwitchToSystemBrowser: spinner.stop()
         case .didComplete: spinner.stop(); showApp()
         case .didFail(let error): spinner.stop(); showError(error)
         }
@@ -230,4 +246,24 @@ func pluginSnippets(url: URL) throws {
     gtk_init(nil, nil)
     MainLoopBridge.install()                              // once, after gtk_init
     WebviewProviderRegistry.registerBuiltInProviders()    // system browser + embedded view
+}
+
+// README "Managed devices: the Microsoft identity broker", as written.
+@MainActor func brokerSnippet() async throws -> AuthenticationResult {
+    TokenBrokerRegistry.register(MicrosoftIdentityBroker())          // once, at start-up
+    var configuration = PublicClientApplicationConfiguration(
+        clientID: "00000000-0000-0000-0000-000000000000",              // your Entra ID app registration
+        authority: URL(string: "https://login.microsoftonline.com/contoso.onmicrosoft.com")!,
+        redirectURI: URL(string: "http://127.0.0.1/callback")!,       // for the web flow when there is no broker
+        tokenCacheStorage: InMemoryTokenCacheStorage())                // (not in the README: no keyring here)
+    configuration.usesTokenBroker = true
+    let app = try PublicClientApplication(configuration: configuration)
+
+    let result = try await app.acquireToken(with: InteractiveTokenParameters(
+        scopes: ["https://graph.microsoft.com/.default"]))           // webviewParameters: as for the web flow
+    let accounts = try await app.allAccounts()                         // the broker's accounts
+    let fresh = try await app.acquireTokenSilent(with: SilentTokenParameters(scopes: ["User.Read"], account: accounts[0]))
+    check(fresh.account == accounts[0], "silent through the broker")
+    check(try await app.remove(accounts[0]), "remove through the broker")
+    return result
 }

@@ -1,0 +1,217 @@
+public import Foundation
+import GLibSupport
+import Logging
+public import SignIn
+public import WebviewHost
+
+/// Microsoft's identity broker (`microsoft-identity-broker`, installed with `intune-portal`),
+/// spoken to directly over the session bus: `com.microsoft.identity.Broker1` on
+/// `com.microsoft.identity.broker1`, with GIO's GDBus (no toolkit, no closed runtime).
+///
+/// Register it and turn brokering on in the app's configuration:
+/// ```swift
+/// TokenBrokerRegistry.register(MicrosoftIdentityBroker())
+/// var configuration = PublicClientApplicationConfiguration(clientID: ..., authority: ..., redirectURI: ...)
+/// configuration.usesTokenBroker = true
+/// ```
+/// It serves Entra ID authorities (not B2C, not AD FS) when the broker runs or D-Bus can start
+/// it; otherwise the app signs in through its web flow. The interactive call has no time limit
+/// (the broker shows its own window); cancelling it sends `cancelInteractiveFlow`. Both request
+/// shapes are sent at once (the account at the top for brokers before 2.0.2, inside
+/// `authParameters` for 2.0.2 and later), and the account is read from either place in responses.
+public final class MicrosoftIdentityBroker: TokenBroker {
+    public let id = "microsoft-identity-broker"
+    public let displayName = "Microsoft identity broker"
+    public let priority: Int
+
+    /// The redirect URI sent to the broker, registered for the app at Entra ID.
+    public let redirectURI: URL
+    /// The authority hosts served (Entra ID's clouds by default).
+    public let authorityHosts: Set<String>
+    /// When set, the parent window's X11 window id (a number, from the app's toolkit through
+    /// `ToolkitIntegration`) is sent under this key of `authParameters`; nothing is sent on
+    /// Wayland, where the window has no X11 id. The broker's own key for it is not public; `nil`
+    /// (the default) sends none.
+    public let parentWindowKey: String?
+
+    private let bus: BrokerBus
+    private let book = BrokerAccountBook()
+    private static let logger = Logger(label: "MicrosoftIdentityBroker")
+
+    /// - Parameters:
+    ///   - busAddress: the D-Bus address of the session bus; `nil` uses the session's own.
+    ///   - redirectURI: what the app registered for brokered sign-in.
+    ///   - authorityHosts: Entra ID hosts served; others fall back to the web flow.
+    ///   - callTimeout: the limit of every call but the interactive one, which has none.
+    public init(
+        busAddress: String? = nil,
+        redirectURI: URL = URL(string: "https://login.microsoftonline.com/common/oauth2/nativeclient")!,
+        authorityHosts: Set<String> = MicrosoftIdentityBroker.entraHosts,
+        callTimeout: Duration = .seconds(60),
+        parentWindowKey: String? = nil,
+        priority: Int = 0
+    ) {
+        bus = BrokerBus(address: busAddress, callTimeout: callTimeout)
+        self.redirectURI = redirectURI
+        self.authorityHosts = Set(authorityHosts.map { $0.lowercased() })
+        self.parentWindowKey = parentWindowKey
+        self.priority = priority
+    }
+
+    /// The sign-in hosts of Entra ID's clouds.
+    public static var entraHosts: Set<String> { MicrosoftAuthority.entraHosts }
+
+    // MARK: - TokenBroker
+
+    public func availability(for authority: URL) async -> TokenBrokerAvailability {
+        if let why = MicrosoftAuthority.whyNotBrokered(authority, hosts: authorityHosts) { return .declinesAuthority(reason: why) }
+        switch await bus.brokerIsReachable() {
+        case .success(true): return .available
+        case .success(false): return .unavailable(reason: "\(BrokerBus.busName) is not on the session bus and cannot be started")
+        case .failure(let failure): return .unavailable(reason: "\(failure)")
+        }
+    }
+
+    public func acquireTokenInteractively(_ request: TokenBrokerRequest) async throws(WebAuthError) -> TokenBrokerResult {
+        var parent: UInt64?
+        if parentWindowKey != nil, let window = request.parentWindow {
+            // "x11:<hex XID>" on X11; Wayland handles have no X11 form.
+            let identifier = await MainActor.run { ToolkitIntegration.current?.parentWindowIdentifier(window.pointer) }
+            if let identifier, identifier.hasPrefix("x11:") { parent = UInt64(identifier.dropFirst(4), radix: 16) }
+        }
+        let body = tokenRequest(request, account: request.account.flatMap(book.object(for:)), interactive: true, parent: parent)
+        let correlationID = UUID().uuidString.lowercased()
+        let response: BrokerJSON.Object
+        do throws(WebAuthError) {
+            response = try await call("acquireTokenInteractively", body, correlationID: correlationID, interactive: true)
+        } catch {
+            if error.code == .canceled {
+                // The person may be looking at the broker's window: close it.
+                bus.sendToBroker("cancelInteractiveFlow", correlationID: correlationID, request: BrokerJSON.string([:]))
+            }
+            throw error
+        }
+        return try tokens(from: response, requested: request)
+    }
+
+    public func acquireTokenSilently(_ request: TokenBrokerRequest) async throws(WebAuthError) -> TokenBrokerResult {
+        guard let account = request.account else {
+            throw WebAuthError(.interactionRequired, "A silent call needs the account signed in earlier; call acquireToken first.")
+        }
+        guard let object = try await brokerObject(for: account, client: request.client) else {
+            throw WebAuthError(.interactionRequired, "The identity broker does not know \(account) for this app; call acquireToken to sign in.")
+        }
+        let body = tokenRequest(request, account: object, interactive: false, parent: nil)
+        let response = try await call("acquireTokenSilently", body, correlationID: UUID().uuidString.lowercased(), interactive: false)
+        return try tokens(from: response, requested: request)
+    }
+
+    public func accounts(for client: TokenBrokerClient) async throws(WebAuthError) -> [Account] {
+        let response = try await call(
+            "getAccounts", ["clientId": client.clientID, "redirectUri": redirectURI.absoluteString],
+            correlationID: UUID().uuidString.lowercased(), interactive: false)
+        guard let list = response["accounts"] as? [Any] else {
+            throw WebAuthError(.protocolMismatch, "The identity broker's getAccounts answer has no \"accounts\" list.")
+        }
+        return list.compactMap { ($0 as? BrokerJSON.Object).flatMap(book.account(for:)) }
+    }
+
+    public func signOut(_ account: Account, for client: TokenBrokerClient) async throws(WebAuthError) {
+        guard let object = try await brokerObject(for: account, client: client) else { return }
+        _ = try await call(
+            "removeAccount", ["clientId": client.clientID, "account": object], correlationID: UUID().uuidString.lowercased(),
+            interactive: false)
+        book.forget(account)
+    }
+
+    /// The broker's version (`getLinuxBrokerVersion`'s `linuxBrokerVersion`), for diagnosis.
+    public func brokerVersion() async throws(WebAuthError) -> String? {
+        let response = try await call(
+            "getLinuxBrokerVersion", ["msalCppVersion": "1.28.0"], correlationID: UUID().uuidString.lowercased(), interactive: false)
+        return BrokerJSON.text(response["linuxBrokerVersion"])
+    }
+
+    // MARK: - Private
+
+    private func brokerObject(for account: Account, client: TokenBrokerClient) async throws(WebAuthError) -> BrokerJSON.Object? {
+        if let known = book.object(for: account) { return known }
+        _ = try await accounts(for: client)  // another run signed in: the broker still knows the account
+        return book.object(for: account)
+    }
+
+    /// `{account?, authParameters: {account?, authority, authorizationType: 8, clientId, redirectUri,
+    /// requestedScopes, username?, prompt?}}`.
+    private func tokenRequest(_ request: TokenBrokerRequest, account: BrokerJSON.Object?, interactive: Bool, parent: UInt64?) -> BrokerJSON.Object {
+        var parameters: BrokerJSON.Object = [
+            "authority": request.client.authority.absoluteString,
+            "authorizationType": 8,  // OAuth 2
+            "clientId": request.client.clientID,
+            "redirectUri": redirectURI.absoluteString,
+            "requestedScopes": request.scopes,
+        ]
+        let selecting = interactive && (request.prompt == .selectAccount || request.prompt == .login)
+        if let account, !selecting {
+            parameters["account"] = account
+            if let username = account["username"] as? String { parameters["username"] = username }
+        } else if let hint = request.loginHint {
+            parameters["username"] = hint
+        }
+        if interactive, let prompt = request.prompt { parameters["prompt"] = prompt.rawValue }
+        if let parentWindowKey, let parent { parameters[parentWindowKey] = parent }
+        var body: BrokerJSON.Object = ["authParameters": parameters]
+        if let account, !selecting { body["account"] = account }
+        return body
+    }
+
+    private func call(_ method: String, _ body: BrokerJSON.Object, correlationID: String, interactive: Bool) async throws(WebAuthError) -> BrokerJSON.Object {
+        Self.logger.debug("calling the identity broker", metadata: ["method": "\(method)", "correlationId": "\(correlationID)"])
+        switch await bus.callBroker(method, correlationID: correlationID, request: BrokerJSON.string(body), interactive: interactive) {
+        case .failure(.canceled):
+            throw WebAuthError.canceled()
+        case .failure(.unavailable(let why)):
+            Self.logger.info("identity broker unavailable", metadata: ["method": "\(method)", "why": "\(why)"])
+            throw WebAuthError(
+                .brokerUnavailable, "The identity broker is not available (\(why)).",
+                underlyingError: TokenBrokerError(broker: id, transport: why))
+        case .failure(.mismatch(let why)):
+            throw WebAuthError(
+                .protocolMismatch, "The identity broker does not speak the expected protocol (\(why)).",
+                underlyingError: TokenBrokerError(broker: id, transport: why))
+        case .success(let text):
+            guard let response = BrokerJSON.object(from: Data(text.utf8)) else {
+                throw WebAuthError(.protocolMismatch, "The identity broker's answer to \(method) is not a JSON object.")
+            }
+            if let error = BrokerJSON.error(in: response, broker: id) {
+                Self.logger.info("identity broker refused", metadata: ["method": "\(method)", "code": "\(error.code)"])
+                throw error
+            }
+            return response
+        }
+    }
+
+    private func tokens(from response: BrokerJSON.Object, requested: TokenBrokerRequest) throws(WebAuthError) -> TokenBrokerResult {
+        guard let token = response["brokerTokenResponse"] as? BrokerJSON.Object else {
+            throw WebAuthError(.protocolMismatch, "The identity broker's answer has neither \"brokerTokenResponse\" nor \"error\".")
+        }
+        guard let accessToken = token["accessToken"] as? String, !accessToken.isEmpty else {
+            throw WebAuthError(.protocolMismatch, "The identity broker's token response has no access token.")
+        }
+        guard let idToken = token["idToken"] as? String, !idToken.isEmpty else {
+            throw WebAuthError(.protocolMismatch, "The identity broker's token response has no ID token.")
+        }
+        guard let expiresOn = BrokerJSON.date(token["expiresOn"]) else {
+            throw WebAuthError(.protocolMismatch, "The identity broker's token response has no usable \"expiresOn\".")
+        }
+        let account: Account
+        if let object = BrokerJSON.account(in: response), let made = book.account(for: object) {
+            account = made
+        } else if let asked = requested.account {
+            account = asked
+        } else {
+            throw WebAuthError(.protocolMismatch, "The identity broker's token response names no account.")
+        }
+        return TokenBrokerResult(
+            accessToken: accessToken, expiresOn: expiresOn, scopes: BrokerJSON.scopes(token["grantedScopes"]) ?? requested.scopes,
+            idToken: idToken, account: account)
+    }
+}

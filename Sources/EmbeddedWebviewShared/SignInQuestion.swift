@@ -1,0 +1,64 @@
+#if WEBKITGTK_6
+import CWebKitGTK6
+#else
+import CWebKitGTK
+#endif
+import CGLib
+import Foundation
+import GLibSupport
+
+/// A yes-or-no question over the sign-in window (or the window holding a caller's view): "Open
+/// mailto link?", "Continue in your browser?".
+///
+/// A modal `GtkMessageDialog` transient for `window`, answered through its `response` signal
+/// (never `gtk_dialog_run`: a nested main loop would stall the main actor). `answer` is called
+/// at most once, on the main thread, with `true` for the accept button; closing the dialog and
+/// Escape answer `false`; ``destroy()`` (the session ended) closes it without calling `answer`.
+@MainActor
+final class SignInQuestion {
+    private let dialog: UnsafeMutableRawPointer
+    private let connections = SignalConnections()
+    private var finished = false
+    private var released = false
+
+    /// Shows the question (`gtk_message_dialog_new`, `gtk_widget_show`). Enter answers with the
+    /// default button: `acceptByDefault` false means a deliberate click is needed to accept.
+    init(
+        title: String, detail: String, over window: UnsafeMutableRawPointer, cancel: String, accept: String,
+        acceptByDefault: Bool, answer: @escaping @MainActor (_ accepted: Bool) -> Void
+    ) {
+        let widget = wvh_question_dialog_new(wvh_window(window), title)!
+        dialog = UnsafeMutableRawPointer(widget)
+        g_object_ref(dialog)  // ours until destroy(), whoever destroys the dialog first
+        wvh_message_dialog_set_secondary_text(widget, detail)
+        gtk_window_set_title(wvh_window(dialog), title)
+        gtk_dialog_add_button(wvh_dialog(dialog), cancel, GTK_RESPONSE_CANCEL.rawValue)
+        gtk_dialog_add_button(wvh_dialog(dialog), accept, GTK_RESPONSE_ACCEPT.rawValue)
+        gtk_dialog_set_default_response(
+            wvh_dialog(dialog), acceptByDefault ? GTK_RESPONSE_ACCEPT.rawValue : GTK_RESPONSE_CANCEL.rawValue)
+        connections.connect(dialog, "response", .enumValue { [weak self] response in
+            guard let self, !self.finished else { return }
+            self.finished = true
+            let accepted = Int32(bitPattern: response) == GTK_RESPONSE_ACCEPT.rawValue
+            self.destroy()
+            answer(accepted)
+        })
+        gtk_widget_show(widget)
+        gtk_window_present(wvh_window(dialog))
+    }
+
+    /// Closes the question without an answer (the session ended). Calling it again does nothing.
+    func destroy() {
+        finished = true
+        connections.disconnectAll()
+        guard !released else { return }
+        released = true
+        WebKitToolkit.destroyWindow(dialog)
+        g_object_unref(dialog)
+    }
+
+    /// Text from a page cut to 120 characters, so a page cannot fill the dialog.
+    static func shortened(_ text: String) -> String {
+        text.count > 120 ? String(text.prefix(119)) + "…" : text
+    }
+}
