@@ -53,7 +53,7 @@ private func surfacePage(_ attempt: String, code: String, onClick: Bool = false,
 }
 
 /// Waits for a settled promise with a limit, so a call WebKit never answers cannot hold the page.
-private let within = "const within = (p, ms = 3000) => Promise.race([p, new Promise((_, no) => setTimeout(() => no(new Error('no answer')), ms))]);"
+private let within = "const within = (p, ms = 2000) => Promise.race([p, new Promise((_, no) => setTimeout(() => no(new Error('no answer')), ms))]);"
 
 @MainActor
 func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport {
@@ -64,7 +64,7 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
     let redirect = callback.url("/callback")
     let code = "\(redirect)?code=\(kind)&state=xyz"
     var facts: Facts = ["mode": .string(mode), "kind": .string(kind)]
-    var parameters = surface.parameters(timeout: .seconds(25))
+    var parameters = surface.parameters(timeout: .seconds(60))  // a page that holds the view ends as timedOut
     var click: Int?  // the X button a real click presses once the page is ready
     idp.route("/report") { _ in .html("ok") }
     idp.route("/ready") { _ in .html("ok") }
