@@ -125,15 +125,18 @@ let package = Package(
         // provider; each target adds only its Toolkit.swift (the calls GTK 3 and GTK 4 make differently).
         .executableTarget(
             name: "EmbeddedScenarios",
-            dependencies: ["ScenarioSupport", "EmbeddedWebviewProvider", "WebviewHost", "WebviewHostTestKit", "GLibSupport", "CGLib", "CWebKitGTK"],
+            dependencies: [
+                "ScenarioSupport", "EmbeddedWebviewProvider", "SystemBrowserProvider", "WebviewHost", "WebviewHostTestKit",
+                "GLibSupport", "CGLib", "CWebKitGTK",
+            ],
             path: "Tests/EmbeddedScenarios",
             exclude: ["Shared/README.md"]
         ),
         .executableTarget(
             name: "EmbeddedScenariosGTK4",
             dependencies: [
-                "ScenarioSupport", "EmbeddedWebviewProviderGTK4", "WebviewHost", "WebviewHostTestKit", "GLibSupport", "CGLib",
-                "CWebKitGTK6",
+                "ScenarioSupport", "EmbeddedWebviewProviderGTK4", "SystemBrowserProvider", "WebviewHost", "WebviewHostTestKit",
+                "GLibSupport", "CGLib", "CWebKitGTK6",
             ],
             path: "Tests/EmbeddedScenariosGTK4",
             exclude: ["Shared/README.md"],

@@ -94,4 +94,38 @@ static inline gboolean wvh_secret_error_is_locked(const GError *error) {
 static inline gboolean wvh_error_is_cancelled(const GError *error) {
     return error != NULL && g_error_matches(error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
+/// Makes the default collection usable before anything is stored in it, the way a store would:
+/// `secret_service_get_sync`, `secret_collection_for_alias_sync("default")`, and when it is locked
+/// `secret_service_unlock_sync` (the desktop's own unlock prompt), or when there is none
+/// `secret_collection_create_sync` with the `default` alias (the desktop's "new keyring" prompt).
+/// Returns 1 when the default collection exists and is unlocked, 0 when the person did not unlock
+/// (or create) it, -1 on error (then `*error` is set).
+static inline int wvh_secret_open_default_collection(GCancellable *cancellable, GError **error) {
+    SecretService *service = secret_service_get_sync(SECRET_SERVICE_NONE, cancellable, error);
+    if (service == NULL) return -1;
+    SecretCollection *collection = secret_collection_for_alias_sync(
+        service, SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_NONE, cancellable, error);
+    if (collection == NULL && *error != NULL) { g_object_unref(service); return -1; }
+    if (collection == NULL) {
+        collection = secret_collection_create_sync(
+            service, "Login", SECRET_COLLECTION_DEFAULT, SECRET_COLLECTION_CREATE_NONE, cancellable, error);
+        g_object_unref(service);
+        if (collection == NULL) return *error != NULL ? -1 : 0;
+        int usable = secret_collection_get_locked(collection) ? 0 : 1;
+        g_object_unref(collection);
+        return usable;
+    }
+    int usable = 1;
+    if (secret_collection_get_locked(collection)) {
+        GList *objects = g_list_append(NULL, collection);
+        GList *unlocked = NULL;
+        gint count = secret_service_unlock_sync(service, objects, cancellable, &unlocked, error);
+        usable = count > 0 ? 1 : (*error != NULL ? -1 : 0);
+        g_list_free_full(unlocked, g_object_unref);
+        g_list_free(objects);
+    }
+    g_object_unref(collection);
+    g_object_unref(service);
+    return usable;
+}
 #endif

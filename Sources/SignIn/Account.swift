@@ -10,19 +10,26 @@ public struct Account: Hashable, Sendable, CustomStringConvertible {
     public let name: String?
     /// The provider that signed the person in (`iss`).
     public let issuer: String
+    /// The account's `home_account_id` in MSAL's token cache, as MSAL computes it: `<uid>.<utid>`
+    /// from the token endpoint's `client_info` (Microsoft Entra ID), else ``subject``.
+    public let homeAccountID: String
 
-    public init(subject: String, issuer: String, username: String?, name: String?) {
+    /// An account; `homeAccountID` defaults to `subject` (what MSAL uses when the provider sends no
+    /// `client_info`). The token cache finds an account's tokens by subject and issuer, so an
+    /// account made here finds the same tokens as the one a sign-in returned.
+    public init(subject: String, issuer: String, username: String?, name: String?, homeAccountID: String? = nil) {
         self.subject = subject
         self.issuer = issuer
         self.username = username
         self.name = name
+        self.homeAccountID = homeAccountID ?? subject
         identifier = "\(subject)@\(issuer)"
     }
 
-    init(claims: IDTokenClaims) {
+    init(claims: IDTokenClaims, homeAccountID: String? = nil) {
         self.init(
             subject: claims.subject, issuer: claims.issuer,
-            username: claims.preferredUsername ?? claims.email, name: claims.name)
+            username: claims.preferredUsername ?? claims.email, name: claims.name, homeAccountID: homeAccountID)
     }
 
     public var description: String { username ?? name ?? subject }

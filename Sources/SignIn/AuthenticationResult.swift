@@ -16,4 +16,12 @@ public struct AuthenticationResult: Sendable {
     public let refreshToken: String?
     /// Who signed in.
     public let account: Account
+    /// Why the token cache's store did not keep these tokens, or `nil` when it did. They are
+    /// kept in this process's memory (``PublicClientApplication/acquireTokenSilent(with:)`` works
+    /// in this run) and written to the store by its next successful write, or by
+    /// ``PublicClientApplication/saveUnsavedTokens()``; until then a restart loses them. The
+    /// same error is logged and posted as
+    /// ``PublicClientApplication/tokenCacheDidFailNotification``. Show the person its message
+    /// (e.g. "unlock your keyring") and offer to try again.
+    public internal(set) var tokenCacheError: TokenCacheStorageError?
 }

@@ -54,6 +54,17 @@ actor Authority {
         }
     }
 
+    /// The token endpoint, when the discovery document has been read (never fetches it).
+    var discoveredTokenEndpoint: URL? { metadata?.tokenEndpoint }
+
+    /// Whether the provider is Microsoft Entra ID (a known host of its clouds, or a discovery
+    /// document with its `cloud_instance_name`), which answers `client_info=1` with the
+    /// `client_info` MSAL keys accounts by. Other providers are not sent the parameter.
+    func sendsClientInfo() async throws(WebAuthError) -> Bool {
+        if MicrosoftEntraHosts.contains((issuerURL.host ?? "").lowercased()) { return true }
+        return try await providerMetadata().cloudInstanceName != nil
+    }
+
     /// The issuer's signing keys, cached; `refresh` fetches them again (keys rotate), at most
     /// once a minute.
     func signingKeys(refresh: Bool = false) async throws(WebAuthError) -> (keys: JSONWebKeySet, fresh: Bool) {
@@ -82,6 +93,9 @@ actor Authority {
     /// unexpected throws `invalidResponse`, a 5xx throws `server`.
     func requestTokens(_ form: [(String, String)]) async throws(WebAuthError) -> GrantOutcome {
         let url = try await providerMetadata().tokenEndpoint
+        var form = form
+        // As MSAL does in every token request to Microsoft Entra ID.
+        if try await sendsClientInfo(), !form.contains(where: { $0.0 == "client_info" }) { form.append(("client_info", "1")) }
         let (status, body) = try await connection.postForm(url, form)
         let sent = form.filter { ["code", "refresh_token", "code_verifier"].contains($0.0) }.map(\.1)
         return try Self.grantOutcome(status: status, body: body, from: url, sent: sent)

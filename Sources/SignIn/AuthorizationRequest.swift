@@ -15,16 +15,18 @@ struct AuthorizationRequest: Sendable {
     let prompt: Prompt?
     let loginHint: String?
     let extraParameters: [String: String]
+    /// Whether to ask for `client_info` (`client_info=1`, Microsoft Entra ID only).
+    let clientInfo: Bool
 
     /// Names this request sets itself; extra parameters may not repeat them.
     static let reservedParameterNames: Set<String> = [
         "response_type", "client_id", "redirect_uri", "scope", "state", "nonce",
-        "code_challenge", "code_challenge_method", "prompt", "login_hint",
+        "code_challenge", "code_challenge_method", "prompt", "login_hint", "client_info",
     ]
 
     init(
         clientID: String, redirectURI: URL, scopes: [String], prompt: Prompt? = nil, loginHint: String? = nil,
-        extraParameters: [String: String] = [:], state: String = RandomValue.make(), nonce: String = RandomValue.make(),
+        extraParameters: [String: String] = [:], clientInfo: Bool = false, state: String = RandomValue.make(), nonce: String = RandomValue.make(),
         pkce: PKCE = PKCE()
     ) throws(WebAuthError) {
         if let reserved = extraParameters.keys.first(where: { Self.reservedParameterNames.contains($0) }) {
@@ -41,6 +43,7 @@ struct AuthorizationRequest: Sendable {
         self.prompt = prompt
         self.loginHint = loginHint
         self.extraParameters = extraParameters
+        self.clientInfo = clientInfo
     }
 
     /// The query parameters, in a fixed order (extra ones sorted by name).
@@ -57,6 +60,7 @@ struct AuthorizationRequest: Sendable {
         ]
         if let prompt { items.append(("prompt", prompt.rawValue)) }
         if let loginHint, !loginHint.isEmpty { items.append(("login_hint", loginHint)) }
+        if clientInfo { items.append(("client_info", "1")) }
         items += extraParameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         return items
     }

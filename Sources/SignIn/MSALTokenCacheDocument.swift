@@ -8,7 +8,8 @@ import Foundation
 ///   "RefreshToken": { ... }, "IdToken": { ... }, "Account": { ... }, "AppMetadata": { ... } }
 /// ```
 ///
-/// Keys and fields follow msal-python 1.x `token_cache.py` (its `key_makers` and `__add`):
+/// Keys and fields follow msal-python 1.39.0 `token_cache.py` (its `key_makers` and `__add`;
+/// which values go into them: ``TokenCache/Scope``):
 /// times are strings of Unix seconds; keys are the `-`-joined fields, lowercased. The whole
 /// document is kept as read, so sections and fields other libraries add survive a re-write.
 struct MSALTokenCacheDocument: Sendable {

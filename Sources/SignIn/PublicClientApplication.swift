@@ -62,8 +62,8 @@ public final class PublicClientApplication: Sendable {
                 throw WebAuthError(.invalidParameters, error.message, underlyingError: error)
             }
         }
-        cache = TokenCache(storage: storage, scope: .init(clientID: configuration.clientID, authority: configuration.authority))
         authority = Authority(issuerURL: configuration.authority, connection: ProviderConnection(timeout: configuration.networkTimeout))
+        cache = TokenCache(storage: storage, scope: .init(clientID: configuration.clientID, authority: configuration.authority), authority: authority)
         validator = IDTokenValidatorFactory(clientID: configuration.clientID, allowedClockSkew: configuration.allowedClockSkew)
     }
 
@@ -77,8 +77,11 @@ public final class PublicClientApplication: Sendable {
     ///   provider's `error` and `error_description` (from the callback or the token endpoint),
     ///   `invalidResponse` for an ID token that fails a check (its ``IDTokenValidationError`` is
     ///   the `underlyingError`), `network`, `providerUnavailable` (no web user agent, or the
-    ///   token cache's store could not keep the tokens: its ``TokenCacheStorageError`` is the
-    ///   `underlyingError`), `sessionAlreadyInProgress`...
+    ///   token cache's store could not be opened and
+    ///   ``PublicClientApplicationConfiguration/tokenCacheUnavailable`` said
+    ///   ``TokenCacheUnavailableDecision/stop``: its ``TokenCacheStorageError`` is the
+    ///   `underlyingError`), `sessionAlreadyInProgress`... A store that fails after the person
+    ///   signed in never loses the tokens: see ``AuthenticationResult/tokenCacheError``.
     @MainActor
     public func acquireToken(with parameters: InteractiveTokenParameters) async throws(WebAuthError) -> AuthenticationResult {
         let interaction = InteractionHandle()
@@ -89,7 +92,12 @@ public final class PublicClientApplication: Sendable {
         }
         guard !interaction.isCanceled else { throw WebAuthError.canceled() }
 
+        // The store first, as MSAL reads its cache first: a keyring is unlocked now, and a store
+        // that cannot keep tokens is known before anyone types a password.
+        try await openTokenCacheBeforeSignIn()
+        guard !interaction.isCanceled else { throw WebAuthError.canceled() }
         let metadata = try await authority.providerMetadata()
+        let clientInfo = try await authority.sendsClientInfo()
         guard !interaction.isCanceled else { throw WebAuthError.canceled() }
 
         let session = WebAuthSession(redirectURI: configuration.redirectURI, parameters: parameters.webviewParameters)
@@ -102,7 +110,8 @@ public final class PublicClientApplication: Sendable {
             let request = try AuthorizationRequest(
                 clientID: configuration.clientID, redirectURI: redirectURI,
                 scopes: configuration.defaultScopes + parameters.scopes, prompt: parameters.prompt,
-                loginHint: parameters.loginHint, extraParameters: parameters.extraQueryParameters)
+                loginHint: parameters.loginHint, extraParameters: parameters.extraQueryParameters,
+                clientInfo: clientInfo)
             let url = try request.url(endpoint: metadata.authorizationEndpoint)
             requests.add(request)
             return AuthorizationRequestURL(url, state: request.state)
@@ -156,14 +165,17 @@ public final class PublicClientApplication: Sendable {
 
     /// A token for an account signed in earlier, in this process or in an earlier run (through
     /// the token cache's store), without the person: the cached access token while it is valid,
-    /// else a new one from the refresh token. Concurrent calls for one account and scope set
-    /// make one refresh request; a refresh token the server rotates replaces the old one.
+    /// else a new one from the refresh token. Concurrent calls for one account make one refresh
+    /// request, in this process and across processes over the same store (the others use the
+    /// renewed tokens, also with `forceRefresh`); a refresh token the server rotates replaces
+    /// the old one. Renewed tokens the store cannot keep are returned all the same, kept in
+    /// memory, and reported in ``AuthenticationResult/tokenCacheError``.
     ///
     /// - Throws: `interactionRequired` when the account is unknown here, the scopes were not
     ///   granted, there is no refresh token, or the provider refused it (its OAuth error, if any,
-    ///   is in `serverError`); `providerUnavailable` when the token store cannot be used (its
-    ///   ``TokenCacheStorageError`` is the `underlyingError`); `network`, `server`,
-    ///   `invalidResponse` otherwise.
+    ///   is in `serverError`); `providerUnavailable` when the token store cannot be read and this
+    ///   process keeps nothing in memory (its ``TokenCacheStorageError`` is the
+    ///   `underlyingError`); `network`, `server`, `invalidResponse` otherwise.
     public func acquireTokenSilent(with parameters: SilentTokenParameters) async throws(WebAuthError) -> AuthenticationResult {
         if let broker = await activeBroker() { return try await acquireTokenSilent(with: parameters, through: broker) }
         let account = parameters.account
@@ -172,7 +184,9 @@ public final class PublicClientApplication: Sendable {
         if !parameters.forceRefresh, let entry = cached?.entry(covering: scopes),
             entry.expiresOn.timeIntervalSince(configuration.now()) > configuration.accessTokenRenewalMargin
         {
-            return entry.result
+            var result = entry.result
+            result.tokenCacheError = cache.unsavedBecause
+            return result
         }
         let key = ([account.identifier] + scopes.sorted()).joined(separator: " ")
         let flight = refreshes.withLock { running in
@@ -199,13 +213,33 @@ public final class PublicClientApplication: Sendable {
     }
 
     private func refreshTokens(account: Account, scopes: [String], force: Bool) async throws(WebAuthError) -> AuthenticationResult {
+        guard let seen = try await cache.cachedAccount(account) else {
+            throw WebAuthError(.interactionRequired, "\(account) has not signed in with this app; call acquireToken to sign in.")
+        }
+        if !force, let entry = seen.entry(covering: scopes),
+            entry.expiresOn.timeIntervalSince(configuration.now()) > configuration.accessTokenRenewalMargin
+        {
+            var result = entry.result
+            result.tokenCacheError = cache.unsavedBecause
+            return result
+        }
+        // One refresh across processes: whoever holds the account's refresh lock renews; the
+        // others wait, then read what it stored instead of spending the (maybe one-use) refresh
+        // token again.
+        let flight = await CrossProcessRefresh.begin(
+            cache: cache, account: account, networkTimeout: configuration.networkTimeout, logger: Self.tokenCacheLogger)
+        defer { flight.end() }
         guard let cached = try await cache.cachedAccount(account) else {
             throw WebAuthError(.interactionRequired, "\(account) has not signed in with this app; call acquireToken to sign in.")
         }
         let entry = cached.entry(covering: scopes)
         let now = configuration.now()
-        if !force, let entry, entry.expiresOn.timeIntervalSince(now) > configuration.accessTokenRenewalMargin {
-            return entry.result
+        if let entry, entry.expiresOn.timeIntervalSince(now) > configuration.accessTokenRenewalMargin,
+            !force || CrossProcessRefresh.renewedElsewhere(before: seen, after: cached, scopes: scopes)
+        {
+            var result = entry.result
+            result.tokenCacheError = cache.unsavedBecause
+            return result
         }
         guard let refreshToken = cached.refreshToken else {
             if entry == nil {
@@ -227,7 +261,7 @@ public final class PublicClientApplication: Sendable {
         switch outcome {
         case .refused(let status, let oauthError):
             // Only the refused one: another process may have stored a newer one meanwhile.
-            try await cache.removeRefreshTokens(of: account, secret: refreshToken)
+            await cache.removeRefreshTokens(of: account, secret: refreshToken)
             // The server's words go through WebAuthError.server, which puts them on one short line.
             let serverError = oauthError.map { WebAuthError.ServerError(error: $0.error, errorDescription: $0.errorDescription, errorURI: $0.errorURI) }
             let said = serverError.map { WebAuthError.server($0).message } ?? "It answered HTTP \(status)."
@@ -253,10 +287,9 @@ public final class PublicClientApplication: Sendable {
                 }
                 renewed.idToken = idToken
                 renewed.idTokenClaims = claims
-                renewed.account = Account(claims: claims)
+                renewed.account = Account(claims: claims, homeAccountID: cached.account.homeAccountID)
             }
-            try await cache.store(renewed, now: renewedAt)
-            return renewed.result
+            return await keep(renewed, now: renewedAt)
         }
     }
 
@@ -309,7 +342,9 @@ public final class PublicClientApplication: Sendable {
     }
 
     /// Deletes the account's tokens for this app from the token cache's store, and the account
-    /// (the provider's session is not ended). Returns whether anything was cached.
+    /// (the provider's session is not ended). Returns whether anything was cached. While tokens
+    /// are kept in memory for this run (``TokenCacheUnavailableDecision/keepInMemoryForThisRun``),
+    /// the account is removed from memory, and from the store by ``saveUnsavedTokens()``.
     ///
     /// - Throws: `providerUnavailable` when the store cannot be changed.
     @discardableResult
@@ -344,13 +379,12 @@ public final class PublicClientApplication: Sendable {
         let claims = try await verify(idToken: idToken, nonce: request.nonce)
         let now = configuration.now()
         let entry = TokenCache.Entry(
-            account: Account(claims: claims),
+            account: Account(claims: claims, homeAccountID: tokens.clientInfo.flatMap(ClientInfo.init(encoded:))?.homeAccountID),
             scopes: tokens.scope.map { ScopeSet.normalized([$0]) } ?? request.scopes,
             accessToken: tokens.accessToken,
             expiresOn: now.addingTimeInterval(tokens.expiresIn ?? claims.expiresAt.timeIntervalSince(now)),
             idToken: idToken, idTokenClaims: claims, refreshToken: tokens.refreshToken)
-        try await cache.store(entry, now: now)
-        return entry.result
+        return await keep(entry, now: now)
     }
 
     /// Verifies an ID token with the issuer's keys, fetching them again once for an unknown key.

@@ -23,7 +23,9 @@ public struct PublicClientApplicationConfiguration: Sendable {
     /// ``SecretServiceTokenCacheStorage`` with the default schema and the attribute
     /// `client_id` = ``clientID``. Choose ``InMemoryTokenCacheStorage`` to remember nobody,
     /// ``FileTokenCacheStorage`` for an unencrypted file, or your own ``TokenCacheStorage``.
-    /// There is no silent fall-back: when the chosen store fails, calls that need it fail.
+    /// There is no silent fall-back to another store: when the chosen store fails, tokens a
+    /// sign-in or a renewal got are kept in memory and reported
+    /// (``AuthenticationResult/tokenCacheError``), and calls that only read the store fail.
     public var tokenCacheStorage: (any TokenCacheStorage)?
     /// Sign in through a registered ``TokenBroker`` (as msal-python's `enable_broker_on_linux`):
     /// when one is available for ``authority``, interactive and silent calls, accounts and
@@ -31,6 +33,13 @@ public struct PublicClientApplicationConfiguration: Sendable {
     /// When none is registered, running, or handling the authority, the usual web flow runs.
     /// Off by default.
     public var usesTokenBroker: Bool = false
+    /// Called on the main actor when ``PublicClientApplication/acquireToken(with:)`` cannot open
+    /// the token cache's store, before the sign-in page is shown (the store is opened first, a
+    /// keyring's unlock prompt included, within the store's time limit): return whether to sign
+    /// in with tokens kept in memory for this run, or to stop. It may ask the person (a dialog)
+    /// before it returns. The default keeps tokens in memory; the result then carries the error
+    /// in ``AuthenticationResult/tokenCacheError``.
+    public var tokenCacheUnavailable: @MainActor @Sendable (TokenCacheStorageError) async -> TokenCacheUnavailableDecision
 
     public init(
         clientID: String,
@@ -41,7 +50,10 @@ public struct PublicClientApplicationConfiguration: Sendable {
         accessTokenRenewalMargin: TimeInterval = 300,
         networkTimeout: TimeInterval = 30,
         now: @escaping @Sendable () -> Date = { Date() },
-        tokenCacheStorage: (any TokenCacheStorage)? = nil
+        tokenCacheStorage: (any TokenCacheStorage)? = nil,
+        tokenCacheUnavailable: @escaping @MainActor @Sendable (TokenCacheStorageError) async -> TokenCacheUnavailableDecision = { _ in
+            .keepInMemoryForThisRun
+        }
     ) {
         self.clientID = clientID
         self.authority = authority
@@ -52,5 +64,6 @@ public struct PublicClientApplicationConfiguration: Sendable {
         self.networkTimeout = networkTimeout
         self.now = now
         self.tokenCacheStorage = tokenCacheStorage
+        self.tokenCacheUnavailable = tokenCacheUnavailable
     }
 }

@@ -16,6 +16,9 @@ import Synchronization
 /// No session bus or no Secret Service is `unavailable`; a collection the person refused to
 /// unlock is `locked`. The library never falls back to a plain file by itself: an app that
 /// wants that chooses ``FileTokenCacheStorage`` explicitly.
+///
+/// Before a sign-in, ``prepare()`` unlocks the default collection (or has one created), so the
+/// desktop's prompt shows before the sign-in page, not after the person signed in.
 public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
     /// The schema used when none is given.
     public static let defaultSchemaName = "io.github.webviewhost.TokenCache"
@@ -87,6 +90,27 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
                 .locked, "The keyring did not store the sign-in tokens (its collection stayed locked); unlock the keyring and try again."))
         }
         try result.get()
+    }
+
+    /// Unlocks the default collection (the desktop's unlock prompt), or creates one when there is
+    /// none (the desktop's "new keyring" prompt), within ``timeout``, then reads the item.
+    ///
+    /// - Throws: `locked` when the person did not unlock (or create) the keyring, `unavailable`
+    ///   without a Secret Service, `timedOut` when the prompt was not answered in time.
+    public func prepare() throws(TokenCacheStorageError) {
+        let result: Result<Void, TokenCacheStorageError> = call("open") { _, _, _, cancellable, error in
+            if wvh_secret_open_default_collection(cancellable, error) == 0 {
+                return .failure(TokenCacheStorageError(
+                    .locked, "The keyring that keeps the sign-in tokens is locked (or there is none) and was not unlocked; unlock it and try again."))
+            }
+            return .success(())  // on -1, `call` reports the GError it set
+        }
+        try result.get()
+        _ = try load()
+    }
+
+    public func refreshLock(for key: String) -> TokenCacheLockFile? {
+        lockFile.sibling(for: key)
     }
 
     /// Deletes the item; `true` when there was one.

@@ -22,6 +22,26 @@ public protocol TokenCacheStorage: Sendable {
     /// Runs `body` while holding this store's writer lock, which excludes other writers in this
     /// and in other processes. Throws `timedOut` when the lock cannot be had in a bounded time.
     func withWriterLock<T>(_ body: () throws(TokenCacheStorageError) -> T) throws(TokenCacheStorageError) -> T
+
+    /// Makes the store ready before a person is asked to sign in, so that a store that cannot
+    /// keep tokens is known before anyone types a password: a keyring is unlocked here (the
+    /// desktop's own prompt may show), within a bounded time. Throws what ``save(_:)`` would.
+    /// The default loads the cache once.
+    func prepare() throws(TokenCacheStorageError)
+
+    /// The lock that makes one process at a time renew the tokens named by `key` (an account
+    /// and its scopes), in every process using this store; `nil` when no other process can use
+    /// the store (then single flight inside the process is enough). The default is `nil`; the
+    /// built-in file and Secret Service stores keep it beside their writer lock.
+    func refreshLock(for key: String) -> TokenCacheLockFile?
+}
+
+extension TokenCacheStorage {
+    public func prepare() throws(TokenCacheStorageError) {
+        _ = try load()
+    }
+
+    public func refreshLock(for key: String) -> TokenCacheLockFile? { nil }
 }
 
 /// Why a ``TokenCacheStorage`` could not load or save the cache. The message names what to do
@@ -43,6 +63,9 @@ public struct TokenCacheStorageError: Error, Sendable, CustomStringConvertible {
         public static let fileSystem = Code("fileSystem")
         /// The configuration of the store cannot work (an empty application ID, no attributes...).
         public static let invalidConfiguration = Code("invalidConfiguration")
+        /// A file store's file or folder could have been written by someone else (it is writable
+        /// by group or others, or another user owns it), so what it holds cannot be trusted.
+        public static let unsafePermissions = Code("unsafePermissions")
     }
 
     public let code: Code

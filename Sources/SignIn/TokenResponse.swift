@@ -8,6 +8,8 @@ struct TokenResponse: Decodable, Sendable {
     var refreshToken: String?
     var idToken: String?
     var scope: String?
+    /// Microsoft Entra ID's `client_info` (see ``ClientInfo``), sent when the request asked for it.
+    var clientInfo: String?
 
     enum CodingKeys: String, CodingKey {
         case accessToken = "access_token"
@@ -16,6 +18,7 @@ struct TokenResponse: Decodable, Sendable {
         case refreshToken = "refresh_token"
         case idToken = "id_token"
         case scope
+        case clientInfo = "client_info"
     }
 }
 

@@ -12,6 +12,7 @@ final class NotificationRecorder {
         var errorCode: String?
         var webview: WebviewHandle?
         var onMainThread: Bool
+        var handOver: SystemBrowserHandOver? = nil
         var text: String { "\(name) \(url?.absoluteString ?? errorCode ?? "")" }
     }
 
@@ -29,6 +30,7 @@ final class NotificationRecorder {
         (.webAuthDidFail, "didFail"),
         (.webAuthDidComplete, "didComplete"),
         (.webAuthWillSwitchToBrokerApp, "willSwitchToBrokerApp"),
+        (.webAuthWillSwitchToSystemBrowser, "willSwitchToSystemBrowser"),
     ]
 
     init(_ session: WebAuthSession) {
@@ -40,7 +42,8 @@ final class NotificationRecorder {
                     name: short, url: info[WebAuthNotificationKey.url] as? URL,
                     errorCode: (info[WebAuthNotificationKey.error] as? WebAuthError)?.code.name,
                     webview: info[WebAuthNotificationKey.webview] as? WebviewHandle,
-                    onMainThread: Thread.isMainThread)
+                    onMainThread: Thread.isMainThread,
+                    handOver: info[WebAuthNotificationKey.handOver] as? SystemBrowserHandOver)
                 log.entries.withLock { $0.append(entry) }
             }
             tokens.append(token)
@@ -59,6 +62,8 @@ final class NotificationRecorder {
     var terminalCount: Int { all.filter { $0.name == "didComplete" || $0.name == "didFail" }.count }
     var failCount: Int { all.filter { $0.name == "didFail" }.count }
     var webview: WebviewHandle? { all.lazy.compactMap(\.webview).first }
+    /// The hand-overs to the browser the session announced.
+    var handOvers: [SystemBrowserHandOver] { all.compactMap(\.handOver) }
 
     /// Waits (running the main loop) until an entry satisfies `predicate`; false after `timeout`.
     @MainActor

@@ -114,6 +114,34 @@ enum Probes {
         }
     }
 
+    /// The button labelled `label` (with its mnemonic underscore) in `widget`, if any.
+    static func findButton(labelled label: String, in widget: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        descendants(of: widget).first { button in
+            isA(button, gtk_button_get_type())
+                && gtk_button_get_label(UnsafeMutablePointer(OpaquePointer(button))).map({ String(cString: $0) }) == label
+        }
+    }
+
+    /// Whether `widget` is shown and all its ancestors are (`gtk_widget_is_visible`).
+    static func isVisible(_ widget: UnsafeMutableRawPointer) -> Bool {
+        gtk_widget_is_visible(wvh_widget(widget)) != 0
+    }
+
+    /// Waits (running the main loop) for a shown toplevel titled `title`; `nil` after `limit`.
+    static func waitForToplevel(titled title: String, within limit: Duration) async -> UnsafeMutableRawPointer? {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if let window = Toolkit.toplevels().first(where: {
+                gtk_widget_get_visible(wvh_widget($0)) != 0
+                    && gtk_window_get_title(wvh_window($0)).map { String(cString: $0) } == title
+            }) {
+                return window
+            }
+            await ScenarioHost.idle(.milliseconds(25))
+        }
+        return nil
+    }
+
     /// Toplevel windows titled `title`, shown or not (GTK keeps every toplevel in its list until
     /// it is destroyed).
     static func toplevelCount(titled title: String) -> Int {

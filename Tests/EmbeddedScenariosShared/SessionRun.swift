@@ -45,13 +45,22 @@ final class SessionRun {
 
     /// Facts about the outcome and the notifications, for a ``ScenarioReport``.
     func facts(_ result: Result<WebAuthResponse, WebAuthError>, prefix: String = "") -> [String: ScenarioReport.Value] {
+        var facts = SessionRunFacts.make(result, recorder: recorder)
+        facts["resumeCount"] = .int(resumeCount)
+        return Dictionary(uniqueKeysWithValues: facts.map { (prefix + $0.key, $0.value) })
+    }
+}
+
+/// Facts about a session's outcome and notifications, for a ``ScenarioReport``.
+@MainActor
+enum SessionRunFacts {
+    static func make(_ result: Result<WebAuthResponse, WebAuthError>, recorder: NotificationRecorder) -> [String: ScenarioReport.Value] {
         var facts: [String: ScenarioReport.Value] = [
             "events": .strings(recorder.texts),
             "eventNames": .strings(recorder.names),
             "allOnMainThread": .bool(recorder.allOnMainThread),
             "terminalCount": .int(recorder.terminalCount),
             "failCount": .int(recorder.failCount),
-            "resumeCount": .int(resumeCount),
         ]
         switch result {
         case .success(let response):
@@ -63,6 +72,6 @@ final class SessionRun {
             facts["outcome"] = .string(error.code.name)
             facts["errorMessage"] = .string(error.message)
         }
-        return Dictionary(uniqueKeysWithValues: facts.map { (prefix + $0.key, $0.value) })
+        return facts
     }
 }

@@ -16,6 +16,8 @@ ISSUER="${BASE_URL}/api/oidc"
 CLIENT_ID="webviewhost-tests"
 CLIENT_ID_ES256="webviewhost-es256"
 CLIENT_ID_CONSENT="webviewhost-consent"
+# Refresh tokens of this client are one-use (as Microsoft Entra ID rotates them): a spent one is invalid_grant.
+CLIENT_ID_ONE_USE="webviewhost-one-use"
 TEST_USER="alice"
 TEST_PASSWORD="alice-password"
 TEST_NAME="Alice Example"
@@ -167,6 +169,7 @@ USERINFO_ENDPOINT=${ISSUER}/userinfo
 CLIENT_ID=${CLIENT_ID}
 CLIENT_ID_ES256=${CLIENT_ID_ES256}
 CLIENT_ID_CONSENT=${CLIENT_ID_CONSENT}
+CLIENT_ID_ONE_USE=${CLIENT_ID_ONE_USE}
 USERNAME=${TEST_USER}
 PASSWORD=${TEST_PASSWORD}
 USER_NAME='${TEST_NAME}'
@@ -333,7 +336,7 @@ init_db() {
 run_api() {
   GW_BASE_URL="$BASE_URL" GW_ISSUER="$ISSUER" GW_STATE_DIR="$STATE_DIR" \
   GW_ADMIN_USER="$ADMIN_USER" GW_ADMIN_PASSWORD="$ADMIN_PASSWORD" \
-  GW_CLIENT_ID="$CLIENT_ID" GW_CLIENT_ID_ES256="$CLIENT_ID_ES256" GW_CLIENT_ID_CONSENT="$CLIENT_ID_CONSENT" \
+  GW_CLIENT_ID="$CLIENT_ID" GW_CLIENT_ID_ES256="$CLIENT_ID_ES256" GW_CLIENT_ID_CONSENT="$CLIENT_ID_CONSENT" GW_CLIENT_ID_ONE_USE="$CLIENT_ID_ONE_USE" \
   GW_USER="$TEST_USER" GW_PASSWORD="$TEST_PASSWORD" GW_NAME="$TEST_NAME" GW_EMAIL="$TEST_EMAIL" \
   GW_REDIRECT_URIS="$(printf '%s\n' "${REDIRECT_URIS[@]}")" GW_PREGRANT="${GLEWLWYD_PREGRANT:-1}" \
   timeout 120 python3 - "$@" <<'PY'
@@ -390,8 +393,10 @@ def configure():
     # 2. let the client database backend store 'sign_kid' (per-client signing key)
     _, mod = call(op, "GET", "/mod/client/database")
     df = mod["parameters"].setdefault("data-format", {})
-    if "sign_kid" not in df:
+    if "sign_kid" not in df or "refresh-token-one-use" not in df:
         df["sign_kid"] = {"multiple": False, "read": True, "write": True}
+        # read by the OIDC plugin's client-driven one-use refresh tokens ("1": one-use)
+        df["refresh-token-one-use"] = {"multiple": False, "read": True, "write": True}
         mod.pop("enabled", None)
         call(op, "PUT", "/mod/client/database", mod)
         call(op, "PUT", "/mod/client/database/disable"); call(op, "PUT", "/mod/client/database/enable")
@@ -403,7 +408,8 @@ def configure():
         "client-sign_kid-parameter": "sign_kid", "jwks-show": True, "jwks-x5c": [],
         "subject-type": "public",
         "access-token-duration": 3600, "refresh-token-duration": 1209600, "code-duration": 600,
-        "refresh-token-rolling": True, "refresh-token-one-use": "never",
+        "refresh-token-rolling": True, "refresh-token-one-use": "client-driven",
+        "client-refresh-token-one-use-public-client": False,
         "client-refresh-token-one-use-parameter": "refresh-token-one-use",
         "allow-non-oidc": False,
         "auth-type-code-enabled": True, "auth-type-code-revoke-replayed": False,
@@ -450,13 +456,18 @@ def configure():
     client(E["GW_CLIENT_ID"], "WebviewHost tests")
     client(E["GW_CLIENT_ID_ES256"], "WebviewHost tests (ES256 ID tokens)", sign_kid="ec-1")
     client(E["GW_CLIENT_ID_CONSENT"], "WebviewHost tests (consent screen)")
+    client(E["GW_CLIENT_ID_ONE_USE"], "WebviewHost tests (one-use refresh tokens)", **{"refresh-token-one-use": "1"})
     _, c = call(op, "GET", "/client/" + E["GW_CLIENT_ID_ES256"])
     if c.get("sign_kid") != "ec-1":
         sys.exit("glewlwyd.sh: ERROR: client %s did not store sign_kid" % E["GW_CLIENT_ID_ES256"])
+    _, c = call(op, "GET", "/client/" + E["GW_CLIENT_ID_ONE_USE"])
+    if c.get("refresh-token-one-use") != "1":
+        sys.exit("glewlwyd.sh: ERROR: client %s did not store refresh-token-one-use" % E["GW_CLIENT_ID_ONE_USE"])
     # 6. consent: pre-grant the two main clients, never the consent client
     if E.get("GW_PREGRANT", "1") == "1":
         set_grant(E["GW_CLIENT_ID"], SCOPES)
         set_grant(E["GW_CLIENT_ID_ES256"], SCOPES)
+        set_grant(E["GW_CLIENT_ID_ONE_USE"], SCOPES)
     set_grant(E["GW_CLIENT_ID_CONSENT"], [])
     # 7. sanity checks
     op2 = session()

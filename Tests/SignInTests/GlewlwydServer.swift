@@ -42,6 +42,8 @@ struct GlewlwydServer: Sendable {
     var clientID: String { values["CLIENT_ID"]! }
     var es256ClientID: String { values["CLIENT_ID_ES256"]! }
     var consentClientID: String { values["CLIENT_ID_CONSENT"]! }
+    /// A client whose refresh tokens are one-use: a spent one is refused with `invalid_grant`.
+    var oneUseClientID: String { values["CLIENT_ID_ONE_USE"]! }
     var username: String { values["USERNAME"]! }
     var password: String { values["PASSWORD"]! }
     var userName: String { values["USER_NAME"]!.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
@@ -62,7 +64,7 @@ struct GlewlwydServer: Sendable {
             let parts = line.split(separator: "=", maxSplits: 1)
             if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
         }
-        for key in ["ISSUER", "BASE_URL", "CLIENT_ID", "CLIENT_ID_ES256", "CLIENT_ID_CONSENT", "USERNAME", "PASSWORD", "USER_NAME", "USER_EMAIL"]
+        for key in ["ISSUER", "BASE_URL", "CLIENT_ID", "CLIENT_ID_ES256", "CLIENT_ID_CONSENT", "CLIENT_ID_ONE_USE", "USERNAME", "PASSWORD", "USER_NAME", "USER_EMAIL"]
         where values[key] == nil {
             throw GlewlwydError("glewlwyd.sh start printed no \(key)=; output:\n\(output.standardOutput)")
         }

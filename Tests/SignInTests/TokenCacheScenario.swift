@@ -34,9 +34,9 @@ enum TokenCacheScenario {
     }
 
     /// `Tests/TokenCache/msal_interop.py` with msal-python; its JSON.
-    static func msalPython(_ arguments: [String]) async throws -> [String: Any] {
+    static func msalPython(_ arguments: [String], timeout: TimeInterval = 60) async throws -> [String: Any] {
         let output = try await ScriptRunner.run(
-            "python3", [scriptsDirectory.appendingPathComponent("msal_interop.py").path] + arguments, timeout: 60)
+            "python3", [scriptsDirectory.appendingPathComponent("msal_interop.py").path] + arguments, timeout: timeout)
         guard output.status == 0, let object = try? JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8)) as? [String: Any] else {
             throw GlewlwydError("msal_interop.py \(arguments.first ?? "") failed (exit \(output.status)); is msal installed (pip install msal)?\n\(output.standardError)")
         }

@@ -4,7 +4,9 @@ import GLibSupport
 
 /// The identity provider's "login page" for the scenarios: a SoupServer on 127.0.0.1 (kernel-chosen
 /// port). `GET /authorize?redirect_uri=R&...` sends the browser on to R with every other query
-/// parameter, by a 302 (query) or, with `response_mode=form_post`, by an auto-submitting form.
+/// parameter, by a 302 (query) or, with `response_mode=form_post`, by an auto-submitting form,
+/// or, with `response_mode=script`, by a page whose own script goes on after a timer (only a
+/// browser that runs JavaScript gets there: real Chromium, not the scripted test browser).
 /// `GET /pending` is a page that never goes on.
 @MainActor
 final class LoginServer {
@@ -67,6 +69,20 @@ final class LoginServer {
                 "<input type=\"hidden\" name=\"\(escape($0.name))\" value=\"\(escape($0.value ?? ""))\">"
             }.joined()
             let page = "<html><body onload=\"document.forms[0].submit()\"><form method=\"post\" action=\"\(escape(redirect))\">\(inputs)</form></body></html>"
+            soup_server_message_set_status(message, 200, nil)
+            soup_server_message_set_response(message, "text/html", SOUP_MEMORY_COPY, page, gsize(page.utf8.count))
+        } else if items.contains(where: { $0.name == "response_mode" && $0.value == "script" }) {
+            var target = URLComponents(string: redirect)!
+            target.queryItems = echoed
+            let location = target.url!.absoluteString
+            // The target as a JSON string literal (no `</script>` can end the script early).
+            let literal = String(decoding: (try? JSONEncoder().encode(location)) ?? Data("\"\"".utf8), as: UTF8.self)
+                .replacingOccurrences(of: "<", with: "\\u003c")
+            let page = """
+                <html><head><title>Signing in</title></head><body><p id="status">Signing you in...</p>
+                <script>setTimeout(function () { document.getElementById("status").textContent = "Going on";
+                  window.location.replace(\(literal)); }, 300);</script></body></html>
+                """
             soup_server_message_set_status(message, 200, nil)
             soup_server_message_set_response(message, "text/html", SOUP_MEMORY_COPY, page, gsize(page.utf8.count))
         } else if let raw = items.first(where: { $0.name == "raw_query" })?.value {

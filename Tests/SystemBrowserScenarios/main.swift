@@ -64,6 +64,24 @@ ScenarioHost.main([
     "cancel": { _ in
         try await SignInRun(cancelAfter: .seconds(1), browserEnvironment: browser(["TEST_BROWSER_STALL": "1"])).run()
     },
+    // Real headless Chromium is the desktop's browser (ChromiumDesktop): the login page goes on
+    // to the redirect by its own script, after a timer, as only a browser that runs it can.
+    "script-redirect": { _ in
+        try await SignInRun(
+            echoed: [("code", "the-code"), ("state", "s-123"), ("response_mode", "script")], expectBrowser: false
+        ).run()
+    },
+    // Two sign-ins one after the other: the second launch finds the browser running.
+    "script-redirect-twice": { _ in
+        let first = try await SignInRun(
+            echoed: [("code", "first-code"), ("state", "s-123"), ("response_mode", "script")], expectBrowser: false
+        ).run()
+        var second = try await SignInRun(
+            echoed: [("code", "second-code"), ("state", "s-123"), ("response_mode", "script")], expectBrowser: false
+        ).run()
+        for (key, value) in first.values { second["first." + key] = value }
+        return second
+    },
     "custom-page": { _ in
         try await SignInRun(
             completion: .html(success: "<p>app says: done</p>", failure: "<p>app says: failed</p>"),

@@ -3,16 +3,22 @@
 // finds can only have come from the store, never from another process's memory.
 //
 //   sign-in                       signs alice in through the scripted browser (Glewlwyd)
+//   sign-in-keep DIR              signs in, renews silently in this process, writes DIR/signed-in.json,
+//                                 waits for DIR/go, then saveUnsavedTokens()
+//   refresh-rounds ACCOUNT_ID ROUNDS DIR NAME OTHER
+//                                 ROUNDS times: meets process OTHER at DIR/<name>-<round>, then
+//                                 NAME "a" expires the stored access tokens, then both acquireTokenSilent
 //   silent ACCOUNT_ID [force]     acquireTokenSilent, no user agent registered
 //   concurrent-silent ACCOUNT_ID  two acquireTokenSilent at once
 //   accounts                      allAccounts()
 //   remove ACCOUNT_ID             remove(account)
 //   write-loop WRITER COUNT       COUNT cache writes of a made-up account "WRITER"
+//   hold-lock KEY DIR             holds the store's refresh lock for KEY, writes DIR/held, waits to be killed
 //   dump FILE                     copies the stored cache bytes to FILE (0600)
 //   clear                         deletes the Secret Service item
 //
 // Environment: STORE (memory | file:PATH | app:APPLICATION_ID | secret:SCHEMA:VALUE), ISSUER, CLIENT_ID,
-// CLOCK_OFFSET (seconds added to the clock), STORE_TIMEOUT (Secret Service time limit), BROWSER_SCRIPT, USERNAME, PASSWORD.
+// CLOCK_OFFSET (seconds added to the clock), STORE_UNAVAILABLE (stop: the app's answer when the store cannot be opened), STORE_TIMEOUT (Secret Service time limit), BROWSER_SCRIPT, USERNAME, PASSWORD.
 // Prints one line `RESULT {json}`: the outcome, or {"error": ...}; token values appear only as
 // SHA-256 prefixes.
 import Crypto
@@ -79,7 +85,8 @@ do {
     application = try PublicClientApplication(configuration: .init(
         clientID: clientID, authority: issuer, redirectURI: URL(string: "http://127.0.0.1/callback")!,
         defaultScopes: ["openid", "profile", "email", "offline_access"], networkTimeout: 15,
-        now: { Date().addingTimeInterval(clockOffset) }, tokenCacheStorage: storage))
+        now: { Date().addingTimeInterval(clockOffset) }, tokenCacheStorage: storage,
+        tokenCacheUnavailable: { _ in environment["STORE_UNAVAILABLE"] == "stop" ? .stop : .keepInMemoryForThisRun }))
 } catch {
     fail("\(error)")
 }
@@ -103,11 +110,40 @@ func account(_ identifier: String) async -> Account {
     }
 }
 
+/// Waits (polling, bounded) until `file` exists.
+func waitForFile(_ file: URL, seconds: Double) async -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !FileManager.default.fileExists(atPath: file.path) {
+        guard Date() < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return true
+}
+
+/// Marks every access token in the store as expired (under the store's writer lock), so the next
+/// silent call must renew.
+func expireAccessTokens() {
+    do throws(TokenCacheStorageError) {
+        try storage.withWriterLock { () throws(TokenCacheStorageError) in
+            guard let data = try storage.load(),
+                var document = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+                var tokens = document["AccessToken"] as? [String: [String: Any]]
+            else { return }
+            for key in tokens.keys { tokens[key]?["expires_on"] = "0" }
+            document["AccessToken"] = tokens
+            try storage.save(try! JSONSerialization.data(withJSONObject: document, options: .sortedKeys))
+        }
+    } catch {
+        fail("could not expire the access tokens: \(error.message)")
+    }
+}
+
 func describe(_ result: AuthenticationResult) -> [String: Any] {
     [
-        "account": result.account.identifier, "subject": result.account.subject, "accessToken": fingerprint(result.accessToken),
+        "account": result.account.identifier, "subject": result.account.subject, "homeAccountID": result.account.homeAccountID,
+        "accessToken": fingerprint(result.accessToken),
         "refreshToken": fingerprint(result.refreshToken), "expiresOn": Int(result.expiresOn.timeIntervalSince1970),
-        "scopes": result.scopes.sorted(),
+        "scopes": result.scopes.sorted(), "tokenCacheError": result.tokenCacheError?.code.name ?? "",
     ]
 }
 
@@ -126,6 +162,69 @@ case "sign-in":
     } catch {
         report(error)
     }
+
+case "sign-in-keep":
+    guard arguments.count >= 2 else { fail("sign-in-keep DIR") }
+    let directory = URL(fileURLWithPath: arguments[1])
+    let provider = ScriptedSignInProvider(
+        script: environment["BROWSER_SCRIPT"] ?? "browser_signin.py", username: environment["USERNAME"] ?? "alice",
+        password: environment["PASSWORD"] ?? "", loopbackPort: 53682)
+    WebviewProviderRegistry.register(provider)
+    do throws(WebAuthError) {
+        let result = try await application.acquireToken(
+            with: .init(scopes: [], webviewParameters: .init(webviewType: .provider(provider.id))))
+        var fields = describe(result)
+        fields["tokenCacheError"] = result.tokenCacheError?.code.name ?? ""
+        fields["tokenCacheMessage"] = result.tokenCacheError?.message ?? ""
+        let silent = try await application.acquireTokenSilent(with: .init(scopes: [], account: result.account))
+        fields["silentAccessToken"] = fingerprint(silent.accessToken)
+        fields["silentTokenCacheError"] = silent.tokenCacheError?.code.name ?? ""
+        let data = try! JSONSerialization.data(withJSONObject: fields, options: .sortedKeys)
+        try! data.write(to: directory.appendingPathComponent("signed-in.json.tmp"))
+        try! FileManager.default.moveItem(
+            at: directory.appendingPathComponent("signed-in.json.tmp"), to: directory.appendingPathComponent("signed-in.json"))
+    } catch {
+        report(error)
+    }
+    // The test makes the store work again, then says go.
+    guard await waitForFile(directory.appendingPathComponent("go"), seconds: 60) else { fail("no go file within 60 s") }
+    do throws(WebAuthError) {
+        try await application.saveUnsavedTokens()
+        emit(["saved": true, "unsaved": application.unsavedTokensError?.code.name ?? ""])
+    } catch {
+        report(error)
+    }
+
+case "refresh-rounds":
+    guard arguments.count >= 6, let rounds = Int(arguments[2]) else { fail("refresh-rounds ACCOUNT_ID ROUNDS DIR NAME OTHER") }
+    let found = await account(arguments[1])
+    let directory = URL(fileURLWithPath: arguments[3])
+    let name = arguments[4], other = arguments[5]
+    var results: [[String: Any]] = []
+    for round in 1...rounds {
+        // Both are done with the round before; then "a" expires the access tokens and both go.
+        _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("\(name)-\(round)").path, contents: nil)
+        guard await waitForFile(directory.appendingPathComponent("\(other)-\(round)"), seconds: 60) else {
+            fail("process \(other) did not reach round \(round) within 60 s")
+        }
+        let expired = directory.appendingPathComponent("expired-\(round)")
+        if name == "a" {
+            expireAccessTokens()
+            _ = FileManager.default.createFile(atPath: expired.path, contents: nil)
+        } else {
+            guard await waitForFile(expired, seconds: 60) else { fail("the tokens of round \(round) were not expired within 60 s") }
+        }
+        do throws(WebAuthError) {
+            let result = try await application.acquireTokenSilent(with: .init(scopes: [], account: found))
+            results.append(["accessToken": fingerprint(result.accessToken), "refreshToken": fingerprint(result.refreshToken)])
+        } catch {
+            var failure: [String: Any] = ["round": round, "code": error.code.name, "message": error.message]
+            if let server = error.serverError { failure["serverError"] = server.error }
+            emit(["error": failure, "rounds": results])
+            exit(1)
+        }
+    }
+    emit(["rounds": results])
 
 case "silent":
     guard arguments.count >= 2 else { fail("silent ACCOUNT_ID [force]") }
@@ -203,6 +302,18 @@ case "write-loop":
         }
     }
     emit(["written": count])
+
+case "hold-lock":
+    guard arguments.count >= 3, let lock = storage.refreshLock(for: arguments[1]) else { fail("hold-lock KEY DIR (a file or Secret Service store)") }
+    do throws(TokenCacheStorageError) {
+        let held = try await lock.acquire()
+        _ = FileManager.default.createFile(atPath: URL(fileURLWithPath: arguments[2]).appendingPathComponent("held").path, contents: nil)
+        // Until killed (the scenario's own time limit ends it otherwise).
+        while !Task.isCancelled { try? await Task.sleep(for: .seconds(60)) }
+        held.release()
+    } catch {
+        fail(error.message)
+    }
 
 case "clear":
     guard let secretStore = storage as? SecretServiceTokenCacheStorage else { fail("clear needs STORE=secret:...") }

@@ -229,6 +229,29 @@ func tokenCacheSnippets(app: PublicClientApplication, authority: URL, redirect: 
                                          tokenCacheStorage: try FileTokenCacheStorage(applicationID: "com.example.App"))
 }
 
+// README "When the store cannot keep the tokens" compiles as written.
+@MainActor func tokenStoreFailureSnippets(
+    app: PublicClientApplication, parameters: InteractiveTokenParameters, authority: URL, redirect: URL,
+    askThePerson: @escaping @MainActor @Sendable (String) async -> Bool, showBanner: (String) -> Void
+) async throws {
+    var configuration = PublicClientApplicationConfiguration(clientID: "my-desktop-app", authority: authority, redirectURI: redirect)
+    configuration.tokenCacheUnavailable = { error in       // a TokenCacheStorageError: .locked, .unavailable, .timedOut...
+        await askThePerson(error.message) ? .keepInMemoryForThisRun : .stop
+    }
+    let result = try await app.acquireToken(with: parameters)
+    if let problem = result.tokenCacheError {              // nil when the store kept the tokens
+        showBanner("You are signed in, but will have to sign in again next time: \(problem.message)")
+    }
+    _ = app.unsavedTokensError                              // non-nil while some tokens are only in memory
+    let observer = NotificationCenter.default.addObserver(forName: PublicClientApplication.tokenCacheDidFailNotification,
+                                                          object: app, queue: .main) { note in
+        let error = note.userInfo?["error"] as? TokenCacheStorageError
+        _ = error
+    }
+    NotificationCenter.default.removeObserver(observer)
+    try await app.saveUnsavedTokens()
+}
+
 // README "Write a provider plugin" and "Sign-in providers installed at run time" compile as written.
 extension WebAuthError.Code { static let kioskLocked = WebAuthError.Code("kioskLocked") }
 func pluginSnippets(url: URL) throws {

@@ -1,0 +1,50 @@
+import Foundation
+import ScenarioSupport
+import Testing
+
+/// acquireToken through the system-browser provider with a real browser: headless Chromium is
+/// the desktop's default browser (``ChromiumDesktop``), Glewlwyd's own login application runs
+/// in it, and ``ChromiumAutopilot`` types and clicks in it as a person would.
+extension GlewlwydSignInTests {
+    @Test("System browser is real Chromium: Glewlwyd's login page, typed into and clicked through, consent screen, verified tokens")
+    func realChromiumEndToEnd() async throws {
+        try await server.setConsent(false, for: server.consentClientID)
+        let browser = try ChromiumDesktop()
+        defer { browser.remove() }
+        let glewlwyd = try #require(URLComponents(string: server.baseURL))
+        let autopilot = try ChromiumAutopilot(
+            in: browser, username: server.username, password: server.password,
+            onlyOn: "\(glewlwyd.host ?? "127.0.0.1"):\(glewlwyd.port ?? 80)")
+        defer { autopilot.stop() }
+        let report: ScenarioReport
+        do {
+            report = try await browser.runScenario(
+                "SignInScenarios", "system-browser", arguments: [server.consentClientID],
+                environment: ["ISSUER": server.issuer.absoluteString])
+        } catch {
+            throw ChromiumDesktop.Failure(description: "\(error)\n\(autopilot.log)")
+        }
+        // Chromium went on to the loopback listener with the code (the autopilot saw the page).
+        let reachedCallback = await autopilot.waitForStep {
+            $0.name == "page" && $0.url.hasPrefix("http://127.0.0.1:53682/callback?") && $0.url.contains("code=")
+        }
+        autopilot.stop()
+        let launches = browser.launchedURLs
+        let cleanup = await browser.stop()
+
+        expectAlice(report)
+        #expect(report.strings("notifications")?.last == "DidComplete")
+        #expect(report.bool("renewedAccessTokenDiffers") == true)
+        // The person's steps, in Chromium: the login form (typed into), the consent screen, Continue.
+        let steps = autopilot.steps
+        let acted = steps.map(\.name).filter { ["login", "consent", "continue"].contains($0) }
+        #expect(acted == ["login", "consent", "continue"], "\(autopilot.log)")
+        let login = try #require(steps.first { $0.name == "login" })
+        #expect(login.typedUsername == server.username)
+        #expect(login.typedPasswordLength == server.password.count)
+        #expect(reachedCallback, "\(autopilot.log)")
+        #expect(launches.count == 1, "\(launches)")
+        #expect(cleanup.runningAtStop >= 8, "\(cleanup)")
+        #expect(cleanup.isClean, "\(cleanup)")
+    }
+}
