@@ -56,6 +56,10 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     /// The caller's view was sent to `about:blank`: its next finished load ends the blanking (not
     /// the failed load a handler that ended the session is still inside of).
     private var blankLoadStarted = false
+    /// The view made a sign-in surface, not a browser, for the session (see ``SignInSurface``).
+    private var surface: SignInSurface?
+    /// The desktop's light/dark preference set for the library's window, put back at the end.
+    private var appearance: SignInAppearance?
 
     init(request: WebAuthRequest, reporter: WebAuthSessionReporter) {
         self.request = request
@@ -68,6 +72,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         if !usesCustomWebview, request.parameters.prefersEphemeralWebBrowserSession {
             try await SignInWebContexts.resetEphemeral()
         }
+        if !usesCustomWebview { await SignInAppearance.readDesktopPreference() }
         return request.redirectURI.url
     }
 
@@ -105,10 +110,12 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             }
             self.window = window
             view = window.webView
+            appearance = SignInAppearance.applyForWindow()
         }
         webView = view
         reporter.setWebview(WebviewHandle(view))
         attachHandlers(to: view)
+        surface = SignInSurface.apply(to: view)
         let canHandOver = reporter.canHandOverToSystemBrowser
         pageWatch = SignInPageWatch(
             view: view, advertisesWebAuthn: canHandOver, refusals: request.parameters.embeddedAgentRefusals
@@ -148,9 +155,12 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         pageWatch?.stop()
         pageWatch = nil
         window?.offerContinueInBrowser(nil)
+        appearance?.restore()
+        appearance = nil
         if let webView, let callerCouldOpenWindows, !callerViewDestroyed {
             webkit_settings_set_javascript_can_open_windows_automatically(
                 webkit_web_view_get_settings(wvh_web_view(webView)), callerCouldOpenWindows)
+            surface?.restoreSettings()
         }
         if let window {
             webkit_web_view_stop_loading(wvh_web_view(window.webView))
@@ -163,6 +173,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             webView = nil
             let ephemeral = request.parameters.prefersEphemeralWebBrowserSession
             whenIdle { [self] in
+                surface?.end()
                 connections.disconnectAll()
                 window.destroy()
                 SignInWebContexts.tightenPersistentFolders()
@@ -171,6 +182,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             return
         }
         guard let webView, !callerViewDestroyed else {
+            surface?.end()
             connections.disconnectAll()
             self.webView = nil
             return
@@ -208,6 +220,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         if Self.blanking[UInt(bitPattern: webView)] === self {
             Self.blanking[UInt(bitPattern: webView)] = nil
         }
+        surface?.end()
         connections.disconnectAll()
         self.webView = nil
     }
@@ -232,6 +245,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             if text == "about:blank" || text == appNavigation { return false }
             if appNavigation == nil, !self.request.redirectURI.matches(url), Self.loadsInView(url) {
                 appNavigation = text  // the app's own page, after the end
+                surface?.end()  // the app's page is the app's: no sign-in rule applies to it
                 return false
             }
         }

@@ -19,6 +19,13 @@ public enum SignalHandler {
     case pointer(@MainActor (UnsafeMutableRawPointer?) -> Void)
     /// `gboolean (*)(GObject *, gpointer, gpointer)`: `key-press-event`, `delete-event`, `authenticate`.
     case pointerReturningBool(@MainActor (UnsafeMutableRawPointer?) -> Bool)
+    /// `gboolean (*)(GObject *, gpointer, gpointer, gpointer)`: WebKitGTK 6.0's `context-menu`
+    /// (the menu, the hit test result).
+    case twoPointersReturningBool(@MainActor (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Bool)
+    /// `gboolean (*)(GObject *, gpointer, gpointer, gpointer, gpointer)`: WebKitGTK 4.1's
+    /// `context-menu` (the menu, the `GdkEvent`, the hit test result).
+    case threePointersReturningBool(
+        @MainActor (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Bool)
     /// `gboolean (*)(GObject *, gpointer decision, enum type, gpointer)`: `decide-policy`.
     case decidePolicy(@MainActor (_ decision: UnsafeMutableRawPointer?, _ type: UInt32) -> Bool)
     /// `gboolean (*)(GObject *, enum event, const gchar *uri, GError *, gpointer)`: `load-failed`.
@@ -70,6 +77,23 @@ public enum SignalHandler {
             let f: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, argument, data in
                 guard case .pointerReturningBool(let body) = SignalBox.handler(data) else { return 0 }
                 return MainActor.assumeIsolated { [argument = UnsafePointerBits(argument)] in body(argument.pointer) } ? 1 : 0
+            }
+            return unsafeBitCast(f, to: GCallback.self)
+        case .twoPointersReturningBool:
+            let f: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> gboolean = { _, first, second, data in
+                guard case .twoPointersReturningBool(let body) = SignalBox.handler(data) else { return 0 }
+                return MainActor.assumeIsolated { [first = UnsafePointerBits(first), second = UnsafePointerBits(second)] in
+                    body(first.pointer, second.pointer)
+                } ? 1 : 0
+            }
+            return unsafeBitCast(f, to: GCallback.self)
+        case .threePointersReturningBool:
+            let f: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?, gpointer?) -> gboolean = { _, first, second, third, data in
+                guard case .threePointersReturningBool(let body) = SignalBox.handler(data) else { return 0 }
+                return MainActor.assumeIsolated {
+                    [first = UnsafePointerBits(first), second = UnsafePointerBits(second), third = UnsafePointerBits(third)] in
+                    body(first.pointer, second.pointer, third.pointer)
+                } ? 1 : 0
             }
             return unsafeBitCast(f, to: GCallback.self)
         case .decidePolicy:

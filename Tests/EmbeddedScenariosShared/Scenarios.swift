@@ -67,7 +67,8 @@ func windowFacts(_ view: UnsafeMutableRawPointer, parent: UnsafeMutableRawPointe
 
 @MainActor
 let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) { first, _ in first }
-    .merging(handOverScenarios) { first, _ in first }.merging(appAfterScenarios) { first, _ in first }.merging([
+    .merging(handOverScenarios) { first, _ in first }.merging(appAfterScenarios) { first, _ in first }
+    .merging(surfaceScenarios) { first, _ in first }.merging(appearanceScenarios) { first, _ in first }.merging([
     // A login form posted by script, then a 302 to the redirect URI, in the library-owned window
     // over a parent window.
     "login": { _ in

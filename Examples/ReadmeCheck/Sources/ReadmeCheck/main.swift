@@ -211,6 +211,7 @@ exit(failures.isEmpty ? 0 : 1)
     _ = WebviewParameters(externalSchemes: .ask)
     _ = WebviewParameters(externalSchemes: .allow(["mailto"], askingForOthers: false))
     _ = WebviewParameters(externalSchemes: .refuseAll)
+    EmbeddedWebviewProvider.allowedPermissions = [.notifications]          // default: none
     application.prewarm()
     WebAuthSession.prewarm(parameters: parameters, authorityHost: "login.example.com")
     EmbeddedWebviewProvider.prewarm(keepReady: true)

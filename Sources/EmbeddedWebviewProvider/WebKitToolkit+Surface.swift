@@ -1,0 +1,20 @@
+import CGLib
+import CWebKitGTK
+import GLibSupport
+
+/// What the sign-in surface (`SignInSurface`) does differently in WebKitGTK 4.1.
+extension WebKitToolkit {
+    /// A `WebKitContextMenu *` (derivable in 4.1, so a typed pointer).
+    typealias ContextMenu = UnsafeMutablePointer<WebKitContextMenu>
+
+    /// The object that emits `download-started` for `view`'s downloads: its `WebKitWebContext`.
+    static func downloadSource(of view: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(webkit_web_view_get_context(wvh_web_view(view))!)
+    }
+
+    /// A `context-menu` handler in 4.1's shape (menu, `GdkEvent`, hit test result); `body` gets
+    /// the menu and returns `true` to show none.
+    static func contextMenuHandler(_ body: @escaping @MainActor (UnsafeMutableRawPointer?) -> Bool) -> SignalHandler {
+        .threePointersReturningBool { menu, _, _ in body(menu) }
+    }
+}
