@@ -71,7 +71,7 @@ struct ConformanceSuiteTests {
             guard ask, presentation.reporter.canHandOverToSystemBrowser else { return }
             DispatchQueue.main.async {
                 MainActor.assumeIsolated {
-                    presentation.reporter.handOverToSystemBrowser(
+                    _ = presentation.reporter.handOverToSystemBrowser(
                         SystemBrowserHandOver(reason: .webAuthn, detail: "the page asked for a passkey", pageURL: presentation.authorizationURL))
                 }
             }
