@@ -26,6 +26,7 @@ Modes:
   silent             reads everything, answers nothing, ignores SIGTERM
   wrong-version      answers the handshake with protocol version 99
   early-event        sends didStartLoad before it is asked to present
+  early-handover     sends handOverToSystemBrowser before it is asked to present
   foreign-redirect   answers present with a redirect to another redirect URI
   broker             answers present with switchToBroker msauth://broker/authorize; answers
                      brokerUnavailable with fail(code brokerUnavailable)
@@ -124,6 +125,8 @@ for message in messages():
             redirect = "https://attacker.example/callback"
         if mode == "early-event":
             send({"type": "didStartLoad", "url": "https://idp.example.test/early"})
+        if mode == "early-handover":
+            send({"type": "handOverToSystemBrowser", "reason": "webAuthn"})
         send({"type": "prepared", "redirectURI": redirect})
     elif kind == "present":
         url = message["url"]

@@ -124,6 +124,9 @@ struct ProtocolTests {
             Misbehaviour(mode: "flood", code: .externalProviderProtocol, says: "more than 200 messages in one second"),
             Misbehaviour(mode: "wrong-version", code: .externalProviderProtocol, says: "speaks protocol version 99"),
             Misbehaviour(mode: "early-event", code: .externalProviderProtocol, says: "sent didStartLoad where the protocol expects prepared"),
+            Misbehaviour(
+                mode: "early-handover", code: .externalProviderProtocol,
+                says: "sent handOverToSystemBrowser where the protocol expects prepared"),
             Misbehaviour(mode: "foreign-redirect", code: .externalProviderProtocol, says: "not this session's redirect URI"),
         ])
     func misbehaviour(_ case: Misbehaviour) async throws {
