@@ -81,7 +81,7 @@ final class ExternalProviderSession: WebviewProviderSession {
             throw WebAuthError(.externalProviderFailed, "\(name) is no longer running; the sign-in cannot be shown.")
         }
         phase = .presenting
-        send(.present(authorizationURL))
+        send(.present(authorizationURL, canHandOverToSystemBrowser: reporter.canHandOverToSystemBrowser))
     }
 
     func dismiss() {
@@ -133,7 +133,7 @@ final class ExternalProviderSession: WebviewProviderSession {
     private func send(_ message: HostMessage) {
         guard input >= 0 else { return }
         switch message {
-        case .prepare(let url, _), .present(let url), .brokerUnavailable(let url):
+        case .prepare(let url, _), .present(let url, _), .brokerUnavailable(let url):
             longestURLSent = max(longestURLSent, url.absoluteString.utf8.count)
         case .hello, .dismiss: break
         }
@@ -231,7 +231,7 @@ final class ExternalProviderSession: WebviewProviderSession {
         if reporter.isFinished, waiter == nil { return }
 
         if case .fail(let code, let text) = message {
-            endWithError(WebAuthError(WebAuthError.Code(code), Self.oneLine(text, limit: PluginMessage.maxFailMessageLength)))
+            endWithError(WebAuthError(WebAuthError.Code(code), PluginMessage.oneLine(text, limit: PluginMessage.maxFailMessageLength)))
             return
         }
         if let waiter {
@@ -261,6 +261,15 @@ final class ExternalProviderSession: WebviewProviderSession {
             }
         case .switchToBroker(let url):
             if !reporter.switchToBroker(url) { send(.brokerUnavailable(url)) }
+        case .handOverToSystemBrowser(let handOver):
+            // The browser takes over (then the host dismisses this plugin), or the session ends
+            // with systemBrowserRequired (the policy is never, no builder, no browser): either
+            // way the plugin's next message from the host is dismiss.
+            if !reporter.handOverToSystemBrowser(handOver), !reporter.isFinished {
+                // Nothing moved and nothing ended (this provider is itself a system browser):
+                // end rather than leave the plugin waiting for a browser that never comes.
+                endWithError(.systemBrowserRequired(handOver, why: "\(name) cannot hand a sign-in to another browser."))
+            }
         case .hello, .prepared, .fail:
             endWithError(WebAuthError(.externalProviderProtocol, "\(name) sent \(message.type) again while presenting."))
         }
@@ -327,11 +336,5 @@ final class ExternalProviderSession: WebviewProviderSession {
         phase = .broken
         stopReading()
         if waiter != nil { resumeWaiter(with: .failure(error)) } else { reporter.fail(error) }
-    }
-
-    /// The plugin's own words on one line of at most `limit` characters (an ellipsis ends a cut one) (they are shown to people and logged).
-    private static func oneLine(_ text: String, limit: Int) -> String {
-        let flat = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
-        return flat.count > limit ? String(flat.prefix(limit - 1)) + "…" : flat
     }
 }

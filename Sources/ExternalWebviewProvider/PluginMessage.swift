@@ -11,6 +11,8 @@ enum PluginMessage: Sendable, Equatable {
     case redirect(String)
     case fail(code: String, message: String)
     case switchToBroker(URL)
+    /// The page needs the person's browser (a passkey, a provider refusing embedded agents).
+    case handOverToSystemBrowser(SystemBrowserHandOver)
 
     var type: String {
         switch self {
@@ -21,6 +23,7 @@ enum PluginMessage: Sendable, Equatable {
         case .redirect: "redirect"
         case .fail: "fail"
         case .switchToBroker: "switchToBroker"
+        case .handOverToSystemBrowser: "handOverToSystemBrowser"
         }
     }
 
@@ -28,6 +31,10 @@ enum PluginMessage: Sendable, Equatable {
     static let maxCodeLength = 64
     /// What the host keeps of a `fail` message: one line of this many characters.
     static let maxFailMessageLength = 500
+    /// The longest `reason` a `handOverToSystemBrowser` message may carry, in bytes.
+    static let maxReasonLength = 64
+    /// What the host keeps of a hand-over's `detail`: one line of this many characters.
+    static let maxHandOverDetailLength = 500
 
     /// Why a line is not a message; the text names the rule, never the line (it may hold a code).
     struct Malformed: Error {
@@ -82,9 +89,36 @@ enum PluginMessage: Sendable, Equatable {
             }
             // Any length the line allows: the host cuts it to one line of `maxFailMessageLength` characters.
             return .fail(code: code, message: try string("message"))
+        case "handOverToSystemBrowser":
+            let reason = try string("reason", limit: Self.maxReasonLength)
+            guard reason.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+                throw Malformed(reason: "a handOverToSystemBrowser message whose \"reason\" is not a name of letters and digits")
+            }
+            // Optional: a plugin may have nothing to add, or no page yet.
+            let detail: String
+            switch fields["detail"] {
+            case nil, is NSNull: detail = "the sign-in provider asked for the person's browser"
+            case let text as String where !text.isEmpty:
+                detail = oneLine(text, limit: Self.maxHandOverDetailLength)
+            default: throw Malformed(reason: "a handOverToSystemBrowser message whose \"detail\" is not a string")
+            }
+            let page: URL?
+            switch fields["url"] {
+            case nil, is NSNull: page = nil
+            default: page = try url("url")
+            }
+            return .handOverToSystemBrowser(
+                SystemBrowserHandOver(reason: SystemBrowserHandOver.Reason(reason), detail: detail, pageURL: page))
         default:
             throw Malformed(reason: "a message of unknown type \"\(type.prefix(40))\"")
         }
+    }
+
+    /// A plugin's own words on one line of at most `limit` characters (an ellipsis ends a cut
+    /// one): they are shown to people and logged.
+    static func oneLine(_ text: String, limit: Int) -> String {
+        let flat = String(text.unicodeScalars.map { $0.properties.generalCategory == .control ? " " : Character($0) })
+        return flat.count > limit ? String(flat.prefix(limit - 1)) + "…" : flat
     }
 }
 
@@ -92,7 +126,8 @@ enum PluginMessage: Sendable, Equatable {
 enum HostMessage: Sendable {
     case hello
     case prepare(redirectURI: URL, parameters: WebviewParameters)
-    case present(URL)
+    /// Show the page; `canHandOver` is ``WebAuthSessionReporter/canHandOverToSystemBrowser`` now.
+    case present(URL, canHandOverToSystemBrowser: Bool)
     case brokerUnavailable(URL)
     case dismiss
 
@@ -113,14 +148,15 @@ enum HostMessage: Sendable {
                 "windowWidth": parameters.windowSize.width,
                 "windowHeight": parameters.windowSize.height,
                 "options": parameters.providerOptions,
+                "systemBrowserHandOver": Self.name(of: parameters.systemBrowserHandOver),
             ]
             if let timeout = parameters.timeout {
                 described["timeoutSeconds"] = Double(timeout.components.seconds)
                     + Double(timeout.components.attoseconds) / 1e18
             }
             fields = ["type": "prepare", "redirectURI": redirectURI.absoluteString, "parameters": described]
-        case .present(let url):
-            fields = ["type": "present", "url": url.absoluteString]
+        case .present(let url, let canHandOver):
+            fields = ["type": "present", "url": url.absoluteString, "canHandOverToSystemBrowser": canHandOver]
         case .brokerUnavailable(let url):
             fields = ["type": "brokerUnavailable", "url": url.absoluteString]
         case .dismiss:
@@ -130,5 +166,14 @@ enum HostMessage: Sendable {
         var data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         data.append(UInt8(ascii: "\n"))
         return data
+    }
+
+    /// The policy's name in `prepare`'s parameters.
+    private static func name(of policy: SystemBrowserHandOverPolicy) -> String {
+        switch policy {
+        case .automatic: "automatic"
+        case .askFirst: "askFirst"
+        case .never: "never"
+        }
     }
 }

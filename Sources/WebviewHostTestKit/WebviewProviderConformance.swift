@@ -5,7 +5,8 @@ public import WebviewHost
 /// LogHandler tests do): one terminal outcome, the one-session slot, cancel (from another thread,
 /// from inside an observer, by cancelling the awaiting task), timeout, notifications on the main
 /// thread and in order, nothing after the end, and — when the fixture can see them — no child
-/// process left behind by `dismiss()`.
+/// process left behind by `dismiss()`. A provider that can hand a sign-in over to the person's
+/// browser opts in to the hand-over checks with ``Fixture/handOverAuthorizationURL``.
 ///
 /// ```swift
 /// let failures = await WebviewProviderConformance.run(provider: MyProvider(), fixture: fixture)
@@ -33,6 +34,14 @@ public enum WebviewProviderConformance {
         /// for a provider whose `prepare` takes a while, such as one that starts a process, so that
         /// a loaded machine does not time the session out before it is prepared.
         public var shortTimeout: Duration
+        /// For a provider that hands a sign-in over to the person's browser
+        /// (``WebAuthSessionReporter/handOverToSystemBrowser(_:)``): an authorization URL whose
+        /// page makes the provider ask for it (a page that calls WebAuthn, say) when
+        /// ``WebAuthSessionReporter/canHandOverToSystemBrowser`` is true. `nil` (the default)
+        /// skips the ``handOverChecks``. Those checks register a browser fake next to the
+        /// provider, set the policy to `automatic` and ``WebviewParameters/systemBrowserRedirectURI``
+        /// to ``handOverBrowserRedirectURI``, and build the browser's request themselves.
+        public var handOverAuthorizationURL: (@Sendable (_ redirectURI: URL) -> URL)?
 
         public init(
             redirectURI: URL, parameters: WebviewParameters, environment: WebviewEnvironment = .current,
@@ -40,7 +49,8 @@ public enum WebviewProviderConformance {
             pendingAuthorizationURL: @escaping @Sendable (URL) -> URL,
             patience: Duration = .seconds(20),
             leftoverProcesses: (@Sendable () async -> [String])? = nil,
-            shortTimeout: Duration = .milliseconds(700)
+            shortTimeout: Duration = .milliseconds(700),
+            handOverAuthorizationURL: (@Sendable (URL) -> URL)? = nil
         ) {
             self.redirectURI = redirectURI
             self.parameters = parameters
@@ -50,6 +60,7 @@ public enum WebviewProviderConformance {
             self.patience = patience
             self.leftoverProcesses = leftoverProcesses
             self.shortTimeout = shortTimeout
+            self.handOverAuthorizationURL = handOverAuthorizationURL
         }
     }
 
@@ -66,6 +77,15 @@ public enum WebviewProviderConformance {
         "secondSession", "quietAfterEnd",
     ]
 
+    /// The checks run only for a fixture with ``Fixture/handOverAuthorizationURL``: the sign-in
+    /// moves to the browser (the provider dismissed once, its later reports ignored, the browser
+    /// given the new request, one outcome, events in order), and a cancel while the browser shows.
+    public static let handOverChecks = ["handOver", "cancelAfterHandOver"]
+
+    /// The redirect URI the hand-over checks give the browser (a loopback one, as the browser
+    /// needs); the new request is built for it.
+    public static let handOverBrowserRedirectURI = URL(string: "http://127.0.0.1/conformance-browser-callback")!
+
     /// Runs the checks (all, or those named in `only`) and returns what failed; empty means
     /// the provider keeps the contract.
     @MainActor
@@ -73,12 +93,18 @@ public enum WebviewProviderConformance {
         provider: any WebviewProvider, fixture: Fixture, only: Set<String>? = nil
     ) async -> [Failure] {
         var failures: [Failure] = []
-        for check in checks where only?.contains(check) ?? true {
+        let all = checks + (fixture.handOverAuthorizationURL == nil ? [] : handOverChecks)
+        for check in all where only?.contains(check) ?? true {
             let found = await WebviewProviderRegistry.withIsolatedRegistry { () async -> [Failure] in
-                WebviewProviderRegistry.register(provider)
                 var parameters = fixture.parameters
                 parameters.webviewType = .provider(provider.id)
                 let probe = Probe(check: check, fixture: fixture, parameters: parameters)
+                if handOverChecks.contains(check) {
+                    WebviewProviderRegistry.register(ObservedProvider(provider, observer: probe.observer))
+                    WebviewProviderRegistry.register(probe.browser.provider)
+                } else {
+                    WebviewProviderRegistry.register(provider)
+                }
                 await probe.run()
                 return probe.failures
             }
@@ -100,6 +126,10 @@ public enum WebviewProviderConformance {
         let fixture: Fixture
         let parameters: WebviewParameters
         var failures: [Failure] = []
+        /// For the hand-over checks: what the provider under test was asked and reported.
+        let observer = ProviderObserver()
+        /// For the hand-over checks: the browser the sign-in moves to.
+        let browser = ConformanceBrowser()
 
         init(check: String, fixture: Fixture, parameters: WebviewParameters) {
             self.check = check
@@ -171,6 +201,8 @@ public enum WebviewProviderConformance {
             case "timeout": await timeout()
             case "secondSession": await secondSession()
             case "quietAfterEnd": await quietAfterEnd()
+            case "handOver": await handOver(cancelInBrowser: false)
+            case "cancelAfterHandOver": await handOver(cancelInBrowser: true)
             default: fail("unknown check")
             }
         }
@@ -369,6 +401,116 @@ public enum WebviewProviderConformance {
                 fail("notifications after the outcome: \(records[(index + 1)...].map(\.shortName))")
             }
             if recorder.terminalCount != 1 { fail("expected one terminal notification, got \(recorder.shortNames)") }
+        }
+
+        /// The provider asks for the browser; the browser fake then waits until the check has
+        /// made the provider's old reporter speak (nothing may change), then redirects, or the
+        /// check cancels while the browser shows.
+        func handOver(cancelInBrowser: Bool) async {
+            guard let handOverURL = fixture.handOverAuthorizationURL else { return }
+            var parameters = parameters
+            parameters.systemBrowserHandOver = .automatic
+            parameters.systemBrowserRedirectURI = WebviewProviderConformance.handOverBrowserRedirectURI
+            let session = WebAuthSession(redirectURI: fixture.redirectURI, parameters: parameters, environment: fixture.environment)
+            let recorder = WebAuthEventRecorder(session: session)
+            let built = BuiltRequests()
+            let builder: AuthorizationRequestBuilder = { redirect in
+                let count = built.append(redirect)
+                if count == 1 { return AuthorizationRequestURL(handOverURL(redirect), state: nil) }
+                var components = URLComponents(string: "https://browser.conformance.invalid/authorize")!
+                components.queryItems = [
+                    .init(name: "redirect_uri", value: redirect.absoluteString), .init(name: "state", value: "conformance-browser"),
+                ]
+                return AuthorizationRequestURL(components.url!, state: "conformance-browser")
+            }
+            let running = Task { @MainActor () -> Result<WebAuthResponse, WebAuthError> in
+                do throws(WebAuthError) {
+                    return .success(try await session.authenticate(request: builder))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            let watchdog = Task { @MainActor in
+                try await Task.sleep(for: self.fixture.patience * 2)
+                session.cancel()
+                self.fail("no outcome within \(self.fixture.patience * 2); the check cancelled the session")
+            }
+            defer { watchdog.cancel() }
+
+            // The browser shows the new request.
+            guard await waitFor({ self.browser.presented != nil || recorder.terminalCount > 0 }) else {
+                fail("the provider did not hand the sign-in over within \(fixture.patience): \(recorder.shortNames)")
+                session.cancel()
+                _ = await running.value
+                return
+            }
+            if let presented = browser.presented {
+                let asked = built.all
+                if asked.count != 2 {
+                    fail("the builder was asked for \(asked.count) requests, expected one for the provider and one for the browser")
+                } else if asked[1].absoluteString != WebviewProviderConformance.handOverBrowserRedirectURI.absoluteString {
+                    fail("the browser's request was built for \(asked[1]), expected the browser's redirect URI")
+                }
+                if URLComponents(url: presented, resolvingAgainstBaseURL: false)?.host != "browser.conformance.invalid" {
+                    fail("the browser was presented \(presented), not the new request")
+                }
+                if recorder.terminalCount == 0 {
+                    // The provider is out of the session: its dismiss comes, and what it reports now changes nothing.
+                    _ = await waitFor { self.observer.dismissCount > 0 }
+                    if let old = observer.reporter {
+                        let stale = fixture.redirectURI.absoluteString + "?code=stale&state=stale"
+                        old.didStartLoad(handOverURL(fixture.redirectURI))
+                        if let url = URL(string: stale) { old.handleRedirect(url) }
+                        old.fail(WebAuthError(.network, "a late failure from the replaced provider"))
+                        if old.handOverToSystemBrowser(SystemBrowserHandOver(reason: .webAuthn, detail: "again")) {
+                            fail("the replaced provider's reporter handed over a second time")
+                        }
+                        if old.canHandOverToSystemBrowser { fail("the replaced provider's reporter still says it can hand over") }
+                    }
+                    try? await Task.sleep(for: .milliseconds(100))
+                    if recorder.terminalCount > 0 { fail("a report from the replaced provider ended the session: \(recorder.shortNames)") }
+                }
+            }
+            if cancelInBrowser { session.cancel() } else { browser.finish() }
+            let result = await running.value
+
+            switch (result, cancelInBrowser) {
+            case (.success(let response), false):
+                if response.state != "conformance-browser" || response.code != "from-browser" {
+                    fail("the response is not the browser's: state \(response.state ?? "nil"), code \(response.code ?? "nil")")
+                }
+            case (.failure(let error), true) where error.code == .canceled: break
+            case (.failure(let error), _): fail("expected \(cancelInBrowser ? "canceled" : "the browser's response"), got \(error)")
+            case (.success, true): fail("expected canceled, got success")
+            }
+            await expectEnding(recorder, terminal: cancelInBrowser ? .webAuthDidFail : .webAuthDidComplete)
+            let names = recorder.shortNames
+            if names.first != "didStartLoad" { fail("the first notification is \(names.first ?? "none"), expected didStartLoad") }
+            let switches = names.indices.filter { names[$0] == "willSwitchToSystemBrowser" }
+            if switches.count != 1 {
+                fail("expected one willSwitchToSystemBrowser, got \(names)")
+            } else if let browserLoad = recorder.records.firstIndex(where: { $0.url == browser.presented }),
+                browserLoad < switches[0]
+            {
+                fail("the browser's events came before willSwitchToSystemBrowser: \(names)")
+            } else if !cancelInBrowser, !recorder.records.contains(where: { $0.name == .webAuthDidStartLoad && $0.url == browser.presented }) {
+                fail("the browser's didStartLoad is missing: \(recorder.records)")
+            }
+            if observer.dismissCount != 1 { fail("the provider was dismissed \(observer.dismissCount) times, expected once") }
+            if browser.log.dismissCount != 1 { fail("the browser was dismissed \(browser.log.dismissCount) times, expected once") }
+            if browser.log.all.filter({ $0 == .made }).count != 1 { fail("the browser was started \(browser.log.all)") }
+            await expectSlotFree()
+        }
+
+        /// Polls `condition` on the main actor until it holds or `fixture.patience` passes.
+        func waitFor(_ condition: @MainActor () -> Bool) async -> Bool {
+            let clock = ContinuousClock()
+            let deadline = clock.now + fixture.patience
+            while !condition() {
+                if clock.now >= deadline { return false }
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+            return true
         }
     }
 }

@@ -489,6 +489,10 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             return .redirect(callback.url("/callback") + "?code=conformance&state=" + encoded(state))
         }
         idp.route("/pending") { _ in .html(Pages.plain("Waiting")) }
+        // The hand-over checks: a page that feature-detects WebAuthn and asks for a passkey
+        // (or, finding none, goes on waiting, which fails the checks).
+        idp.route("/report") { _ in .html("ok") }
+        idp.route("/passkey") { _ in .html(passkeyPage(operation: "get", always: false, fallback: idp.url("/pending"))) }
         var parameters = WebviewParameters(webviewType: .embedded)
         if arguments.first == "custom-view" {
             let window = Toolkit.makeWindow(width: 640, height: 480)
@@ -499,10 +503,12 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         }
         let authorize = idp.url("/authorize")
         let pending = idp.url("/pending")
+        let passkey = idp.url("/passkey")
         let fixture = WebviewProviderConformance.Fixture(
             redirectURI: URL(string: callback.url("/callback"))!, parameters: parameters,
             succeedingAuthorizationURL: { _, state in URL(string: authorize + "?state=" + state)! },
-            pendingAuthorizationURL: { _ in URL(string: pending)! })
+            pendingAuthorizationURL: { _ in URL(string: pending)! },
+            handOverAuthorizationURL: { _ in URL(string: passkey)! })
         let failures = await WebviewProviderConformance.run(provider: EmbeddedWebviewProvider(), fixture: fixture)
         return ScenarioReport([
             "failures": .strings(failures.map(\.description)),

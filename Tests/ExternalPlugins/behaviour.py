@@ -8,7 +8,14 @@ Modes:
   autopilot          a user agent that follows the page: for a present URL whose query has
                      mode=ok it reports didStartLoad, didFinishLoad and the redirect to the
                      prepared redirect URI with code=external&state=<state>; mode=wait shows
-                     the page and waits; mode=fail reports fail(network).
+                     the page and waits; mode=fail reports fail(network); mode=handover reports
+                     didStartLoad, then handOverToSystemBrowser (reason webAuthn) when present
+                     says canHandOverToSystemBrowser, else didFinishLoad and waits (a page
+                     whose passkey step is hidden); mode=handover-custom asks with the reason
+                     deviceCompliance, a page URL and a detail of 2 000 characters on several
+                     lines; mode=handover-bare with the reason alone; mode=handover-HOW sends
+                     a malformed hand-over (HOW: long-reason, odd-reason, detail-number,
+                     bad-url, truncated).
   loopback-port      autopilot, but prepares the requested loopback redirect URI on port 50123
   other-redirect     prepares a redirect URI on another host
   crash-at-start     exits with status 3 before the handshake
@@ -19,6 +26,7 @@ Modes:
   silent             reads everything, answers nothing, ignores SIGTERM
   wrong-version      answers the handshake with protocol version 99
   early-event        sends didStartLoad before it is asked to present
+  early-handover     sends handOverToSystemBrowser before it is asked to present
   foreign-redirect   answers present with a redirect to another redirect URI
   broker             answers present with switchToBroker msauth://broker/authorize; answers
                      brokerUnavailable with fail(code brokerUnavailable)
@@ -31,6 +39,9 @@ Modes:
                      several lines (over the old 4096-byte refusal, within the 64 KiB line)
 
 --grandchild starts `sleep 300` in the background first (it must die with the session).
+--record FILE appends each host message's type to FILE, one a line (`present` with
+canHandOverToSystemBrowser as present:true or present:false), so a test sees what the plugin
+was sent.
 --pids DIR writes an empty file named after its process ID (and the grandchild's) into DIR,
 so that a test can check that each one was killed and reaped.
 """
@@ -73,10 +84,27 @@ if mode == "silent":
     while True:
         time.sleep(1)
 
+MALFORMED_HAND_OVERS = {
+    "handover-long-reason": '{"type": "handOverToSystemBrowser", "reason": "%s"}' % ("r" * 65),
+    "handover-odd-reason": '{"type": "handOverToSystemBrowser", "reason": "web authn!"}',
+    "handover-detail-number": '{"type": "handOverToSystemBrowser", "reason": "webAuthn", "detail": 5}',
+    "handover-bad-url": '{"type": "handOverToSystemBrowser", "reason": "webAuthn", "url": "not a url"}',
+    "handover-truncated": '{"type": "handOverToSystemBrowser", "reason": ',
+}
+
+
+def record(kind):
+    if "--record" in sys.argv:
+        with open(sys.argv[sys.argv.index("--record") + 1], "a") as log:
+            log.write(kind + "\n")
+
+
 redirect = None
 options = {}
 for message in messages():
     kind = message["type"]
+    record(kind if kind != "present" else
+           "present:" + ("true" if message.get("canHandOverToSystemBrowser") else "false"))
     if kind == "hello":
         if mode == "garbage":
             sys.stdout.write("this is not JSON\n")
@@ -97,6 +125,8 @@ for message in messages():
             redirect = "https://attacker.example/callback"
         if mode == "early-event":
             send({"type": "didStartLoad", "url": "https://idp.example.test/early"})
+        if mode == "early-handover":
+            send({"type": "handOverToSystemBrowser", "reason": "webAuthn"})
         send({"type": "prepared", "redirectURI": redirect})
     elif kind == "present":
         url = message["url"]
@@ -136,6 +166,17 @@ for message in messages():
                     sys.stdout.write("garbage after the outcome\n")
                     sys.stdout.flush()
                     time.sleep(0.01)
+        elif page == "handover" and message.get("canHandOverToSystemBrowser"):
+            send({"type": "handOverToSystemBrowser", "reason": "webAuthn",
+                  "detail": "the page asked for a passkey", "url": url})
+        elif page == "handover-custom":
+            send({"type": "handOverToSystemBrowser", "reason": "deviceCompliance",
+                  "detail": "The device must be managed.\n" + "d" * 2000, "url": url})
+        elif page == "handover-bare":
+            send({"type": "handOverToSystemBrowser", "reason": "webAuthn"})
+        elif page in MALFORMED_HAND_OVERS:
+            sys.stdout.write(MALFORMED_HAND_OVERS[page] + "\n")
+            sys.stdout.flush()
         elif page == "options":
             send({"type": "fail", "code": "options", "message": json.dumps(options, sort_keys=True)})
         elif page == "fail":

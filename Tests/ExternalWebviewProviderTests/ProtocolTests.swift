@@ -10,7 +10,7 @@ import WebviewHostTestKit
 @Suite("External providers: the protocol and the contract, whatever the plugin does", .serialized)
 @MainActor
 struct ProtocolTests {
-    @Test("The provider conformance suite passes through the real protocol")
+    @Test("The provider conformance suite, hand-over checks included, passes through the real protocol")
     func conformance() async throws {
         let temp = try TemporaryDirectory()
         let pids = temp.url
@@ -20,11 +20,15 @@ struct ProtocolTests {
             pendingAuthorizationURL: { _ in authorization("wait") },
             leftoverProcesses: { await survivors(in: pids) },
             // Starting Python takes most of a second on a loaded machine; the timeout counts from prepare.
-            shortTimeout: .seconds(3))
+            shortTimeout: .seconds(3),
+            // The plugin asks for the browser when present says it can (the hand-over checks).
+            handOverAuthorizationURL: { _ in authorization("handover") })
         let failures = await WebviewProviderConformance.run(
             provider: behaviourProvider("autopilot", pids: temp.url, grandchild: true), fixture: fixture)
         #expect(failures.isEmpty, "\(failures)")
-        #expect(recordedCount(in: temp.url) >= WebviewProviderConformance.checks.count)
+        #expect(
+            recordedCount(in: temp.url)
+                >= WebviewProviderConformance.checks.count + WebviewProviderConformance.handOverChecks.count)
         #expect(await survivors(in: temp.url) == [], "every plugin process is killed and reaped")
     }
 
@@ -120,6 +124,9 @@ struct ProtocolTests {
             Misbehaviour(mode: "flood", code: .externalProviderProtocol, says: "more than 200 messages in one second"),
             Misbehaviour(mode: "wrong-version", code: .externalProviderProtocol, says: "speaks protocol version 99"),
             Misbehaviour(mode: "early-event", code: .externalProviderProtocol, says: "sent didStartLoad where the protocol expects prepared"),
+            Misbehaviour(
+                mode: "early-handover", code: .externalProviderProtocol,
+                says: "sent handOverToSystemBrowser where the protocol expects prepared"),
             Misbehaviour(mode: "foreign-redirect", code: .externalProviderProtocol, says: "not this session's redirect URI"),
         ])
     func misbehaviour(_ case: Misbehaviour) async throws {

@@ -30,14 +30,16 @@ final class TemporaryDirectory: Sendable {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
-/// The test plugin in `mode`, writing its process IDs into `pids`.
+/// The test plugin in `mode`, writing its process IDs into `pids` and the host's messages to `record`.
 func behaviourProvider(
     _ mode: String, id: WebviewProviderID = "behaviour", pids: URL? = nil, grandchild: Bool = false,
+    record: URL? = nil,
     limits: ExternalProvider.Limits = .init(handshakeTimeout: .seconds(5), dismissGrace: .milliseconds(500))
 ) -> ExternalProvider {
     var arguments = [python, behaviourScript, mode]
     if grandchild { arguments.append("--grandchild") }
     if let pids { arguments += ["--pids", pids.path] }
+    if let record { arguments += ["--record", record.path] }
     return ExternalProvider(
         descriptor: ProviderDescriptor(
             id: id, name: "Test plugin (\(mode))", arguments: arguments, requiresDisplay: false),

@@ -51,4 +51,56 @@ struct ConformanceSuiteTests {
         let failures = await WebviewProviderConformance.run(provider: wrong, fixture: Self.impatient, only: ["success"])
         #expect(!failures.isEmpty)
     }
+
+    /// A fixture whose hand-over page makes ``handingOver`` ask for the browser.
+    static var handOverFixture: WebviewProviderConformance.Fixture {
+        var fixture = fixture
+        fixture.handOverAuthorizationURL = { _ in URL(string: "https://idp.example.test/authorize?mode=handover")! }
+        return fixture
+    }
+
+    /// ``scripted``, and on a `mode=handover` page asks for the browser (from a later main-loop
+    /// turn, as a page's script would) when the reporter says it can; `ask` decides whether it asks.
+    static func handingOver(ask: Bool = true, reportLater: Bool = false) -> FakeWebviewProvider.Behavior {
+        { presentation in
+            guard presentation.authorizationURL.query?.contains("mode=handover") == true else {
+                try scripted(presentation)
+                return
+            }
+            presentation.reporter.didStartLoad(presentation.authorizationURL)
+            guard ask, presentation.reporter.canHandOverToSystemBrowser else { return }
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated {
+                    _ = presentation.reporter.handOverToSystemBrowser(
+                        SystemBrowserHandOver(reason: .webAuthn, detail: "the page asked for a passkey", pageURL: presentation.authorizationURL))
+                }
+            }
+        }
+    }
+
+    @Test("A provider that hands over keeps the contract, and the suite runs the hand-over checks for it")
+    @MainActor
+    func handOverConforms() async {
+        let failures = await WebviewProviderConformance.run(
+            provider: FakeWebviewProvider(kind: .embeddedView, behavior: Self.handingOver()), fixture: Self.handOverFixture)
+        #expect(failures.isEmpty, "\(failures)")
+        // Without the fixture's hand-over page the checks do not run (the provider never asks, which would fail them).
+        let skipped = await WebviewProviderConformance.run(
+            provider: FakeWebviewProvider(kind: .embeddedView, behavior: Self.handingOver(ask: false)), fixture: Self.fixture,
+            only: Set(WebviewProviderConformance.handOverChecks))
+        #expect(skipped.isEmpty, "\(skipped)")
+    }
+
+    @Test("A provider that never asks for the browser on the hand-over page fails the hand-over checks")
+    @MainActor
+    func missingHandOverIsCaught() async {
+        var fixture = Self.handOverFixture
+        fixture.patience = .seconds(2)
+        let failures = await WebviewProviderConformance.run(
+            provider: FakeWebviewProvider(kind: .embeddedView, behavior: Self.handingOver(ask: false)), fixture: fixture,
+            only: Set(WebviewProviderConformance.handOverChecks))
+        #expect(failures.contains { $0.check == "handOver" && $0.detail.contains("did not hand the sign-in over") }, "\(failures)")
+        #expect(failures.contains { $0.check == "cancelAfterHandOver" })
+    }
 }
+
