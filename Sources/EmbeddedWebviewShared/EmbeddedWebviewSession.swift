@@ -572,13 +572,17 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         viewSchemes.contains(url.scheme?.lowercased() ?? "")
     }
 
-    /// "Frame load interrupted by policy change" and "load cancelled": our own ignore decisions.
+    /// "Frame load interrupted by policy change" and "load cancelled" (WebKit's, or GIO's for a
+    /// request it stopped): our own ignore decisions, or a load another one replaced. A load the
+    /// page could not get fails otherwise (and a TLS refusal has its own signal).
     private static func isOwnCancellation(_ error: GLibError) -> Bool {
         let policyDomain = String(cString: g_quark_to_string(webkit_policy_error_quark()))
         let networkDomain = String(cString: g_quark_to_string(webkit_network_error_quark()))
+        let gioDomain = String(cString: g_quark_to_string(g_io_error_quark()))
         return (error.domain == policyDomain
             && error.code == Int32(WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue))
             || (error.domain == networkDomain && error.code == Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue))
+            || (error.domain == gioDomain && error.code == Int32(G_IO_ERROR_CANCELLED.rawValue))
     }
 
     private static func describeTLSErrors(_ flags: UInt32) -> String {
