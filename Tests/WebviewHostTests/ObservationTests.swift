@@ -64,11 +64,12 @@ struct ObservationTests {
             let own = session.observe { seen.add("session", $0) }
             let all = WebAuthSession.observeAll { observed, event in
                 if observed === session { seen.add("all", event) }
+                // Cancelled from another thread once the page shows (not after a fixed time).
+                if observed === session, ending == .cancel, case .didStartLoad = event {
+                    DispatchQueue.global().async { session.cancel() }
+                }
             }
             let streamed = Task { await collect(session) }
-            if ending == .cancel {
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { session.cancel() }
-            }
             await run(session)
 
             #expect(await streamed.value == ending.expected)
@@ -281,14 +282,18 @@ struct ObservationTests {
             let first = WebAuthSession(redirectURI: testRedirect, parameters: .init(webviewType: .provider("waits")), environment: graphical)
             let second = WebAuthSession(redirectURI: testRedirect, parameters: .init(webviewType: .provider("succeeds")), environment: graphical)
             let seen = Sightings()
-            let firstObservation = first.observe { seen.add("first", $0) }
+            // The first session is cancelled from another thread once its page is showing (a timer
+            // could fire before the session started on a busy machine).
+            let firstObservation = first.observe { event in
+                seen.add("first", event)
+                if case .didStartLoad = event { DispatchQueue.global().async { first.cancel() } }
+            }
             let secondObservation = second.observe { seen.add("second", $0) }
             let all = WebAuthSession.observeAll { observed, event in
                 if observed === first { seen.add("all-first", event) }
                 if observed === second { seen.add("all-second", event) }
             }
             defer { all.invalidate() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { first.cancel() }
             await run(first)
             await run(second)
             #expect(seen.names(of: "first") == ["didStartLoad", "didFail"])
@@ -369,11 +374,13 @@ struct ObservationTests {
                 depth += 1
                 deepest = max(deepest, depth)
                 seen.add(observed === running ? "running" : "other", event)
-                if observed === running, case .didStartLoad = event { other.cancel() }
+                if observed === running, case .didStartLoad = event {
+                    other.cancel()
+                    DispatchQueue.global().async { running.cancel() }
+                }
                 depth -= 1
             }
             defer { all.invalidate() }
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { running.cancel() }
             await run(running)
             #expect(seen.entries == ["running:didStartLoad", "other:didFail", "running:didFail"])
             #expect(deepest == 1, "the handler was re-entered")

@@ -128,7 +128,14 @@ struct SessionContractTests {
                 let parameters = WebviewParameters(webviewType: .provider("fake"), timeout: ending == "timeout" ? .milliseconds(200) : nil)
                 let session = WebAuthSession(redirectURI: testRedirect, parameters: parameters, environment: graphical)
                 if ending == "cancel" {
-                    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { session.cancel() }
+                    // Cancelled from another thread once the provider is preparing (not after a fixed time).
+                    Task.detached {
+                        let deadline = ContinuousClock.now + .seconds(10)
+                        while !provider.log.all.contains(.prepared), ContinuousClock.now < deadline {
+                            try? await Task.sleep(for: .milliseconds(5))
+                        }
+                        session.cancel()
+                    }
                 }
                 do throws(WebAuthError) {
                     _ = try await session.prepare()

@@ -145,7 +145,10 @@ struct WebAuthSessionTests {
             let provider = registerFake(behavior: FakeWebviewProvider.waitForever)
             let session = WebAuthSession(redirectURI: testRedirect, parameters: .init(webviewType: .provider("fake")), environment: graphical)
             _ = try await session.prepare()
-            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(50)) { session.cancel() }
+            let observation = session.observe { event in
+                if case .didStartLoad = event { DispatchQueue.global().async { session.cancel() } }
+            }
+            defer { observation.invalidate() }
             await #expect(throws: WebAuthError.self) { try await session.start(authorizationURL: authorizationURL) }
             #expect(provider.log.dismissCount == 1)
             #expect(await collect(session) == ["didStartLoad", "didFail"])
