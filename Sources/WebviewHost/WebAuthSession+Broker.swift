@@ -27,21 +27,8 @@ extension WebAuthSession {
             Self.logger.debug("broker refused the session", metadata: ["broker": "\(broker.id)"])
             return false
         }
-        let replaced = state.withLock { state -> (any WebviewProviderSession)?? in
-            guard state.outcome == nil, state.providerGeneration == generation else { return .none }
-            let previous = state.providerSession
-            state.providerGeneration = generation + 1
-            state.provider = broker
-            state.providerSession = brokerSession
-            state.webview = nil
-            return .some(previous)
-        }
-        guard let replaced else {
-            scheduleDismiss(brokerSession)
-            return false
-        }
+        guard replaceProvider(from: generation, with: broker, session: brokerSession) else { return false }
         Self.logger.debug("switched to broker", metadata: ["broker": "\(broker.id)"])
-        if let replaced { scheduleDismiss(replaced) }
         Task { @MainActor in
             do {
                 _ = try await brokerSession.prepare()
@@ -51,6 +38,34 @@ extension WebAuthSession {
                 if self.isCurrentProvider(generation + 1) { self.finish(.failure(Self.webAuthError(error))) }
             }
         }
+        return true
+    }
+}
+
+extension WebAuthSession {
+    /// Makes `session` (of `provider`) the one presenting, in place of the provider of
+    /// `generation`, when that one still is and the session has no outcome; `update` changes the
+    /// rest of the state under the same lock. The replaced session is dismissed on a later
+    /// main-loop turn. Returns false, dismissing `session` instead, when it came too late.
+    func replaceProvider(
+        from generation: Int, with provider: any WebviewProvider, session: any WebviewProviderSession,
+        update: (inout State) -> Void = { _ in }
+    ) -> Bool {
+        let replaced = state.withLock { state -> (any WebviewProviderSession)?? in
+            guard state.outcome == nil, state.providerGeneration == generation else { return .none }
+            let previous = state.providerSession
+            state.providerGeneration = generation + 1
+            state.provider = provider
+            state.providerSession = session
+            state.webview = nil
+            update(&state)
+            return .some(previous)
+        }
+        guard let replaced else {
+            scheduleDismiss(session)
+            return false
+        }
+        if let replaced { scheduleDismiss(replaced) }
         return true
     }
 }

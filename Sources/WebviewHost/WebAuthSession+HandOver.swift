@@ -79,23 +79,12 @@ extension WebAuthSession {
         }
         // In order: the view's steps, this, then the browser's own.
         post(.willSwitchToSystemBrowser(handOver))
-        let replaced = state.withLock { state -> (any WebviewProviderSession)?? in
-            guard state.outcome == nil, state.providerGeneration == generation else { return .none }
-            let previous = state.providerSession
-            state.providerGeneration = next
-            state.provider = browser
-            state.providerSession = browserSession
+        let replaced = replaceProvider(from: generation, with: browser, session: browserSession) { state in
             state.request = browserRequest
-            state.webview = nil
             state.handedOver = true
-            return .some(previous)
         }
-        guard let replaced else {
-            scheduleDismiss(browserSession)
-            return false
-        }
+        guard replaced else { return false }
         Self.logger.info("sign-in handed over to the browser", metadata: ["reason": "\(handOver.reason)", "browser": "\(browser.id)"])
-        if let replaced { scheduleDismiss(replaced) }
         if parameters.timeout == nil, let timeout = browser.defaultTimeout {
             armDeadline(timeout)
         }
