@@ -6,7 +6,8 @@ import Foundation
 /// Names are read, never listed here. The map is every Markdown table whose header's first cell
 /// is `module`; a row names its targets in backticks in its first cell (one or more). A rename
 /// still to be made (`Package.swift` has the old name, the map the new one) is accepted when a
-/// table of `CHANGELOG.md` whose header reads `old | new` says so.
+/// table of `CHANGELOG.md` whose header reads `old | new` says so. Every repository path the
+/// document names in backticks must exist.
 enum ArchitectureMap {
     /// The names of the targets `manifest` (the text of a `Package.swift`) declares, wherever in
     /// the file (`package.targets += [...]` included). Whole-line `//` comments are skipped, so a
@@ -50,6 +51,24 @@ enum ArchitectureMap {
             problems.append("ARCHITECTURE.md's module map names `\(name)`, which is no target of Package.swift")
         }
         return problems
+    }
+
+    /// The repository paths `document` names in backticks on one line (code fences are not
+    /// inline code): text starting with one of the package's top folders, without spaces or
+    /// wildcards (`Sources/WebviewHost/WebAuthSession.swift`).
+    static func paths(inDocument document: String) -> Set<String> {
+        let tops = ["Sources/", "Tests/", "Plugins/", "Examples/", ".ci/"]
+        let inline = document.split(separator: "\n").filter { !$0.hasPrefix("```") }.flatMap { backticked(String($0)) }
+        return Set(inline.filter { text in
+            tops.contains { text.hasPrefix($0) } && !text.contains { " *…<>".contains($0) }
+        })
+    }
+
+    /// The paths of `document` that do not exist under `root`, one line each.
+    static func missingPaths(in document: String, root: URL) -> [String] {
+        paths(inDocument: document).sorted()
+            .filter { !FileManager.default.fileExists(atPath: root.appendingPathComponent($0).path) }
+            .map { "ARCHITECTURE.md names `\($0)`, which does not exist" }
     }
 
     // MARK: - Markdown

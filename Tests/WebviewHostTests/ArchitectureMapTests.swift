@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("ARCHITECTURE.md's module map and Package.swift name the same modules")
+@Suite("ARCHITECTURE.md agrees with the package: one row per target, and every path it names exists")
 struct ArchitectureMapTests {
     /// The package's root: the nearest folder above this file that holds `Package.swift`
     /// (wherever the test folders are moved).
@@ -29,6 +29,23 @@ struct ArchitectureMapTests {
         let problems = ArchitectureMap.problems(
             targets: targets, mapped: mapped, renames: ArchitectureMap.renames(inChangelog: changelog))
         #expect(problems.isEmpty, "\n\(problems.joined(separator: "\n"))")
+    }
+
+    @Test("Every path ARCHITECTURE.md names in backticks exists")
+    func pathsExist() throws {
+        let root = try #require(Self.packageRoot)
+        let document = try Self.read("ARCHITECTURE.md")
+        #expect(ArchitectureMap.paths(inDocument: document).count > 10)
+        let missing = ArchitectureMap.missingPaths(in: document, root: root)
+        #expect(missing.isEmpty, "\n\(missing.joined(separator: "\n"))")
+    }
+
+    @Test("A path is text in backticks under a top folder; a missing one is reported")
+    func readsPaths() throws {
+        let root = try #require(Self.packageRoot)
+        let document = "See `Sources/WebviewHost`, `Sources/Gone.swift`, `Tests/*Scenarios`, `WebviewHost` and `Package.swift`."
+        #expect(ArchitectureMap.paths(inDocument: document) == ["Sources/WebviewHost", "Sources/Gone.swift"])
+        #expect(ArchitectureMap.missingPaths(in: document, root: root) == ["ARCHITECTURE.md names `Sources/Gone.swift`, which does not exist"])
     }
 
     static let manifest = """
