@@ -148,7 +148,7 @@ func handOverScenario(mode: String, trigger: String, policy policyName: String) 
     }
     // Ask first: the question appears over the sign-in; the person answers with a key press.
     if policy == .askFirst, trigger != "button", trigger != "app" {
-        let question = await Probes.waitForToplevel(titled: "Continue in your browser?", within: .seconds(20))
+        let question = await Probes.waitForToplevel(titled: "Continue in your browser?", within: Patience.event)
         facts["questionShown"] = .bool(question != nil)
         if let question {
             facts["questionButtons"] = .strings(Probes.buttonLabels(in: question))

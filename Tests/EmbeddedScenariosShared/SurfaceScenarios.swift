@@ -176,7 +176,7 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
     facts["settingsBefore"] = .strings(surfaceSettings(of: surface.callerView))
     let signalsBefore = signalsWithHandlers(surface.callerView)
     let run = SessionRun(redirectURI: redirect, parameters: parameters, authorizationURL: idp.url("/authorize"))
-    if surface.isCallerView, await run.recorder.wait(for: .seconds(10), until: { $0.name == "didStartLoad" }) {
+    if surface.isCallerView, await run.recorder.wait(for: Patience.event, until: { $0.name == "didStartLoad" }) {
         facts["settingsDuring"] = .strings(surfaceSettings(of: surface.callerView))
     }
     // Context menus that get past the library's handler (connected after it: WebKit shows them),
@@ -184,7 +184,7 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
     let menus = SignalConnections()
     var menusShown: [String] = []
     if kind.hasPrefix("context-menu") {
-        _ = await run.recorder.wait(for: .seconds(10)) { $0.name == "didStartLoad" }
+        _ = await run.recorder.wait(for: Patience.event) { $0.name == "didStartLoad" }
 
         let record = { (menu: UnsafeMutableRawPointer?) -> Bool in
             menusShown.append(contextMenuActions(menu).map(String.init).joined(separator: ","))
