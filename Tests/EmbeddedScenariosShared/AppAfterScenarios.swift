@@ -82,7 +82,7 @@ func appAfterScenario(outcome: String, api: String, load: String) async throws -
     }
     if outcome == "cancel" || outcome == "task-cancel" {
         guard await recorder.waitForFinish(path: "/authorize") else {
-            return ScenarioReport(["error": .string("the authorization page never finished loading")])
+            return recorder.pageNeverLoaded()
         }
         if outcome == "task-cancel", let task { task.cancel() } else { session.cancel() }
     }

@@ -238,7 +238,7 @@ func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport 
     }
     if ["window-closed", "cancel-main", "cancel-thread", "task-cancel", "web-process", "view-destroyed"].contains(kind) {
         guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
-            return ScenarioReport(["error": .string("the authorization page never finished loading")])
+            return run.recorder.pageNeverLoaded()
         }
         switch kind {
         case "window-closed":
@@ -307,7 +307,7 @@ func schemesScenario(mode: String, kind: String) async throws -> ScenarioReport 
         redirectURI: callback.url("/callback"), parameters: surface.parameters(externalSchemes: policy),
         authorizationURL: idp.url("/authorize"))
     guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
-        return ScenarioReport(["error": .string("the authorization page never finished loading")])
+        return run.recorder.pageNeverLoaded()
     }
     var facts: Facts = ["mode": .string(mode), "kind": .string(kind)]
     if !timer {

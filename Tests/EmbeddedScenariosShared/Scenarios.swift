@@ -155,7 +155,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         var facts: Facts = [:]
         var maxToplevels = 0
         guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
-            return ScenarioReport(["error": .string("the authorization page never finished loading")])
+            return run.recorder.pageNeverLoaded()
         }
         maxToplevels = max(maxToplevels, Probes.visibleToplevels())
         Probes.evaluate("document.getElementById('blank').click()", in: view)
@@ -216,7 +216,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         var windowRef: UnsafeMutablePointer<gpointer?>?
         if ["close", "escape", "cancel", "web-process", "parent-destroyed"].contains(kind) {
             guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
-                return ScenarioReport(["error": .string("the authorization page never finished loading")])
+                return run.recorder.pageNeverLoaded()
             }
             guard let window = Toolkit.window(of: view) else {
                 return ScenarioReport(["error": .string("the sign-in view is in no window")])
@@ -323,7 +323,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             parameters: WebviewParameters(webviewType: .default, customWebview: WebviewHandle(view)),
             authorizationURL: idp.url("/authorize"))
         guard await run.recorder.waitForFinish(path: "/authorize") else {
-            return ScenarioReport(["error": .string("the authorization page never finished loading in the custom view")])
+            return run.recorder.pageNeverLoaded("the authorization page in the custom view")
         }
         // The title reaches the UI process a moment after the load finished; wait for it.
         _ = await ScenarioHost.wait { !(webkit_web_view_get_title(wvh_web_view(view)).map({ String(cString: $0) })?.isEmpty ?? true) }
