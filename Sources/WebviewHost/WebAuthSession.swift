@@ -231,22 +231,6 @@ public final class WebAuthSession: Sendable {
         return true
     }
 
-    /// Whether this process already read a made-up callback (``warmUpCallbackReading(_:)``).
-    private static let callbackReadingWarm = Atomic<Bool>(false)
-
-    /// The first callback a process reads runs Foundation's URL parsing and percent-decoding
-    /// for the first time: binding those symbols and faulting in their code took about half a
-    /// millisecond, between the redirect and the caller's resume (Tests/Benchmarks). Once per
-    /// process, while the page loads, a made-up callback for the redirect URI is read instead,
-    /// on a background thread.
-    static func warmUpCallbackReading(_ redirect: RedirectURI) {
-        guard !callbackReadingWarm.exchange(true, ordering: .relaxed) else { return }
-        let callback = redirect.url.absoluteString + "?code=w%2Bu&state=w+u#iss=w"
-        DispatchQueue.global(qos: .utility).async {
-            _ = try? WebAuthResponse(callbackString: callback, expectedState: "w u")
-        }
-    }
-
     /// Dismisses on a later turn of the main loop (never inside the provider's own callback),
     /// then runs `then`, so a resumed caller sees a torn-down provider.
     func scheduleDismiss(_ session: any WebviewProviderSession, then: (@Sendable () -> Void)? = nil) {
@@ -266,69 +250,6 @@ public final class WebAuthSession: Sendable {
         return WebAuthError(
             .invalidParameters, "The sign-in could not start: \(error)",
             underlyingError: error)
-    }
-
-    // MARK: - Private
-
-    /// Chooses the provider, claims the slot and makes the provider's session.
-    @MainActor
-    private func makeProviderSession() throws(WebAuthError) -> any WebviewProviderSession {
-        let redirect = try RedirectURI(requestedRedirectURI)
-        let provider = try store.selectionPolicy.selectProvider(for: parameters, among: store.providers, in: environment)
-        guard store.slot.claim(for: self) else { throw WebAuthError.sessionAlreadyInProgress() }
-        let request = WebAuthRequest(redirectURI: redirect, parameters: parameters, environment: environment)
-        state.withLock { $0.presentation = Presentation(provider: provider, request: request) }
-        Self.logger.debug("session prepared", metadata: ["provider": "\(provider.id)"])
-        let session: any WebviewProviderSession
-        do {
-            session = try provider.makeSession(for: request, reporter: WebAuthSessionReporter(session: self, generation: 0))
-        } catch {
-            throw Self.webAuthError(error)
-        }
-        let stillRunning = state.withLock {
-            $0.presentation?.providerSession = session
-            return !$0.isFinished
-        }
-        // Cancelled while the provider was being made: dismiss now, it was not there to be dismissed.
-        if !stillRunning { scheduleDismiss(session) }
-        return session
-    }
-
-    /// Runs the provider's `operation`, but returns as soon as the session has its outcome
-    /// (a cancel, the timeout, the task's cancellation), even if `operation` never returns.
-    @MainActor
-    private func untilOutcome(_ operation: @escaping @MainActor () async throws -> URL) async throws(WebAuthError) -> URL {
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<URL, WebAuthError>, Never>) in
-                let early = state.withLock { state -> Bool in
-                    guard case .preparing(var preparing) = state else { return true }
-                    preparing.waiting = continuation
-                    state = .preparing(preparing)
-                    return false
-                }
-                if early {
-                    continuation.resume(returning: .failure(terminalError() ?? .canceled()))
-                    return
-                }
-                Task { @MainActor in
-                    let result: Result<URL, WebAuthError>
-                    do {
-                        result = .success(try await operation())
-                    } catch {
-                        result = .failure(Self.webAuthError(error))
-                    }
-                    let waiting = self.state.withLock { state -> CheckedContinuation<Result<URL, WebAuthError>, Never>? in
-                        guard case .preparing(var preparing) = state else { return nil }
-                        defer { state = .preparing(preparing) }
-                        return preparing.waiting.take()
-                    }
-                    waiting?.resume(returning: result)
-                }
-            }
-        } onCancel: {
-            self.cancel()
-        }
-        return try result.get()
     }
 
     func armTimeout() {
