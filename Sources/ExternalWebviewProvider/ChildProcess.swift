@@ -191,13 +191,16 @@ public final class ChildProcess: Sendable {
     }
 
     /// Every child is reaped on one serial queue: one thread at most, however many sessions end.
+    /// The grace is waited out with timers on it, never by blocking it, so one child's grace does
+    /// not delay another's end.
     private static let reaper = DispatchQueue(label: "WebviewHost.ChildProcess.reaper")
 
     private static func reap(pid: pid_t, grace: Duration, reaped: ReapedStatus, then: (@Sendable (ExitStatus) -> Void)?) {
-        reaper.async {
-            let deadline = ContinuousClock.now + grace
-            while peek(pid: pid) == nil, ContinuousClock.now < deadline {
-                usleep(5_000)
+        let deadline = DispatchTime.now() + .nanoseconds(Int(grace.components.seconds * 1_000_000_000 + grace.components.attoseconds / 1_000_000_000))
+        @Sendable func check() {
+            if peek(pid: pid) == nil, DispatchTime.now() < deadline {
+                reaper.asyncAfter(deadline: min(deadline, .now() + .milliseconds(5)), execute: check)
+                return
             }
             // The leader is still ours (exited or not, it is not reaped), so the group ID cannot
             // have been recycled: signalling it reaches only what the child started.
@@ -209,6 +212,7 @@ public final class ChildProcess: Sendable {
             reaped.value.withLock { $0 = exit }
             then?(exit)
         }
+        reaper.async(execute: check)
     }
 
     private static func peek(pid: pid_t) -> ExitStatus? {

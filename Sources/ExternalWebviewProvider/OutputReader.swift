@@ -14,7 +14,9 @@ import Synchronization
 /// (swift-corelibs-libdispatch issue 949, the crash in `_dispatch_event_loop_drain` seen here
 /// too). A blocking `poll` on the pipe and on a wake-up pipe never registers the descriptor
 /// with libdispatch, and ``stop()`` ends the thread even if something the child started still
-/// holds the pipe open. The thread closes the descriptor and its wake-up pipe when it ends.
+/// holds the pipe open. The thread closes the child's descriptors when it ends; the wake-up pipe
+/// lives as long as the reader, so ``stop()`` after the thread ended (the usual order when the
+/// child exits first) never writes to a descriptor number something else has been given since.
 ///
 /// Given the child's exit descriptor (a pidfd), the end is the child's exit, not only the end of
 /// the pipe: something the child started in the background may hold its output open long after
@@ -47,6 +49,11 @@ final class OutputReader: Sendable {
         thread.start()
     }
 
+    deinit {
+        close(wake.read)
+        close(wake.write)
+    }
+
     /// Stops reading; no chunk or end is delivered after this returns (on the main actor).
     func stop() {
         let first = stopped.withLock { stopped in
@@ -65,8 +72,6 @@ final class OutputReader: Sendable {
         defer {
             close(fd)
             if let exit { close(exit) }
-            close(wake.read)
-            close(wake.write)
         }
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         /// Reads once and hands the bytes over; `false` at end of file, an error or a stop.

@@ -29,8 +29,9 @@ public protocol TokenCacheStorage: Sendable {
     /// The default loads the cache once.
     func prepare() throws(TokenCacheStorageError)
 
-    /// The lock that makes one process at a time renew the tokens named by `key` (an account
-    /// and its scopes), in every process using this store; `nil` when no other process can use
+    /// The lock that makes one process at a time renew the tokens named by `key` (the library
+    /// passes one key per account, whatever the scopes: a renewal may rotate the account's one
+    /// refresh token), in every process using this store; `nil` when no other process can use
     /// the store (then single flight inside the process is enough). The default is `nil`; the
     /// built-in file and Secret Service stores keep it beside their writer lock.
     func refreshLock(for key: String) -> TokenCacheLockFile?

@@ -27,14 +27,18 @@ func appAfterScenario(outcome: String, api: String, load: String) async throws -
     let redirect = callback.url("/callback")
     // The sign-in page goes on by itself: it keeps trying the redirect URI, ended or not.
     let goesOn = "setInterval(() => { location.href = '\(redirect)?code=late&state=xyz' }, 150)"
+    // Started from the first redirect's own callback: timers started with it could all be due at
+    // once on a starved web process, and a later `location.href` replaces a navigation not yet
+    // begun, so the page's first answer would never be tried.
+    let thenGoesOn = "setTimeout(() => { \(goesOn) }, 150)"
     switch outcome {
     case "success":
         idp.route("/authorize") { _ in
-            .html(Pages.scripted("Signing in", "setTimeout(() => { location.href = '\(redirect)?code=ok&state=xyz' }, 100); " + goesOn))
+            .html(Pages.scripted("Signing in", "setTimeout(() => { location.href = '\(redirect)?code=ok&state=xyz'; \(thenGoesOn) }, 100)"))
         }
     case "oauth-error":
         idp.route("/authorize") { _ in
-            .html(Pages.scripted("Refused", "setTimeout(() => { location.href = '\(redirect)?error=access_denied&state=xyz' }, 100); " + goesOn))
+            .html(Pages.scripted("Refused", "setTimeout(() => { location.href = '\(redirect)?error=access_denied&state=xyz'; \(thenGoesOn) }, 100)"))
         }
     default:  // "cancel", "task-cancel": the page waits, then goes on after the cancel
         idp.route("/authorize") { _ in .html(Pages.scripted("Sign in, please", "setTimeout(() => { \(goesOn) }, 400)")) }

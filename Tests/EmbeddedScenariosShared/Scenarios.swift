@@ -75,7 +75,9 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         let app = Probes.makeAppWindow()
         let callback = try callbackListener()
         let idp = try TestServer()
-        idp.route("/authorize") { _ in .html(Pages.login(action: "/login", submitAfterMilliseconds: 300)) }
+        // The form is filled and posted by script once the test has looked at the window (a page
+        // posting on its own timer could end the session before a loaded machine lets it look).
+        idp.route("/authorize") { _ in .html(Pages.login(action: "/login", submitAfterMilliseconds: nil)) }
         idp.route("/login") { _ in .redirect(callback.url("/callback") + "?code=abc123&state=xyz") }
         let run = SessionRun(
             redirectURI: callback.url("/callback"), parameters: windowParameters(parent: app),
@@ -85,6 +87,9 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
             facts.merge(windowFacts(view, parent: app)) { $1 }
             windowRef = Toolkit.window(of: view).map(Probes.weakPointer(to:))
+            Probes.evaluate(
+                "document.getElementById('user').value = 'alice'; document.getElementById('password').value = 'secret';"
+                    + " document.forms[0].submit()", in: view)
         }
         let result = await run.outcome()
         facts.merge(run.facts(result)) { $1 }

@@ -26,7 +26,7 @@ struct ChildProcessTests {
         let ended = Mutex<ChildProcess.ExitStatus?>(nil)
         child.end(grace: .zero) { status in ended.withLock { $0 = status } }
         child.end(grace: .zero) { _ in Issue.record("a second end ran") }
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await eventually { ended.withLock { $0 } != nil }, "it was reaped")
         #expect(ended.withLock { $0 } == .signaled(SIGKILL))
         #expect(child.exitStatus == .signaled(SIGKILL))
         #expect(!FileManager.default.fileExists(atPath: "/proc/\(child.pid)"), "killed and reaped: no zombie")
@@ -38,13 +38,14 @@ struct ChildProcessTests {
         let marker = temp.url.appendingPathComponent("grandchild").path
         // The shell starts a grandchild in its group, records it, and exits when its input closes.
         let child = try ChildProcess(
-            ["sh", "-c", "sleep 30 & echo $! > \(marker); read line; exit 7"], standardInput: .pipe)
-        try await Task.sleep(for: .milliseconds(300))
+            ["sh", "-c", "sleep 30 & echo $! > \(marker).part; mv \(marker).part \(marker); read line; exit 7"],
+            standardInput: .pipe)
+        #expect(await eventually { FileManager.default.fileExists(atPath: marker) }, "the shell started its grandchild")
         let grandchild = try String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         close(child.standardInput!)
         let ended = Mutex<ChildProcess.ExitStatus?>(nil)
         child.end(grace: .seconds(5)) { status in ended.withLock { $0 = status } }
-        try await Task.sleep(for: .milliseconds(500))
+        #expect(await eventually { ended.withLock { $0 } != nil }, "it was reaped")
         #expect(ended.withLock { $0 } == .exited(7), "it had time to exit by itself")
         // Orphaned, it is reaped by init, on init's time: wait for that.
         let pids = try temp.subdirectory("pids")

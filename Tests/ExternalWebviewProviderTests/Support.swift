@@ -1,5 +1,6 @@
 import ExternalWebviewProvider
 import Foundation
+import ScenarioSupport
 import Testing
 import WebviewHost
 import WebviewHostTestKit
@@ -85,7 +86,7 @@ func runSession(
 
 /// Waits up to `limit` for every process named in `pids` (files named after process IDs) to be
 /// gone: killed and reaped (a zombie still has its /proc entry). Returns the ones still there.
-func survivors(in pids: URL, within limit: Duration = .seconds(5)) async -> [String] {
+func survivors(in pids: URL, within limit: Duration = Patience.scaled(.seconds(10))) async -> [String] {
     let clock = ContinuousClock()
     let deadline = clock.now + limit
     while true {
@@ -99,6 +100,17 @@ func survivors(in pids: URL, within limit: Duration = .seconds(5)) async -> [Str
         }
         try? await Task.sleep(for: .milliseconds(20))
     }
+}
+
+/// Waits up to `limit` (an expected event's deadline by default) for `condition`; whether it held.
+func eventually(within limit: Duration = Patience.event, _ condition: @Sendable () -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let deadline = clock.now + limit
+    while !condition() {
+        if clock.now >= deadline { return false }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return true
 }
 
 /// How many process IDs `pids` recorded.
