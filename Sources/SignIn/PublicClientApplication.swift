@@ -162,7 +162,7 @@ public final class PublicClientApplication: Sendable {
 
     private func refreshTokens(account: Account, scopes: [String], force: Bool) async throws(WebAuthError) -> AuthenticationResult {
         guard let seen = try await cache.cachedAccount(account) else {
-            throw WebAuthError(.interactionRequired, "\(account) has not signed in with this app; call acquireToken to sign in.")
+            throw Self.notSignedIn(account)
         }
         if !force, let result = unexpiredResult(seen.entry(covering: scopes), at: configuration.now()) {
             return result
@@ -174,7 +174,7 @@ public final class PublicClientApplication: Sendable {
             cache: cache, account: account, networkTimeout: configuration.networkTimeout, logger: Self.tokenCacheLogger)
         defer { flight.end() }
         guard let cached = try await cache.cachedAccount(account) else {
-            throw WebAuthError(.interactionRequired, "\(account) has not signed in with this app; call acquireToken to sign in.")
+            throw Self.notSignedIn(account)
         }
         let entry = cached.entry(covering: scopes)
         let now = configuration.now()
@@ -203,6 +203,10 @@ public final class PublicClientApplication: Sendable {
         case .renewed(let issued):
             return await keep(issued.entry, now: issued.receivedAt)
         }
+    }
+
+    private static func notSignedIn(_ account: Account) -> WebAuthError {
+        WebAuthError(.interactionRequired, "\(account) has not signed in with this app; call acquireToken to sign in.")
     }
 
     /// `entry`'s result when its access token stays valid for longer than the renewal margin
