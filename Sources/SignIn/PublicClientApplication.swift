@@ -19,11 +19,12 @@ public final class PublicClientApplication: Sendable {
     public let configuration: PublicClientApplicationConfiguration
     let authority: Authority
     let cache: TokenCache
-    private let validator: IDTokenValidatorFactory
+    /// The token endpoint's grants (see TokenExchange.swift).
+    let exchange: TokenExchange
     private let currentInteraction = Mutex<InteractionHandle?>(nil)
     /// The refresh running for each account and scope set: concurrent silent calls wait for it
-    /// instead of each spending the refresh token (single flight).
-    private let refreshes = Mutex<[String: Task<Result<AuthenticationResult, WebAuthError>, Never>]>([:])
+    /// instead of each spending the refresh token.
+    private let refreshes = SingleFlight<Result<AuthenticationResult, WebAuthError>>()
     /// The token brokers' registry as it was when the app was made (see PublicClientApplication+Broker.swift).
     let brokerSelection = TokenBrokerSelection()
 
@@ -32,39 +33,12 @@ public final class PublicClientApplication: Sendable {
     ///   a loopback address (`127.0.0.0/8`, `[::1]`, `localhost`; parsed as addresses, so
     ///   `http://127.evil.example/` is refused). The token store is not contacted here.
     public init(configuration: PublicClientApplicationConfiguration) throws(WebAuthError) {
-        guard !configuration.clientID.isEmpty else {
-            throw WebAuthError(.invalidParameters, "The client ID is empty; use the one registered at the identity provider.")
-        }
-        guard configuration.authority.isHTTPSOrLoopback else {
-            throw WebAuthError(
-                .invalidParameters,
-                "The authority \(configuration.authority) must be an https URL (plain http only on a loopback address).",
-                url: configuration.authority)
-        }
-        _ = try RedirectURI(configuration.redirectURI)
-        // RFC 8252 7.3 and 8.3: plain http only to a loopback address, where the code never
-        // crosses the network; a private-use scheme or https is fine.
-        if configuration.redirectURI.scheme?.lowercased() == "http", !configuration.redirectURI.isHTTPSOrLoopback {
-            throw WebAuthError(
-                .invalidParameters,
-                "The redirect URI \(configuration.redirectURI) uses plain http on a host that is not loopback; "
-                    + "use http://127.0.0.1, http://[::1], http://localhost, https or an app scheme.",
-                url: configuration.redirectURI)
-        }
+        try configuration.check()
         self.configuration = configuration
-        let storage: any TokenCacheStorage
-        if let chosen = configuration.tokenCacheStorage {
-            storage = chosen
-        } else {
-            do throws(TokenCacheStorageError) {
-                storage = try SecretServiceTokenCacheStorage(attributes: ["client_id": configuration.clientID])
-            } catch {
-                throw WebAuthError(.invalidParameters, error.message, underlyingError: error)
-            }
-        }
+        let storage = try configuration.makeTokenCacheStorage()
         authority = Authority(issuerURL: configuration.authority, connection: ProviderConnection(timeout: configuration.networkTimeout))
         cache = TokenCache(storage: storage, scope: .init(clientID: configuration.clientID, authority: configuration.authority), authority: authority)
-        validator = IDTokenValidatorFactory(clientID: configuration.clientID, allowedClockSkew: configuration.allowedClockSkew)
+        exchange = TokenExchange(authority: authority, configuration: configuration)
     }
 
     // MARK: - Interactive
@@ -138,21 +112,8 @@ public final class PublicClientApplication: Sendable {
             throw WebAuthError(.stateMismatch, "The sign-in response answers no request this app made.", url: response.callbackURL)
         }
         let code = try response.requireCode()
-        return try await redeem(code: code, for: request)
-    }
-
-    /// ``acquireToken(with:)`` with a completion handler, called once on the main thread.
-    public func acquireToken(
-        with parameters: InteractiveTokenParameters,
-        completion: @escaping @MainActor @Sendable (Result<AuthenticationResult, WebAuthError>) -> Void
-    ) {
-        Task { @MainActor in
-            do throws(WebAuthError) {
-                completion(.success(try await acquireToken(with: parameters)))
-            } catch {
-                completion(.failure(error))
-            }
-        }
+        let issued = try await exchange.redeem(code: code, for: request)
+        return await keep(issued.entry, now: issued.receivedAt)
     }
 
     /// Cancels the interactive sign-in in progress, from any thread: it ends with `canceled`.
@@ -181,24 +142,11 @@ public final class PublicClientApplication: Sendable {
         let account = parameters.account
         let scopes = ScopeSet.normalized(["openid"] + configuration.defaultScopes + parameters.scopes)
         let cached = try await cache.cachedAccount(account)
-        if !parameters.forceRefresh, let entry = cached?.entry(covering: scopes),
-            entry.expiresOn.timeIntervalSince(configuration.now()) > configuration.accessTokenRenewalMargin
-        {
-            var result = entry.result
-            result.tokenCacheError = cache.unsavedBecause
+        if !parameters.forceRefresh, let result = unexpiredResult(cached?.entry(covering: scopes), at: configuration.now()) {
             return result
         }
         let key = ([account.identifier] + scopes.sorted()).joined(separator: " ")
-        let flight = refreshes.withLock { running in
-            if let task = running[key] { return task }
-            let task = Task { await self.refresh(account: account, scopes: scopes, force: parameters.forceRefresh) }
-            running[key] = task
-            return task
-        }
-        let result = await flight.value
-        refreshes.withLock { running in
-            if running[key] == flight { running[key] = nil }
-        }
+        let result = await refreshes.run(key) { await self.refresh(account: account, scopes: scopes, force: parameters.forceRefresh) }
         return try result.get()
     }
 
@@ -214,13 +162,9 @@ public final class PublicClientApplication: Sendable {
 
     private func refreshTokens(account: Account, scopes: [String], force: Bool) async throws(WebAuthError) -> AuthenticationResult {
         guard let seen = try await cache.cachedAccount(account) else {
-            throw WebAuthError(.interactionRequired, "\(account) has not signed in with this app; call acquireToken to sign in.")
+            throw Self.notSignedIn(account)
         }
-        if !force, let entry = seen.entry(covering: scopes),
-            entry.expiresOn.timeIntervalSince(configuration.now()) > configuration.accessTokenRenewalMargin
-        {
-            var result = entry.result
-            result.tokenCacheError = cache.unsavedBecause
+        if !force, let result = unexpiredResult(seen.entry(covering: scopes), at: configuration.now()) {
             return result
         }
         // One refresh across processes: whoever holds the account's refresh lock renews; the
@@ -230,15 +174,13 @@ public final class PublicClientApplication: Sendable {
             cache: cache, account: account, networkTimeout: configuration.networkTimeout, logger: Self.tokenCacheLogger)
         defer { flight.end() }
         guard let cached = try await cache.cachedAccount(account) else {
-            throw WebAuthError(.interactionRequired, "\(account) has not signed in with this app; call acquireToken to sign in.")
+            throw Self.notSignedIn(account)
         }
         let entry = cached.entry(covering: scopes)
         let now = configuration.now()
-        if let entry, entry.expiresOn.timeIntervalSince(now) > configuration.accessTokenRenewalMargin,
+        if let result = unexpiredResult(entry, at: now),
             !force || CrossProcessRefresh.renewedElsewhere(before: seen, after: cached, scopes: scopes)
         {
-            var result = entry.result
-            result.tokenCacheError = cache.unsavedBecause
             return result
         }
         guard let refreshToken = cached.refreshToken else {
@@ -251,62 +193,29 @@ public final class PublicClientApplication: Sendable {
                 .interactionRequired,
                 "The access token of \(account) has expired and there is no refresh token to renew it; call acquireToken to sign in again.")
         }
-        let requestedScopes = entry?.scopes ?? scopes
-        let outcome = try await authority.requestTokens([
-            ("grant_type", "refresh_token"),
-            ("refresh_token", refreshToken),
-            ("client_id", configuration.clientID),
-            ("scope", requestedScopes.joined(separator: " ")),
-        ])
-        switch outcome {
-        case .refused(let status, let oauthError):
+        let renewal = try await exchange.refresh(
+            cached, of: account, refreshToken: refreshToken, scopes: entry?.scopes ?? scopes, readAt: now)
+        switch renewal {
+        case .refused(let error):
             // Only the refused one: another process may have stored a newer one meanwhile.
             await cache.removeRefreshTokens(of: account, secret: refreshToken)
-            // The server's words go through WebAuthError.server, which puts them on one short line.
-            let serverError = oauthError.map { WebAuthError.ServerError(error: $0.error, errorDescription: $0.errorDescription, errorURI: $0.errorURI) }
-            let said = serverError.map { WebAuthError.server($0).message } ?? "It answered HTTP \(status)."
-            throw WebAuthError(
-                .interactionRequired,
-                "The sign-in server refused to renew the token of \(account). \(said) Call acquireToken to sign in again.",
-                serverError: serverError)
-        case .tokens(let tokens):
-            let renewedAt = configuration.now()
-            var renewed = TokenCache.Entry(
-                account: cached.account, scopes: requestedScopes, accessToken: tokens.accessToken,
-                expiresOn: renewedAt.addingTimeInterval(tokens.expiresIn ?? cached.idTokenClaims.expiresAt.timeIntervalSince(now)),
-                idToken: cached.idToken, idTokenClaims: cached.idTokenClaims,
-                refreshToken: tokens.refreshToken ?? refreshToken)
-            if let scope = tokens.scope { renewed.scopes = ScopeSet.normalized([scope]) }
-            if let idToken = tokens.idToken {
-                let claims = try await verify(idToken: idToken, nonce: nil)
-                // OpenID Connect Core 12.2: same person, same provider, same nonce if any.
-                guard claims.subject == cached.idTokenClaims.subject, claims.issuer == cached.idTokenClaims.issuer,
-                    claims.nonce == nil || claims.nonce == cached.idTokenClaims.nonce
-                else {
-                    throw Self.refused(IDTokenValidationError(.accountMismatch, "The renewed ID token names another account or request than the first one."))
-                }
-                renewed.idToken = idToken
-                renewed.idTokenClaims = claims
-                renewed.account = Account(claims: claims, homeAccountID: cached.account.homeAccountID)
-            }
-            return await keep(renewed, now: renewedAt)
+            throw error
+        case .renewed(let issued):
+            return await keep(issued.entry, now: issued.receivedAt)
         }
     }
 
-    /// ``acquireTokenSilent(with:)`` with a completion handler, called once on the main thread.
-    public func acquireTokenSilent(
-        with parameters: SilentTokenParameters,
-        completion: @escaping @MainActor @Sendable (Result<AuthenticationResult, WebAuthError>) -> Void
-    ) {
-        Task {
-            let result: Result<AuthenticationResult, WebAuthError>
-            do throws(WebAuthError) {
-                result = .success(try await acquireTokenSilent(with: parameters))
-            } catch {
-                result = .failure(error)
-            }
-            await MainActor.run { completion(result) }
-        }
+    private static func notSignedIn(_ account: Account) -> WebAuthError {
+        WebAuthError(.interactionRequired, "\(account) has not signed in with this app; call acquireToken to sign in.")
+    }
+
+    /// `entry`'s result when its access token stays valid for longer than the renewal margin
+    /// after `now`, carrying the cache's ``TokenCache/unsavedBecause``; else `nil`.
+    private func unexpiredResult(_ entry: TokenCache.Entry?, at now: Date) -> AuthenticationResult? {
+        guard let entry, entry.expiresOn.timeIntervalSince(now) > configuration.accessTokenRenewalMargin else { return nil }
+        var result = entry.result
+        result.tokenCacheError = cache.unsavedBecause
+        return result
     }
 
     // MARK: - Accounts
@@ -328,19 +237,6 @@ public final class PublicClientApplication: Sendable {
         return try await cache.accounts()
     }
 
-    /// ``allAccounts()`` with a completion handler, called once on the main thread.
-    public func allAccounts(completion: @escaping @MainActor @Sendable (Result<[Account], WebAuthError>) -> Void) {
-        Task {
-            let result: Result<[Account], WebAuthError>
-            do throws(WebAuthError) {
-                result = .success(try await allAccounts())
-            } catch {
-                result = .failure(error)
-            }
-            await MainActor.run { completion(result) }
-        }
-    }
-
     /// Deletes the account's tokens for this app from the token cache's store, and the account
     /// (the provider's session is not ended). Returns whether anything was cached. While tokens
     /// are kept in memory for this run (``TokenCacheUnavailableDecision/keepInMemoryForThisRun``),
@@ -351,70 +247,5 @@ public final class PublicClientApplication: Sendable {
     public func remove(_ account: Account) async throws(WebAuthError) -> Bool {
         if let broker = await activeBroker() { return try await remove(account, through: broker) }
         return try await cache.remove(account)
-    }
-
-    // MARK: - Private
-
-    /// The code exchange (RFC 6749 4.1.3 with the PKCE verifier), then the ID token checks.
-    private func redeem(code: String, for request: AuthorizationRequest) async throws(WebAuthError) -> AuthenticationResult {
-        let outcome = try await authority.requestTokens([
-            ("grant_type", "authorization_code"),
-            ("code", code),
-            ("redirect_uri", request.redirectURI.absoluteString),
-            ("client_id", configuration.clientID),
-            ("code_verifier", request.pkce.verifier),
-        ])
-        let tokens: TokenResponse
-        switch outcome {
-        case .tokens(let response):
-            tokens = response
-        case .refused(_, let oauthError?):
-            throw WebAuthError.server(.init(error: oauthError.error, errorDescription: oauthError.errorDescription, errorURI: oauthError.errorURI))
-        case .refused(let status, nil):
-            throw WebAuthError(.server, "The sign-in server refused the authorization code (HTTP \(status), no OAuth error given); sign in again.")
-        }
-        guard let idToken = tokens.idToken else {
-            throw WebAuthError(.invalidResponse, "The token endpoint returned no ID token although openid was requested.")
-        }
-        let claims = try await verify(idToken: idToken, nonce: request.nonce)
-        let now = configuration.now()
-        let entry = TokenCache.Entry(
-            account: Account(claims: claims, homeAccountID: tokens.clientInfo.flatMap(ClientInfo.init(encoded:))?.homeAccountID),
-            scopes: tokens.scope.map { ScopeSet.normalized([$0]) } ?? request.scopes,
-            accessToken: tokens.accessToken,
-            expiresOn: now.addingTimeInterval(tokens.expiresIn ?? claims.expiresAt.timeIntervalSince(now)),
-            idToken: idToken, idTokenClaims: claims, refreshToken: tokens.refreshToken)
-        return await keep(entry, now: now)
-    }
-
-    /// Verifies an ID token with the issuer's keys, fetching them again once for an unknown key.
-    func verify(idToken: String, nonce: String?) async throws(WebAuthError) -> IDTokenClaims {
-        let metadata = try await authority.providerMetadata()
-        let validator = validator.make(issuer: metadata.issuer)
-        var (keys, fresh) = try await authority.signingKeys()
-        while true {
-            do {
-                return try validator.validate(idToken, keys: keys, nonce: nonce, now: configuration.now())
-            } catch let error where error.reason == .unknownKey && !fresh {
-                (keys, fresh) = try await authority.signingKeys(refresh: true)
-                if !fresh { throw Self.refused(error) }
-            } catch {
-                throw Self.refused(error)
-            }
-        }
-    }
-
-    static func refused(_ error: IDTokenValidationError) -> WebAuthError {
-        WebAuthError(.invalidResponse, "The ID token was refused: \(error.detail)", underlyingError: error)
-    }
-}
-
-/// What every ``IDTokenValidator`` of one application shares; the issuer comes from discovery.
-private struct IDTokenValidatorFactory: Sendable {
-    let clientID: String
-    let allowedClockSkew: TimeInterval
-
-    func make(issuer: String) -> IDTokenValidator {
-        IDTokenValidator(issuer: issuer, clientID: clientID, allowedClockSkew: allowedClockSkew)
     }
 }

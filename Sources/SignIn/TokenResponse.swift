@@ -1,4 +1,5 @@
 import Foundation
+import WebviewHost
 
 /// A successful token endpoint answer (RFC 6749 section 5.1, OpenID Connect Core 3.1.3.3).
 struct TokenResponse: Decodable, Sendable {
@@ -43,5 +44,12 @@ extension OAuthErrorResponse {
             secrets.filter { $0.count >= 4 }.reduce(text) { $0.replacingOccurrences(of: $1, with: "[redacted]") }
         }
         return OAuthErrorResponse(error: redacted(error), errorDescription: errorDescription.map(redacted), errorURI: errorURI.map(redacted))
+    }
+}
+
+extension OAuthErrorResponse {
+    /// The error as ``WebviewHost/WebAuthError/ServerError``, the form every thrown error carries.
+    var serverError: WebAuthError.ServerError {
+        WebAuthError.ServerError(error: error, errorDescription: errorDescription, errorURI: errorURI)
     }
 }

@@ -10,8 +10,8 @@ extension WebAuthSession {
     func switchToBroker(_ url: URL, from generation: Int) -> Bool {
         guard let scheme = url.scheme?.lowercased() else { return false }
         let current = state.withLock { state -> (request: WebAuthRequest, provider: (any WebviewProvider)?)? in
-            guard state.outcome == nil, state.providerGeneration == generation, let request = state.request else { return nil }
-            return (request, state.provider)
+            guard !state.isFinished, let presentation = state.presentation, presentation.generation == generation else { return nil }
+            return (presentation.request, presentation.provider)
         }
         guard let current,
             let broker = store.providers.first(where: { candidate in
@@ -52,12 +52,13 @@ extension WebAuthSession {
         update: (inout State) -> Void = { _ in }
     ) -> Bool {
         let replaced = state.withLock { state -> (any WebviewProviderSession)?? in
-            guard state.outcome == nil, state.providerGeneration == generation else { return .none }
-            let previous = state.providerSession
-            state.providerGeneration = generation + 1
-            state.provider = provider
-            state.providerSession = session
-            state.webview = nil
+            guard !state.isFinished, var presentation = state.presentation, presentation.generation == generation else { return .none }
+            let previous = presentation.providerSession
+            presentation.generation = generation + 1
+            presentation.provider = provider
+            presentation.providerSession = session
+            presentation.webview = nil
+            state.presentation = presentation
             update(&state)
             return .some(previous)
         }

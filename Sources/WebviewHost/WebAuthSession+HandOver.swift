@@ -17,7 +17,7 @@ extension WebAuthSession {
     @MainActor
     @discardableResult
     public func continueInSystemBrowser() -> Bool {
-        let generation = state.withLock { $0.providerGeneration }
+        let generation = state.withLock { $0.generation }
         return handOverToSystemBrowser(
             SystemBrowserHandOver(reason: .appRequested, detail: "the app asked to continue in the browser"),
             from: generation)
@@ -28,8 +28,9 @@ extension WebAuthSession {
     var canHandOverToSystemBrowser: Bool {
         guard parameters.systemBrowserHandOver != .never else { return false }
         let ready = state.withLock { state in
-            state.outcome == nil && !state.handedOver && state.handOverBuilder != nil
-                && state.provider?.kind != .systemBrowser
+            guard case .presenting(let presenting) = state else { return false }
+            return !presenting.handedOver && presenting.handOverBuilder != nil
+                && presenting.presentation?.provider.kind != .systemBrowser
         }
         return ready && browserTarget() != nil && (try? handOverRedirectURI()) != nil
     }
@@ -39,10 +40,9 @@ extension WebAuthSession {
     @MainActor
     func handOverToSystemBrowser(_ handOver: SystemBrowserHandOver, from generation: Int) -> Bool {
         let current = state.withLock { state -> (builder: AuthorizationRequestBuilder?, provider: (any WebviewProvider)?)? in
-            guard state.outcome == nil, state.phase == .presenting, state.providerGeneration == generation,
-                !state.handedOver
+            guard case .presenting(let presenting) = state, state.generation == generation, !presenting.handedOver
             else { return nil }
-            return (state.handOverBuilder, state.provider)
+            return (presenting.handOverBuilder, presenting.presentation?.provider)
         }
         guard let current, current.provider?.kind != .systemBrowser else { return false }
         Self.logger.debug("hand-over to the browser asked", metadata: ["reason": "\(handOver.reason)"])
@@ -80,8 +80,10 @@ extension WebAuthSession {
         // In order: the view's steps, this, then the browser's own.
         post(.willSwitchToSystemBrowser(handOver))
         let replaced = replaceProvider(from: generation, with: browser, session: browserSession) { state in
-            state.request = browserRequest
-            state.handedOver = true
+            state.presentation?.request = browserRequest
+            guard case .presenting(var presenting) = state else { return }
+            presenting.handedOver = true
+            state = .presenting(presenting)
         }
         guard replaced else { return false }
         Self.logger.info("sign-in handed over to the browser", metadata: ["reason": "\(handOver.reason)", "browser": "\(browser.id)"])
@@ -94,10 +96,14 @@ extension WebAuthSession {
                 guard self.isCurrentProvider(next), !self.isFinished else { return }
                 let request = try builder(prepared.url)
                 let ready = self.state.withLock { state in
-                    guard state.outcome == nil, state.providerGeneration == next else { return false }
-                    state.redirectURI = prepared
-                    state.redirectsByGeneration[next] = prepared
-                    state.expectedState = request.state
+                    guard case .presenting(var presenting) = state, var presentation = presenting.presentation,
+                        presentation.generation == next
+                    else { return false }
+                    presentation.redirectURI = prepared
+                    presentation.redirectsByGeneration[next] = prepared
+                    presenting.presentation = presentation
+                    presenting.expectedState = request.state
+                    state = .presenting(presenting)
                     return true
                 }
                 guard ready else { return }

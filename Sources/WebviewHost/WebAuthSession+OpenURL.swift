@@ -18,7 +18,7 @@ extension WebAuthSession {
     public static func handleOpenURL(_ uri: String) -> Bool {
         guard let url = URL(string: uri), let session = ProviderStore.current.slot.session else { return false }
         let accepts = session.state.withLock { state in
-            guard state.outcome == nil, state.phase == .presenting, let redirect = state.redirectURI else { return false }
+            guard case .presenting(let presenting) = state, let redirect = presenting.presentation?.redirectURI else { return false }
             return !redirect.isLoopback && redirect.matches(url)
         }
         guard accepts else { return false }

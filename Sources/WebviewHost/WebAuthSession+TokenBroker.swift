@@ -20,8 +20,8 @@ extension WebAuthSession {
         at url: URL, _ operation: @escaping @Sendable () async throws(WebAuthError) -> Value
     ) async throws(WebAuthError) -> Value {
         let fresh: Bool = state.withLock {
-            guard $0.outcome == nil, $0.phase == .created else { return false }
-            $0.phase = .presenting
+            guard case .created = $0 else { return false }
+            $0 = .presenting(Presenting())
             return true
         }
         guard fresh else {
@@ -32,7 +32,6 @@ extension WebAuthSession {
             finish(.failure(error))
             throw error
         }
-        state.withLock { $0.holdsSlot = true }
         Self.logger.debug("session handed over to a token broker")
         post(.willSwitchToBrokerApp(url))
         armTimeout()  // only the parameters' timeout: no provider, and the broker has none of its own
@@ -49,10 +48,7 @@ extension WebAuthSession {
         }
         let outcome = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-                let early = state.withLock { state in
-                    if state.outcome == nil { state.waiting = continuation }
-                    return state.outcome
-                }
+                let early = state.withLock { $0.wait(for: continuation) }
                 if let early { continuation.resume(returning: early) }
             }
         } onCancel: {

@@ -30,38 +30,11 @@ public final class WebAuthSession: Sendable {
     let channel = SessionEventChannel()
     let environment: WebviewEnvironment
     let store: ProviderStore
-    let state = Mutex(State())
+    let state = Mutex(State.created)
     private let deadline = SessionDeadline()
     static let logger = Logger(label: "WebviewHost.session")
 
     typealias Outcome = Result<WebAuthResponse, WebAuthError>
-
-    struct State {
-        var phase = Phase.created
-        var outcome: Outcome?
-        /// The caller waiting in ``prepare()`` for the provider to get ready.
-        var preparing: CheckedContinuation<Result<URL, WebAuthError>, Never>?
-        /// The caller waiting in ``start(authorizationURL:expectedState:)`` for the outcome.
-        var waiting: CheckedContinuation<Outcome, Never>?
-        var provider: (any WebviewProvider)?
-        var providerSession: (any WebviewProviderSession)?
-        var redirectURI: RedirectURI?
-        var expectedState: String?
-        var webview: WebviewHandle?
-        var holdsSlot = false
-        var request: WebAuthRequest?
-        /// The generation of the reporter whose provider presents the session now.
-        var providerGeneration = 0
-        /// The redirect URI each generation's provider ends at (a hand-over to the browser gets
-        /// its own), so an earlier provider's view still recognises, and refuses, its own.
-        var redirectsByGeneration: [Int: RedirectURI] = [:]
-        /// Makes the new authorization request a hand-over to the person's browser needs.
-        var handOverBuilder: AuthorizationRequestBuilder?
-        /// Whether the session was handed over to the person's browser already (once at most).
-        var handedOver = false
-    }
-
-    enum Phase { case created, preparing, prepared, presenting }
 
     /// - Parameters:
     ///   - redirectURI: where the sign-in ends (`http://127.0.0.1/callback`, `com.example.app:/oauth2redirect`...).
@@ -77,8 +50,8 @@ public final class WebAuthSession: Sendable {
     deinit {
         // Abandoned after prepare() without start() or cancel(): free the slot and tear down.
         let leftover = state.withLock { state -> (any WebviewProviderSession)? in
-            guard state.outcome == nil else { return nil }
-            return state.providerSession
+            guard !state.isFinished else { return nil }
+            return state.presentation?.providerSession
         }
         deadline.disarm()
         store.slot.release(from: ObjectIdentifier(self))
@@ -88,7 +61,7 @@ public final class WebAuthSession: Sendable {
     }
 
     /// The provider that runs this session, once ``prepare()`` chose it.
-    public var provider: (any WebviewProvider)? { state.withLock { $0.provider } }
+    public var provider: (any WebviewProvider)? { state.withLock { $0.presentation?.provider } }
 
     /// Phase one: chooses the provider, claims the one-session slot, and lets the provider get
     /// ready. Returns the redirect URI the authorization request must carry (a loopback
@@ -99,8 +72,8 @@ public final class WebAuthSession: Sendable {
     @MainActor
     public func prepare() async throws(WebAuthError) -> URL {
         let ready: Bool = state.withLock {
-            guard $0.outcome == nil, $0.phase == .created else { return false }
-            $0.phase = .preparing
+            guard case .created = $0 else { return false }
+            $0 = .preparing(Preparing())
             return true
         }
         guard ready else {
@@ -112,10 +85,10 @@ public final class WebAuthSession: Sendable {
             let prepared = try await untilOutcome { try await session.prepare() }
             let redirect = try RedirectURI(prepared)
             let ok = state.withLock {
-                guard $0.outcome == nil else { return false }
-                $0.redirectURI = redirect
-                $0.redirectsByGeneration[$0.providerGeneration] = redirect
-                $0.phase = .prepared
+                guard case .preparing(let preparing) = $0, var presentation = preparing.presentation else { return false }
+                presentation.redirectURI = redirect
+                presentation.redirectsByGeneration[presentation.generation] = redirect
+                $0 = .prepared(presentation)
                 return true
             }
             guard ok else { throw terminalError() ?? .canceled() }
@@ -139,11 +112,9 @@ public final class WebAuthSession: Sendable {
         authorizationURL: URL, expectedState: String? = nil, handOver: AuthorizationRequestBuilder? = nil
     ) async throws(WebAuthError) -> WebAuthResponse {
         let session: (any WebviewProviderSession)? = state.withLock {
-            guard $0.outcome == nil, $0.phase == .prepared else { return nil }
-            $0.phase = .presenting
-            $0.expectedState = expectedState
-            $0.handOverBuilder = handOver
-            return $0.providerSession
+            guard case .prepared(let presentation) = $0, let session = presentation.providerSession else { return nil }
+            $0 = .presenting(Presenting(presentation: presentation, expectedState: expectedState, handOverBuilder: handOver))
+            return session
         }
         guard let session else {
             throw terminalError()
@@ -151,10 +122,7 @@ public final class WebAuthSession: Sendable {
         }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                let earlyOutcome = state.withLock { state in
-                    if state.outcome == nil { state.waiting = continuation }
-                    return state.outcome
-                }
+                let earlyOutcome = state.withLock { $0.wait(for: continuation) }
                 if let earlyOutcome {
                     continuation.resume(returning: earlyOutcome)
                     return
@@ -228,27 +196,21 @@ public final class WebAuthSession: Sendable {
     /// way the caller finds the session finished, the slot free and the reporter silent.
     @discardableResult
     func finish(_ outcome: Outcome, fromProvider: Bool = false) -> Bool {
-        let taken = state.withLock { state -> (State, Bool)? in
-            guard state.outcome == nil else { return nil }
-            state.outcome = outcome
-            let taken = state
-            state.preparing = nil
-            state.waiting = nil
-            return (taken, state.holdsSlot)
-        }
-        guard let (taken, holdsSlot) = taken else { return false }
+        guard let ended = state.withLock({ $0.finish(with: outcome) }) else { return false }
         deadline.disarm()
-        if holdsSlot { store.slot.release(from: ObjectIdentifier(self)) }
+        store.slot.release(from: ObjectIdentifier(self))
+        let webview = ended.presentation?.webview
         switch outcome {
         case .success(let response):
             Self.logger.debug("session completed")
-            channel.send(.didComplete(response.callbackURL), webview: taken.webview, from: self)
+            channel.send(.didComplete(response.callbackURL), webview: webview, from: self)
         case .failure(let error):
             Self.logger.debug("session failed", metadata: ["code": "\(error.code)"])
-            channel.send(.didFail(error), webview: taken.webview, from: self)
+            channel.send(.didFail(error), webview: webview, from: self)
         }
-        let preparing = taken.preparing
-        let waiting = taken.waiting
+        let preparing: CheckedContinuation<Result<URL, WebAuthError>, Never>? =
+            if case .preparing(let step) = ended { step.waiting } else { nil }
+        let waiting: CheckedContinuation<Outcome, Never>? = if case .presenting(let step) = ended { step.waiting } else { nil }
         let resume: @Sendable () -> Void = {
             if let preparing {
                 let failure: WebAuthError = if case .failure(let error) = outcome { error } else { .canceled() }
@@ -256,7 +218,7 @@ public final class WebAuthSession: Sendable {
             }
             waiting?.resume(returning: outcome)
         }
-        if let providerSession = taken.providerSession {
+        if let providerSession = ended.presentation?.providerSession {
             if fromProvider, MainContext.isCurrent {
                 resume()  // the caller's job is queued on the main queue now, the dismissal behind it
                 scheduleDismiss(providerSession)
@@ -267,22 +229,6 @@ public final class WebAuthSession: Sendable {
             DispatchQueue.main.async(execute: resume)
         }
         return true
-    }
-
-    /// Whether this process already read a made-up callback (``warmUpCallbackReading(_:)``).
-    private static let callbackReadingWarm = Atomic<Bool>(false)
-
-    /// The first callback a process reads runs Foundation's URL parsing and percent-decoding
-    /// for the first time: binding those symbols and faulting in their code took about half a
-    /// millisecond, between the redirect and the caller's resume (Tests/Benchmarks). Once per
-    /// process, while the page loads, a made-up callback for the redirect URI is read instead,
-    /// on a background thread.
-    static func warmUpCallbackReading(_ redirect: RedirectURI) {
-        guard !callbackReadingWarm.exchange(true, ordering: .relaxed) else { return }
-        let callback = redirect.url.absoluteString + "?code=w%2Bu&state=w+u#iss=w"
-        DispatchQueue.global(qos: .utility).async {
-            _ = try? WebAuthResponse(callbackString: callback, expectedState: "w u")
-        }
     }
 
     /// Dismisses on a later turn of the main loop (never inside the provider's own callback),
@@ -306,73 +252,8 @@ public final class WebAuthSession: Sendable {
             underlyingError: error)
     }
 
-    // MARK: - Private
-
-    /// Chooses the provider, claims the slot and makes the provider's session.
-    @MainActor
-    private func makeProviderSession() throws(WebAuthError) -> any WebviewProviderSession {
-        let redirect = try RedirectURI(requestedRedirectURI)
-        let provider = try store.selectionPolicy.selectProvider(for: parameters, among: store.providers, in: environment)
-        guard store.slot.claim(for: self) else { throw WebAuthError.sessionAlreadyInProgress() }
-        let request = WebAuthRequest(redirectURI: redirect, parameters: parameters, environment: environment)
-        state.withLock {
-            $0.holdsSlot = true
-            $0.provider = provider
-            $0.request = request
-        }
-        Self.logger.debug("session prepared", metadata: ["provider": "\(provider.id)"])
-        let session: any WebviewProviderSession
-        do {
-            session = try provider.makeSession(for: request, reporter: WebAuthSessionReporter(session: self, generation: 0))
-        } catch {
-            throw Self.webAuthError(error)
-        }
-        let stillRunning = state.withLock {
-            $0.providerSession = session
-            return $0.outcome == nil
-        }
-        // Cancelled while the provider was being made: dismiss now, it was not there to be dismissed.
-        if !stillRunning { scheduleDismiss(session) }
-        return session
-    }
-
-    /// Runs the provider's `operation`, but returns as soon as the session has its outcome
-    /// (a cancel, the timeout, the task's cancellation), even if `operation` never returns.
-    @MainActor
-    private func untilOutcome(_ operation: @escaping @MainActor () async throws -> URL) async throws(WebAuthError) -> URL {
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<URL, WebAuthError>, Never>) in
-                let early = state.withLock { state -> Bool in
-                    guard state.outcome == nil else { return true }
-                    state.preparing = continuation
-                    return false
-                }
-                if early {
-                    continuation.resume(returning: .failure(terminalError() ?? .canceled()))
-                    return
-                }
-                Task { @MainActor in
-                    let result: Result<URL, WebAuthError>
-                    do {
-                        result = .success(try await operation())
-                    } catch {
-                        result = .failure(Self.webAuthError(error))
-                    }
-                    let waiting = self.state.withLock { state in
-                        defer { state.preparing = nil }
-                        return state.preparing
-                    }
-                    waiting?.resume(returning: result)
-                }
-            }
-        } onCancel: {
-            self.cancel()
-        }
-        return try result.get()
-    }
-
     func armTimeout() {
-        let provider = state.withLock { $0.provider }
+        let provider = state.withLock { $0.presentation?.provider }
         guard let timeout = parameters.timeout ?? provider?.defaultTimeout else { return }
         armDeadline(timeout)
     }
@@ -380,6 +261,6 @@ public final class WebAuthSession: Sendable {
     /// Ends the session with `timedOut` once `timeout` has elapsed from now (replacing an earlier count).
     func armDeadline(_ timeout: Duration) {
         deadline.arm(timeout) { [weak self] in self?.finish(.failure(.timedOut(after: timeout))) }
-        if state.withLock({ $0.outcome != nil }) { deadline.disarm() }
+        if state.withLock({ $0.isFinished }) { deadline.disarm() }
     }
 }

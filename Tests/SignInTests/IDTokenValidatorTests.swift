@@ -97,7 +97,7 @@ import WebviewHost
     }
 
     @Test func refusalReachesCallersAsAnInvalidResponseWebAuthError() {
-        let error = PublicClientApplication.refused(IDTokenValidationError(.badSignature, "The ID token's signature does not verify."))
+        let error = TokenExchange.refused(IDTokenValidationError(.badSignature, "The ID token's signature does not verify."))
         #expect(error.code == .invalidResponse)
         #expect(error.message.contains("signature"))
         #expect((error.underlyingError as? IDTokenValidationError)?.reason == .badSignature)

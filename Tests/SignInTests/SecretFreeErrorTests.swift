@@ -91,7 +91,7 @@ import WebviewHost
             _ = try validator.validate(token, keys: TestTokenSigner.keySet, nonce: "the-nonce", now: IDTokenValidatorTests.now)
             Issue.record("accepted")
         } catch {
-            let refusal = PublicClientApplication.refused(error)
+            let refusal = TokenExchange.refused(error)
             let parts = token.split(separator: ".").map(String.init).filter { $0.count >= 8 }
             for text in Self.texts(of: refusal) {
                 for part in parts { #expect(!text.contains(part), "\(testCase.name): \(text)") }
@@ -111,7 +111,7 @@ import WebviewHost
             _ = try IDTokenClaims(json: parsed.payload)
             Issue.record("accepted")
         } catch {
-            for text in Self.texts(of: PublicClientApplication.refused(error)) {
+            for text in Self.texts(of: TokenExchange.refused(error)) {
                 #expect(!text.contains(Self.marker), "\(text)")
             }
         }
