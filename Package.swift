@@ -188,7 +188,9 @@ let package = Package(
         ),
 
         // MARK: Plugins (providers outside the built-ins: they import WebviewHost only)
-        .target(name: "TerminalPromptProvider", dependencies: ["WebviewHost"], path: "Plugins/TerminalPromptProvider"),
+        .target(
+            name: "TerminalPromptProvider", dependencies: ["WebviewHost", "ExternalWebviewProvider"],
+            path: "Plugins/TerminalPromptProvider"),
         .testTarget(name: "TerminalPromptProviderTests", dependencies: ["TerminalPromptProvider", "WebviewHost", "WebviewHostTestKit"]),
         // Providers in other processes, any language: descriptor discovery, the JSON-lines protocol,
         // and ChildProcess. Foundation + Glibc only (no GLib: reaching it means linking GTK 3).

@@ -1,22 +1,25 @@
+import ExternalWebviewProvider
 import Foundation
-import Synchronization
 import WebviewHost
 
-/// One terminal sign-in: writes the instructions, then reads pasted lines (a Dispatch read
-/// source on the input, cancelled on dismiss, so no thread stays blocked on the terminal) until
-/// one is the redirect URI.
+/// One terminal sign-in: writes the instructions, then reads pasted lines until one is the
+/// redirect URI.
 ///
-/// The source watches a duplicate of the input's descriptor, closed by the source's cancel
-/// handler: Dispatch must see a descriptor it watches closed only after the source is
-/// cancelled, and the app may close its `FileHandle` as soon as the session ends.
+/// The input is read by an ``OutputReader`` (a thread polling the descriptor and a wake-up
+/// pipe, stopped on dismiss, so no thread stays blocked on the terminal), not a Dispatch read
+/// source: libdispatch on Linux can crash the process in its epoll bookkeeping when read
+/// sources are created and cancelled in quick succession, as sessions do (the crash, in
+/// `_dispatch_event_loop_drain`, was seen in this package's test run). The reader gets a
+/// duplicate of the input's descriptor and closes it: the app may close its `FileHandle` as
+/// soon as the session ends.
 @MainActor
 final class TerminalPromptSession: WebviewProviderSession {
     private let request: WebAuthRequest
     private let reporter: WebAuthSessionReporter
     private let input: FileHandle
     private let output: FileHandle
-    private var source: (any DispatchSourceRead)?
-    private let pending = Mutex<[UInt8]>([])
+    private var reader: OutputReader?
+    private var pending: [UInt8] = []
 
     init(request: WebAuthRequest, reporter: WebAuthSessionReporter, input: FileHandle, output: FileHandle) {
         self.request = request
@@ -46,39 +49,35 @@ final class TerminalPromptSession: WebviewProviderSession {
                 .providerUnavailable, "The terminal's input cannot be read (\(String(cString: strerror(errno))))."))
             return
         }
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .main)
-        source.setEventHandler { [weak self] in
-            MainActor.assumeIsolated { self?.readAvailable(descriptor) }
+        reader = OutputReader(
+            fd: descriptor,
+            onChunk: { [weak self] bytes in self?.received(bytes) },
+            onEnd: { [weak self] in self?.inputEnded() })
+        if reader == nil {
+            close(descriptor)
+            reporter.fail(WebAuthError(.providerUnavailable, "The terminal's input cannot be read (no pipe for the reader)."))
         }
-        source.setCancelHandler { close(descriptor) }
-        self.source = source
-        source.resume()
     }
 
     func dismiss() {
-        source?.cancel()
-        source = nil
+        reader?.stop()
+        reader = nil
     }
 
-    private func readAvailable(_ descriptor: Int32) {
-        guard source != nil else { return }  // cancelled: the descriptor may be closed already
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = read(descriptor, &buffer, buffer.count)
-        guard count > 0 else {
-            // End of input: nobody can paste the address any more.
-            source?.cancel()
-            source = nil
-            reporter.fail(WebAuthError(.userCanceled, "The input was closed before the address was pasted."))
-            return
-        }
-        let lines = pending.withLock { pending -> [String] in
-            pending += buffer[0..<count]
-            var lines: [String] = []
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                lines.append(String(decoding: pending[..<newline], as: UTF8.self))
-                pending.removeSubrange(...newline)
-            }
-            return lines
+    /// End of input: nobody can paste the address any more.
+    private func inputEnded() {
+        guard reader != nil else { return }
+        reader = nil
+        reporter.fail(WebAuthError(.userCanceled, "The input was closed before the address was pasted."))
+    }
+
+    private func received(_ bytes: [UInt8]) {
+        guard reader != nil else { return }  // dismissed
+        pending += bytes
+        var lines: [String] = []
+        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+            lines.append(String(decoding: pending[..<newline], as: UTF8.self))
+            pending.removeSubrange(...newline)
         }
         for line in lines {
             let text = line.trimmingCharacters(in: .whitespacesAndNewlines)

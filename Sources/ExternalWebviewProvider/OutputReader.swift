@@ -5,7 +5,8 @@ import Synchronization
     import Glibc
 #endif
 
-/// Reads a child's standard output on a thread of its own, one chunk at a time, and hands each
+/// Reads a child's standard output (or any descriptor: the terminal provider reads its input
+/// with it) on a thread of its own, one chunk at a time, and hands each
 /// chunk to the main queue; the next read waits until the main queue has taken the chunk, so a
 /// flooding child cannot fill the app's memory faster than the host can judge it.
 ///
@@ -21,7 +22,7 @@ import Synchronization
 /// Given the child's exit descriptor (a pidfd), the end is the child's exit, not only the end of
 /// the pipe: something the child started in the background may hold its output open long after
 /// it exited. What the child wrote before it exited is still delivered first.
-final class OutputReader: Sendable {
+public final class OutputReader: Sendable {
     private let fd: Int32
     private let exit: Int32?
     private let wake: (read: Int32, write: Int32)
@@ -29,12 +30,13 @@ final class OutputReader: Sendable {
     private let stopped = Mutex(false)
 
     /// - Parameters:
+    ///   - fd: the descriptor to read (a pipe, a terminal); the reader owns it and closes it.
     ///   - onChunk: called on the main queue with each chunk read.
     ///   - exit: a descriptor that becomes readable when the child exits (``ChildProcess/exitDescriptor()``);
     ///     the reader owns it and closes it.
     ///   - onEnd: called on the main queue once, at end of file, a read error or the child's exit
     ///     (not after ``stop()``).
-    init?(fd: Int32, exit: Int32? = nil, onChunk: @escaping @Sendable @MainActor ([UInt8]) -> Void, onEnd: @escaping @Sendable @MainActor () -> Void) {
+    public init?(fd: Int32, exit: Int32? = nil, onChunk: @escaping @Sendable @MainActor ([UInt8]) -> Void, onEnd: @escaping @Sendable @MainActor () -> Void) {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else {
             if let exit { close(exit) }
@@ -55,7 +57,7 @@ final class OutputReader: Sendable {
     }
 
     /// Stops reading; no chunk or end is delivered after this returns (on the main actor).
-    func stop() {
+    public func stop() {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
