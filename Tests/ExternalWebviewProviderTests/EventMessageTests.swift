@@ -20,9 +20,8 @@ struct EventMessageTests {
 
     @Test("ExternalProviders.md's plugin-to-host table has each step's message", arguments: WebAuthEvent.Kind.allCases)
     func documented(kind: WebAuthEvent.Kind) throws {
-        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/WebviewHost/Docs.docc/ExternalProviders.md")
-        let text = try String(contentsOf: docs, encoding: .utf8)
+        let text = try String(
+            contentsOf: packageRoot.appendingPathComponent("Sources/WebviewHost/Docs.docc/ExternalProviders.md"), encoding: .utf8)
         let table = try #require(text.components(separatedBy: "**Plugin to host**").dropFirst().first)
         #expect(
             table.split(separator: "\n").contains { $0.hasPrefix("| `\(kind.pluginMessageType)` |") },
