@@ -303,9 +303,12 @@ public enum WebviewProviderConformance {
         /// that event before `didFail`, and `didFail` last.
         func cancelFromObserver() async {
             let session = makeSession()
-            let names: [Notification.Name] = [.webAuthDidStartLoad, .webAuthDidFinishLoad, .webAuthWillSwitchToBrokerApp]
-            let tokens = names.map { name in
-                NotificationCenter.default.addObserver(forName: name, object: session, queue: nil) { _ in session.cancel() }
+            // Whichever step comes first: every step that does not end the session.
+            let steps = WebAuthEvent.Kind.allCases.filter { !$0.isTerminal }
+            let tokens = steps.map { step in
+                NotificationCenter.default.addObserver(forName: step.notificationName, object: session, queue: nil) { _ in
+                    session.cancel()
+                }
             }
             defer { for token in tokens { NotificationCenter.default.removeObserver(token) } }
             let recorder = WebAuthEventRecorder(session: session)
@@ -395,7 +398,7 @@ public enum WebviewProviderConformance {
             }
             try? await Task.sleep(for: .milliseconds(500))
             let records = recorder.records
-            if let index = records.firstIndex(where: { $0.name == .webAuthDidComplete || $0.name == .webAuthDidFail }),
+            if let index = records.firstIndex(where: \.kind.isTerminal),
                 index != records.count - 1
             {
                 fail("notifications after the outcome: \(records[(index + 1)...].map(\.shortName))")
