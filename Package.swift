@@ -26,7 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
-        // MARK: Host (Foundation only)
+        // MARK: Host (Foundation and swift-log; no C library)
         .target(
             name: "WebviewHost",
             dependencies: [.product(name: "Logging", package: "swift-log")]
@@ -192,9 +192,10 @@ let package = Package(
             name: "TerminalPromptProvider", dependencies: ["WebviewHost", "ExternalWebviewProvider"],
             path: "Plugins/TerminalPromptProvider"),
         .testTarget(name: "TerminalPromptProviderTests", dependencies: ["TerminalPromptProvider", "WebviewHost", "WebviewHostTestKit"]),
-        // Providers in other processes, any language: descriptor discovery, the JSON-lines protocol,
-        // and ChildProcess. Foundation + Glibc only (no GLib: reaching it means linking GTK 3).
-        .target(name: "ExternalWebviewProvider", dependencies: ["WebviewHost"]),
+        // Providers in other processes, any language: descriptor discovery (GKeyFile), the JSON-lines
+        // protocol, and ChildProcess. GLib through the GLib-only CGLib (no toolkit); the child process
+        // and its output stay on posix_spawn and poll: ChildProcess.swift and OutputReader.swift say why.
+        .target(name: "ExternalWebviewProvider", dependencies: ["WebviewHost", "GLibSupport", "CGLib"]),
         .testTarget(
             name: "ExternalWebviewProviderTests",
             dependencies: ["ExternalWebviewProvider", "WebviewHost", "WebviewHostTestKit", "ScenarioSupport"]

@@ -20,6 +20,23 @@ import Synchronization
 ///   so no zombie stays and no recycled process ID is ever signalled.
 ///
 /// Releasing the last reference without calling ``end(grace:then:)`` ends it with no grace.
+///
+/// Why not GIO's `GSubprocess` (checked against GLib 2.74.6, the version this project builds
+/// with, with a C program that blocks every signal and ignores `SIGUSR1` before spawning):
+/// - A plain `GSubprocessLauncher` child inherited the blocked mask (`SigBlk: fffffffe7ffbfeff` in
+///   its `/proc/self/status`), kept `SIGUSR1` ignored, and stayed in the parent's process group.
+///   Both are fixable only with `g_subprocess_launcher_set_child_setup` and a C function
+///   (`sigprocmask`, `signal(…, SIG_DFL)`, `setpgid`), which forces `fork` in this
+///   multi-threaded process instead of `posix_spawn`.
+/// - `GSubprocess` reaps its child itself, in GLib's worker thread, the moment it exits: 300 ms
+///   after a `true` child ended, with no main loop running, its identifier was already gone.
+///   Ending what the child started means signalling its process group (`kill(-pid)`) after the
+///   child may have exited; once GLib has reaped it, that group ID can be recycled, so the
+///   signal could reach someone else's processes. Here the leader stays unreaped until the group
+///   was signalled (``end(grace:then:)``), which `GSubprocess` cannot express
+///   (`g_subprocess_send_signal` signals the leader only).
+/// - Its exit is reported through `g_subprocess_wait_async` in a GLib main context, which the
+///   external provider does not require today (see `OutputReader`); the pidfd does not need one.
 public final class ChildProcess: Sendable {
     /// What a child's standard stream is connected to.
     public enum Stream: Sendable {

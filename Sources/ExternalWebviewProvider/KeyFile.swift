@@ -1,108 +1,109 @@
+import CGLib
 import Foundation
+import GLibSupport
 
-/// A small reader for the GKeyFile / desktop-entry syntax the descriptors use: `[Group]` headers,
-/// `Key=Value` lines, `#` comments, the escapes `\s \n \t \r \\`, and `a;b;c` lists.
+/// A descriptor's key file, read by GLib's `GKeyFile` (`g_key_file_load_from_data`): `[Group]`
+/// headers, `Key=Value` lines, `#` comments, the escapes `\s \n \t \r \\`, and `a;b;c` lists
+/// (`\;` a literal semicolon), as GLib and desktop entries read them.
 ///
-/// The same rules as GLib's `GKeyFile` for what descriptors use (this module depends on
-/// `WebviewHost` alone and links no C library).
-/// Localized keys (`Name[fr]`) are skipped; a key given twice in a group is an error, since a
-/// descriptor that says two things is more likely a mistake than an override.
+/// Stricter than `GKeyFile` where a descriptor that says two things is more likely a mistake
+/// than an override: a key given twice in a group is refused (`GKeyFile` keeps the last), and a
+/// key name may hold only A-Z, a-z, 0-9 and -. Localized keys (`Name[fr]`) are skipped. A group
+/// given twice is merged, as `GKeyFile` does. Everything is copied out at once; no GLib object
+/// outlives the initializer.
 struct KeyFile {
-    /// Keys and raw (unescaped) values, by group.
-    private(set) var groups: [String: [String: String]] = [:]
-
+    /// Why a text is not a key file, in words an administrator can act on.
     struct SyntaxError: Error, CustomStringConvertible {
-        let line: Int
         let problem: String
-        var description: String { "line \(line): \(problem)" }
+        var description: String { problem }
     }
+
+    /// One key's value, read both ways `GKeyFile` reads values; which one applies is the key's to say.
+    private struct Value {
+        /// `g_key_file_get_string`: the escapes applied.
+        var string: Result<String, SyntaxError>
+        /// `g_key_file_get_string_list`: split at `;`, the escapes applied.
+        var list: Result<[String], SyntaxError>
+    }
+
+    private var groups: [String: [String: Value]] = [:]
+
+    /// What `GKeyFile` accepts as an escape, and what to write instead inside a quoted `Exec` argument.
+    private static let escapesHint =
+        "a backslash in a key file starts only \\s, \\n, \\t, \\r or \\\\ (and \\; in a list); "
+        + "inside a quoted Exec argument, \" is written \\\\\", ` is written \\\\` and $ is written \\\\$"
 
     init(parsing text: String) throws(SyntaxError) {
-        var group: String?
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let number = index + 1
-            let line = rawLine.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\r"))
-            if line.isEmpty || line.hasPrefix("#") { continue }
-            if line.hasPrefix("[") {
-                guard line.hasSuffix("]"), line.count > 2 else {
-                    throw SyntaxError(line: number, problem: "a group header must look like [Group Name]")
+        let file = g_key_file_new()
+        defer { g_key_file_free(file) }
+        do {
+            _ = try withGError { g_key_file_load_from_data(file, text, gsize(text.utf8.count), G_KEY_FILE_NONE, $0) }
+        } catch {
+            throw SyntaxError(
+                problem: "\(error.message) (expected Key=Value lines, [Group] headers and # comments, "
+                    + "and no key before the first [Group] header)")
+        }
+        for group in Self.strings(g_key_file_get_groups(file, nil)) {
+            var values: [String: Value] = [:]
+            for key in Self.strings(g_key_file_get_keys(file, group, nil, nil)) {
+                if key.contains("[") { continue }  // a localized value, e.g. Name[fr]
+                guard key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
+                    throw SyntaxError(problem: "the key \"\(key)\" in [\(group)] may hold only A-Z, a-z, 0-9 and -")
                 }
-                let name = String(line.dropFirst().dropLast())
-                if groups[name] != nil {
-                    throw SyntaxError(line: number, problem: "the group [\(name)] appears twice")
-                }
-                groups[name] = [:]
-                group = name
-                continue
+                guard values[key] == nil else { throw SyntaxError(problem: "the key \(key) appears twice in [\(group)]") }
+                let value = Value(
+                    string: Result { () throws(SyntaxError) in try Self.string(file, group, key) },
+                    list: Result { () throws(SyntaxError) in try Self.list(file, group, key) })
+                if case .failure(let error) = value.string, case .failure = value.list { throw error }
+                values[key] = value
             }
-            guard let equals = line.firstIndex(of: "=") else {
-                throw SyntaxError(line: number, problem: "expected Key=Value, a [Group] header or a # comment")
-            }
-            guard let group else {
-                throw SyntaxError(line: number, problem: "a key comes before the first [Group] header")
-            }
-            let key = line[..<equals].trimmingCharacters(in: .whitespaces)
-            guard !key.isEmpty else { throw SyntaxError(line: number, problem: "a key has no name") }
-            if key.contains("[") { continue }  // a localized value, e.g. Name[fr]
-            guard key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
-                throw SyntaxError(line: number, problem: "the key \"\(key)\" may hold only A-Z, a-z, 0-9 and -")
-            }
-            if groups[group]?[key] != nil {
-                throw SyntaxError(line: number, problem: "the key \(key) appears twice in [\(group)]")
-            }
-            let value = line[line.index(after: equals)...].drop { $0 == " " || $0 == "\t" }
-            groups[group]?[key] = try Self.unescape(String(value), line: number)
+            groups[group] = values
         }
     }
 
-    /// GKeyFile's escapes; any other backslash sequence is an error, as in GLib.
-    private static func unescape(_ value: String, line: Int) throws(SyntaxError) -> String {
-        guard value.contains("\\") else { return value }
-        var result = ""
-        var iterator = value.makeIterator()
-        while let character = iterator.next() {
-            guard character == "\\" else {
-                result.append(character)
-                continue
-            }
-            switch iterator.next() {
-            case "s": result.append(" ")
-            case "n": result.append("\n")
-            case "t": result.append("\t")
-            case "r": result.append("\r")
-            case "\\": result.append("\\")
-            case ";": result.append("\\;")  // kept for list splitting
-            case let other? where "\"`$".contains(other):
-                // The Desktop Entry Specification unescapes the value first, then the Exec quoting.
-                throw SyntaxError(
-                    line: line,
-                    problem: "unknown escape \\\(other) in a value (inside a quoted Exec argument, \(other) is written \\\\\(other))")
-            case let other:
-                throw SyntaxError(line: line, problem: "unknown escape \\\(other.map(String.init) ?? "") in a value")
-            }
+    /// Whether the file has `group`.
+    func has(_ group: String) -> Bool { groups[group] != nil }
+
+    /// `key`'s value in `group`, its escapes applied; `nil` when the key is not there.
+    func string(_ key: String, in group: String) throws(SyntaxError) -> String? {
+        try groups[group]?[key]?.string.get()
+    }
+
+    /// `key`'s value in `group` as a `;`-separated list (a trailing `;` is allowed, `\;` is a
+    /// literal semicolon), each item trimmed, empty ones dropped; `[]` when the key is not there.
+    func list(_ key: String, in group: String) throws(SyntaxError) -> [String] {
+        let items = try groups[group]?[key]?.list.get() ?? []
+        return items.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    /// `g_key_file_get_string`, which may return a value and an error together; the value counts
+    /// only without the error.
+    private static func string(_ file: OpaquePointer?, _ group: String, _ key: String) throws(SyntaxError) -> String {
+        var error: UnsafeMutablePointer<GError>?
+        let value = g_key_file_get_string(file, group, key, &error)
+        defer { g_free(value) }
+        if let error { throw SyntaxError(problem: "\(GLibError(consuming: error).message) (\(escapesHint))") }
+        return value.map { String(cString: $0) } ?? ""
+    }
+
+    /// `g_key_file_get_string_list`, read like ``string(_:_:_:)``.
+    private static func list(_ file: OpaquePointer?, _ group: String, _ key: String) throws(SyntaxError) -> [String] {
+        var error: UnsafeMutablePointer<GError>?
+        let items = strings(g_key_file_get_string_list(file, group, key, nil, &error))
+        if let error { throw SyntaxError(problem: "\(GLibError(consuming: error).message) (\(escapesHint))") }
+        return items
+    }
+
+    /// Copies a `NULL`-terminated array of strings and frees it (`g_strfreev`).
+    private static func strings(_ array: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> [String] {
+        guard let array else { return [] }
+        defer { g_strfreev(array) }
+        var result: [String] = []
+        var index = 0
+        while let item = array[index] {
+            result.append(String(cString: item))
+            index += 1
         }
         return result
-    }
-
-    /// A `;`-separated list (a trailing `;` is allowed; `\;` is a literal semicolon).
-    static func list(_ value: String) -> [String] {
-        var items: [String] = []
-        var current = ""
-        var escaped = false
-        for character in value {
-            if escaped {
-                current.append(character)
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else if character == ";" {
-                items.append(current)
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        if !current.isEmpty { items.append(current) }
-        return items.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 }

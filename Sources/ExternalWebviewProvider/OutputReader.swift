@@ -19,6 +19,12 @@ import Synchronization
 /// lives as long as the reader, so ``stop()`` after the thread ended (the usual order when the
 /// child exits first) never writes to a descriptor number something else has been given since.
 ///
+/// Not GIO streams either (`GUnixInputStream`, `GDataInputStream`): their asynchronous reads
+/// complete in a GLib main context, and the external provider needs none today (it delivers on
+/// the Dispatch main queue, which a GTK app drains through `MainLoopBridge` and a terminal app
+/// or a test runner drains itself); a blocking `g_input_stream_read` on this thread would only
+/// replace `read`, and still need the `poll` below to see the stop and the child's exit.
+///
 /// Given the child's exit descriptor (a pidfd), the end is the child's exit, not only the end of
 /// the pipe: something the child started in the background may hold its output open long after
 /// it exited. What the child wrote before it exited is still delivered first.

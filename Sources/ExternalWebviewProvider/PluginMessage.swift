@@ -122,6 +122,22 @@ enum PluginMessage: Sendable, Equatable {
     }
 }
 
+extension WebAuthEvent.Kind {
+    /// The plugin message after which the host delivers this step (the "Plugin to host" table of
+    /// `ExternalProviders.md`; a test checks that table and ``PluginMessage/parse(_:)`` know it):
+    /// a new step does not compile until it says how an external provider reports it.
+    var pluginMessageType: String {
+        switch self {
+        case .didStartLoad: "didStartLoad"
+        case .didFinishLoad: "didFinishLoad"
+        case .willSwitchToBrokerApp: "switchToBroker"
+        case .willSwitchToSystemBrowser: "handOverToSystemBrowser"
+        case .didComplete: "redirect"
+        case .didFail: "fail"
+        }
+    }
+}
+
 /// A message from the host to an external provider.
 enum HostMessage: Sendable {
     case hello

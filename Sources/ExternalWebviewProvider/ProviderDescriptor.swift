@@ -82,17 +82,25 @@ public struct ProviderDescriptor: Sendable, Hashable {
         } catch {
             throw Problem("\(error)")
         }
-        guard let keys = keyFile.groups[Self.group] else {
+        guard keyFile.has(Self.group) else {
             throw Problem("it has no [\(Self.group)] group")
         }
+        /// `key`'s value, its key-file escapes applied and trimmed; `nil` when it is not there.
+        func value(_ key: String) throws(Problem) -> String? {
+            do {
+                return try keyFile.string(key, in: Self.group)?.trimmingCharacters(in: .whitespaces)
+            } catch {
+                throw Problem("the value of \(key) cannot be read: \(error)")
+            }
+        }
         func required(_ key: String) throws(Problem) -> String {
-            guard let value = keys[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else {
+            guard let value = try value(key), !value.isEmpty else {
                 throw Problem("the key \(key) is missing or empty")
             }
             return value
         }
-        func integer(_ key: String, default value: Int?) throws(Problem) -> Int? {
-            guard let text = keys[key]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return value }
+        func integer(_ key: String, default number: Int?) throws(Problem) -> Int? {
+            guard let text = try value(key), !text.isEmpty else { return number }
             guard let number = Int(text) else { throw Problem("\(key)=\(text) is not a whole number") }
             return number
         }
@@ -111,19 +119,25 @@ public struct ProviderDescriptor: Sendable, Hashable {
             throw Problem("Exec=\(exec) must name an absolute path or a program on PATH")
         }
         priority = try integer("Priority", default: 0) ?? 0
-        switch keys["Kind"]?.trimmingCharacters(in: .whitespaces) ?? "other" {
+        switch try value("Kind") ?? "other" {
         case "system-browser": kind = .systemBrowser
         case "embedded": kind = .embeddedView
         case "other", "": kind = .other
         case let other: throw Problem("Kind=\(other) is not one of system-browser, embedded, other")
         }
-        switch keys["RequiresDisplay"]?.trimmingCharacters(in: .whitespaces) ?? "true" {
+        switch try value("RequiresDisplay") ?? "true" {
         case "true", "": requiresDisplay = true
         case "false": requiresDisplay = false
         case let other: throw Problem("RequiresDisplay=\(other) is not true or false")
         }
         var schemes = Set<String>()
-        for scheme in KeyFile.list(keys["BrokerSchemes"] ?? "") {
+        let listed: [String]
+        do {
+            listed = try keyFile.list("BrokerSchemes", in: Self.group)
+        } catch {
+            throw Problem("the value of BrokerSchemes cannot be read: \(error)")
+        }
+        for scheme in listed {
             guard let first = scheme.first, first.isASCII, first.isLetter,
                 scheme.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
             else { throw Problem("BrokerSchemes holds \"\(scheme)\", which is not a URI scheme") }
@@ -153,8 +167,8 @@ public struct ProviderDescriptor: Sendable, Hashable {
 
     /// Splits `Exec` into arguments as the Desktop Entry Specification (1.5, "The Exec key") says.
     ///
-    /// `exec` is the value after the key file's own escapes (`\s \n \t \r \\`) were applied,
-    /// as the specification orders. Then: spaces and tabs separate arguments; double quotes
+    /// `exec` is the value after the key file's own escapes (`\s \n \t \r \\`) were applied
+    /// (by `GKeyFile`), as the specification orders. Then: spaces and tabs separate arguments; double quotes
     /// group one; inside them `\"`, `` \` ``, `\$` and `\\` stand for the character and any
     /// other backslash is refused; `%%` is a literal `%`, and a field code (`%u`, `%f`...) is
     /// refused, since a provider gets no files or URLs on its command line. So in the file a

@@ -95,17 +95,7 @@ final class SessionEventChannel: Sendable {
         // Taken first: an observation started while this event is delivered sees the next one.
         let sessionObservers = observers.snapshot
         let allSessionsObservers = SessionObserverList.allSessions.snapshot
-        var userInfo: [String: Any] = [:]
-        switch pending.event {
-        case .didStartLoad(let url), .didFinishLoad(let url), .willSwitchToBrokerApp(let url), .didComplete(let url):
-            userInfo[WebAuthNotificationKey.url] = url
-        case .willSwitchToSystemBrowser(let handOver):
-            userInfo[WebAuthNotificationKey.handOver] = handOver
-            if let url = handOver.pageURL { userInfo[WebAuthNotificationKey.url] = url }
-        case .didFail(let error):
-            userInfo[WebAuthNotificationKey.error] = error
-            if let url = error.url { userInfo[WebAuthNotificationKey.url] = url }
-        }
+        var userInfo = pending.event.userInfo
         if let webview = pending.webview { userInfo[WebAuthNotificationKey.webview] = webview }
         NotificationCenter.default.post(name: pending.event.notificationName, object: pending.sender, userInfo: userInfo)
         // On the main thread (or in a main-queue job): `send` delivers only there.

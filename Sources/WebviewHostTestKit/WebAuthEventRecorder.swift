@@ -4,28 +4,32 @@ import Synchronization
 
 /// Records the `webAuth*` notifications as they are posted: which one, its userInfo, and
 /// whether it arrived on the main thread. Safe from any thread.
+///
+/// It observes every ``WebAuthEvent/Kind``: a notification added to the host is recorded
+/// without a change here.
 public final class WebAuthEventRecorder: Sendable {
     public struct Record: Sendable, CustomStringConvertible {
-        public let name: Notification.Name
+        /// Which step was posted.
+        public let kind: WebAuthEvent.Kind
+        /// The step read back from the notification (``WebAuthEvent/init(_:)``); `nil` when its
+        /// userInfo lacked what the step carries.
+        public let event: WebAuthEvent?
         public let url: URL?
         public let error: WebAuthError?
         public let hasWebview: Bool
         /// Posted on the main thread (or, in a test runner, in a main-queue job: `MainContext`).
         public let onMainThread: Bool
 
-        /// `didStartLoad`, `didFinishLoad`, `didComplete`, `didFail`, `willSwitchToBrokerApp`.
-        public var shortName: String {
-            let bare = name.rawValue.replacingOccurrences(of: "WebAuth", with: "").replacingOccurrences(of: "Notification", with: "")
-            return bare.prefix(1).lowercased() + bare.dropFirst()
-        }
+        public var name: Notification.Name { kind.notificationName }
+
+        /// The step's name: `didStartLoad`, `didFinishLoad`, `didComplete`, `didFail`...
+        public var shortName: String { kind.rawValue }
 
         public var description: String { shortName + (url.map { "(\($0.absoluteString))" } ?? "") }
     }
 
-    public static let names: [Notification.Name] = [
-        .webAuthDidStartLoad, .webAuthDidFinishLoad, .webAuthDidFail, .webAuthDidComplete,
-        .webAuthWillSwitchToBrokerApp, .webAuthWillSwitchToSystemBrowser,
-    ]
+    /// The notifications recorded: one per ``WebAuthEvent/Kind``.
+    public static let names: [Notification.Name] = WebAuthEvent.Kind.allCases.map(\.notificationName)
 
     private let state = Mutex<(records: [Record], observers: ObserverTokens)>(([], ObserverTokens()))
 
@@ -36,10 +40,11 @@ public final class WebAuthEventRecorder: Sendable {
 
     /// Starts recording notifications posted by `session` (every session when `nil`).
     public init(session: WebAuthSession? = nil) {
-        let observers = Self.names.map { name in
-            NotificationCenter.default.addObserver(forName: name, object: session, queue: nil) { [weak self] note in
+        let observers = WebAuthEvent.Kind.allCases.map { kind in
+            NotificationCenter.default.addObserver(forName: kind.notificationName, object: session, queue: nil) { [weak self] note in
                 let record = Record(
-                    name: note.name,
+                    kind: kind,
+                    event: WebAuthEvent(note),
                     url: note.userInfo?[WebAuthNotificationKey.url] as? URL,
                     error: note.userInfo?[WebAuthNotificationKey.error] as? WebAuthError,
                     hasWebview: note.userInfo?[WebAuthNotificationKey.webview] != nil,
@@ -67,6 +72,6 @@ public final class WebAuthEventRecorder: Sendable {
     public var shortNames: [String] { records.map(\.shortName) }
     /// How many terminal notifications (`didComplete`, `didFail`) were posted.
     public var terminalCount: Int {
-        records.filter { $0.name == .webAuthDidComplete || $0.name == .webAuthDidFail }.count
+        records.filter(\.kind.isTerminal).count
     }
 }

@@ -72,9 +72,12 @@ extension WebviewProviderConformance.Probe {
     /// that event before `didFail`, and `didFail` last.
     func cancelFromObserver() async {
         let session = makeSession()
-        let names: [Notification.Name] = [.webAuthDidStartLoad, .webAuthDidFinishLoad, .webAuthWillSwitchToBrokerApp]
-        let tokens = names.map { name in
-            NotificationCenter.default.addObserver(forName: name, object: session, queue: nil) { _ in session.cancel() }
+        // Whichever step comes first: every step that does not end the session.
+        let steps = WebAuthEvent.Kind.allCases.filter { !$0.isTerminal }
+        let tokens = steps.map { step in
+            NotificationCenter.default.addObserver(forName: step.notificationName, object: session, queue: nil) { _ in
+                session.cancel()
+            }
         }
         defer { for token in tokens { NotificationCenter.default.removeObserver(token) } }
         let recorder = WebAuthEventRecorder(session: session)

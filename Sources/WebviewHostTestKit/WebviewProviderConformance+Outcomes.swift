@@ -98,7 +98,7 @@ extension WebviewProviderConformance.Probe {
         }
         try? await Task.sleep(for: .milliseconds(500))
         let records = recorder.records
-        if let index = records.firstIndex(where: { $0.name == .webAuthDidComplete || $0.name == .webAuthDidFail }),
+        if let index = records.firstIndex(where: \.kind.isTerminal),
             index != records.count - 1
         {
             fail("notifications after the outcome: \(records[(index + 1)...].map(\.shortName))")

@@ -3,7 +3,8 @@ import ScenarioSupport
 import Synchronization
 import WebviewHost
 
-/// Records the `webAuth*` notifications one session posts, with the thread each arrived on.
+/// Records the `webAuth*` notifications one session posts (every ``WebAuthEvent/Kind``), with the
+/// thread each arrived on.
 @MainActor
 final class NotificationRecorder {
     struct Entry: Sendable {
@@ -24,22 +25,13 @@ final class NotificationRecorder {
     private let log = Log()
     private var tokens: [any NSObjectProtocol] = []
 
-    static let names: [(Notification.Name, String)] = [
-        (.webAuthDidStartLoad, "didStartLoad"),
-        (.webAuthDidFinishLoad, "didFinishLoad"),
-        (.webAuthDidFail, "didFail"),
-        (.webAuthDidComplete, "didComplete"),
-        (.webAuthWillSwitchToBrokerApp, "willSwitchToBrokerApp"),
-        (.webAuthWillSwitchToSystemBrowser, "willSwitchToSystemBrowser"),
-    ]
-
     init(_ session: WebAuthSession) {
-        for (name, short) in Self.names {
-            let token = NotificationCenter.default.addObserver(forName: name, object: session, queue: nil) {
+        for kind in WebAuthEvent.Kind.allCases {
+            let token = NotificationCenter.default.addObserver(forName: kind.notificationName, object: session, queue: nil) {
                 [log] notification in
                 let info = notification.userInfo ?? [:]
                 let entry = Entry(
-                    name: short, url: info[WebAuthNotificationKey.url] as? URL,
+                    name: kind.rawValue, url: info[WebAuthNotificationKey.url] as? URL,
                     errorCode: (info[WebAuthNotificationKey.error] as? WebAuthError)?.code.name,
                     webview: info[WebAuthNotificationKey.webview] as? WebviewHandle,
                     onMainThread: Thread.isMainThread,
@@ -59,7 +51,7 @@ final class NotificationRecorder {
     var texts: [String] { all.map(\.text) }
     var names: [String] { all.map(\.name) }
     var allOnMainThread: Bool { all.allSatisfy(\.onMainThread) }
-    var terminalCount: Int { all.filter { $0.name == "didComplete" || $0.name == "didFail" }.count }
+    var terminalCount: Int { all.filter { WebAuthEvent.Kind(rawValue: $0.name)?.isTerminal == true }.count }
     var failCount: Int { all.filter { $0.name == "didFail" }.count }
     var webview: WebviewHandle? { all.lazy.compactMap(\.webview).first }
     /// The hand-overs to the browser the session announced.

@@ -50,6 +50,21 @@ struct DescriptorTests {
         #expect(descriptor.timeout == .seconds(120))
     }
 
+    @Test("GKeyFile's syntax: CRLF line ends, the \\s escape, a list with an escaped ; and a trailing one")
+    func keyFileSyntax() throws {
+        let descriptor = try ProviderDescriptor(
+            parsing: "[WebviewHost Provider]\r\nId=k\r\nName=\\sKiosk\\sbrowser\r\nExec=/bin/k\r\n"
+                + "BrokerSchemes= msauth ; x-broker ;\r\nProtocolVersion=1\r\n")
+        #expect(descriptor.name == "Kiosk browser")
+        #expect(descriptor.arguments == ["/bin/k"])
+        #expect(descriptor.brokerSchemes == ["msauth", "x-broker"])
+        #expect {
+            try ProviderDescriptor(parsing: "[WebviewHost Provider]\nId=k\nName=n\nExec=/bin/k\nBrokerSchemes=a\\;b\nProtocolVersion=1\n")
+        } throws: { error in
+            "\(error)".contains("a;b")
+        }
+    }
+
     @Test(
         "A malformed descriptor is refused with a reason an administrator can act on",
         arguments: [
@@ -66,6 +81,9 @@ struct DescriptorTests {
             ("[WebviewHost Provider]\nId=a\nName=n\nExec=/bin/x\nPriority=high\nProtocolVersion=1\n", "Priority=high"),
             ("[WebviewHost Provider]\nId=a\nName=n\nExec=/bin/x\nBrokerSchemes=https\nProtocolVersion=1\n", "web scheme"),
             ("[WebviewHost Provider]\nthis line is nonsense\n", "expected Key=Value"),
+            ("[WebviewHost Provider]\nId=a\nName=a\\qb\nExec=/bin/x\nProtocolVersion=1\n", "a backslash in a key file starts only"),
+            ("[WebviewHost Provider]\nId=a\nName=n\nExec=/bin/x\nX_Vendor=1\nProtocolVersion=1\n", "may hold only A-Z"),
+            ("[WebviewHost Provider]\nId=a\n[Other]\nName=n\n[WebviewHost Provider]\nId=b\n", "appears twice"),
         ])
     func malformed(text: String, reason: String) {
         #expect {

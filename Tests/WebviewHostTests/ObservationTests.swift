@@ -456,11 +456,10 @@ final class Sightings {
 
     /// Records `session`'s notifications as `who` (observers with `queue: nil`).
     func observeNotifications(of session: WebAuthSession, as who: String) -> [any NSObjectProtocol] {
-        WebAuthEventRecorder.names.map { name in
-            NotificationCenter.default.addObserver(forName: name, object: session, queue: nil) { note in
-                let short = note.name.rawValue.replacingOccurrences(of: "WebAuth", with: "").replacingOccurrences(of: "Notification", with: "")
+        WebAuthEvent.Kind.allCases.map { kind in
+            NotificationCenter.default.addObserver(forName: kind.notificationName, object: session, queue: nil) { _ in
                 MainActor.assumeIsolated {
-                    self.entries.append("\(who):\(short.prefix(1).lowercased() + short.dropFirst())")
+                    self.entries.append("\(who):\(kind)")
                 }
             }
         }
