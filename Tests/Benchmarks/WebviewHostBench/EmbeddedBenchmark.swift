@@ -19,6 +19,8 @@ struct EmbeddedBenchmark {
     let sequentialFloor: String
     let msalReceiver: String
     let runs: Int
+    /// Leaves out the loopback figure and the sequential sessions.
+    let embeddedOnly: Bool
     let pagePort: Int
     static let variants = ["floor", "swift-floor", "own-window", "caller-view"]
     /// Processes each round starts: the variants, and the library's window after `prewarm()`.
@@ -229,8 +231,8 @@ struct EmbeddedBenchmark {
             }
         }
         return Report(
-            figures: figures.flatMap { $0 } + (try loopback(environment: environment)),
+            figures: figures.flatMap { $0 } + (embeddedOnly ? [] : try loopback(environment: environment)),
             runs: runs,
-            notes: try sequential(page: page, redirect: redirect, environment: environment, toolkits: toolkits))
+            notes: embeddedOnly ? [] : try sequential(page: page, redirect: redirect, environment: environment, toolkits: toolkits))
     }
 }

@@ -7,6 +7,8 @@ import Foundation
 struct Options: Sendable {
     var runs = 7
     var wantsJSON = false
+    /// Only the embedded figures: no loopback figure, no sequential sessions (minutes on a slow machine).
+    var embeddedOnly = false
     var floorPath = ".build-bench/floor"
     var floorGTK4Path = ".build-bench/floor-gtk4"
     var soupFloorPath = ".build-bench/soup-floor"
@@ -19,13 +21,14 @@ struct Options: Sendable {
             switch arguments[index] {
             case "--runs": index += 1; runs = Int(arguments[safe: index] ?? "") ?? runs
             case "--json": wantsJSON = true
+            case "--embedded-only": embeddedOnly = true
             case "--floor": index += 1; floorPath = arguments[safe: index] ?? floorPath
             case "--floor-gtk4": index += 1; floorGTK4Path = arguments[safe: index] ?? floorGTK4Path
             case "--soup-floor": index += 1; soupFloorPath = arguments[safe: index] ?? soupFloorPath
             case "--sequential-floor": index += 1; sequentialFloorPath = arguments[safe: index] ?? sequentialFloorPath
             case "--msal-receiver": index += 1; msalReceiverPath = arguments[safe: index] ?? msalReceiverPath
             default:
-                FileHandle.standardError.write(Data("usage: webview-host-bench [--runs N] [--json] [--floor PATH] [--floor-gtk4 PATH] [--soup-floor PATH] [--sequential-floor PATH] [--msal-receiver PATH]\n".utf8))
+                FileHandle.standardError.write(Data("usage: webview-host-bench [--runs N] [--json] [--embedded-only] [--floor PATH] [--floor-gtk4 PATH] [--soup-floor PATH] [--sequential-floor PATH] [--msal-receiver PATH]\n".utf8))
                 exit(2)
             }
             index += 1
@@ -63,7 +66,7 @@ MainActor.assumeIsolated {
             let report = try EmbeddedBenchmark(
                 floor: options.floorPath, floorGTK4: options.floorGTK4Path, soupFloor: options.soupFloorPath, sequentialFloor: options.sequentialFloorPath,
                 msalReceiver: options.msalReceiverPath,
-                runs: options.runs, pagePort: port).run()
+                runs: options.runs, embeddedOnly: options.embeddedOnly, pagePort: port).run()
             print(options.wantsJSON ? report.json : report.table)
             exit(0)
         } catch {
