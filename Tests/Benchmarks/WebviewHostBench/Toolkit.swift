@@ -14,10 +14,10 @@ enum Toolkit {
         gtk_init(nil, nil)
     }
 
-    /// A shown 480x640 toplevel window holding `view`.
+    /// A shown toplevel window of `Child.windowSize` holding `view`.
     static func showWindow(with view: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
         let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-        gtk_window_set_default_size(wvh_window(window), 480, 640)
+        gtk_window_set_default_size(wvh_window(window), Child.windowSize.width, Child.windowSize.height)
         gtk_container_add(wvh_container(window), wvh_widget(view))
         gtk_widget_show_all(window)
         return UnsafeMutableRawPointer(window)

@@ -14,10 +14,10 @@ enum Toolkit {
         gtk_init()
     }
 
-    /// A shown 480x640 toplevel window holding `view` (`gtk_window_set_child`, `gtk_window_present`).
+    /// A shown toplevel window of `Child.windowSize` holding `view` (`gtk_window_set_child`, `gtk_window_present`).
     static func showWindow(with view: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
         let window = gtk_window_new()!
-        gtk_window_set_default_size(wvh_window(window), 480, 640)
+        gtk_window_set_default_size(wvh_window(window), Child.windowSize.width, Child.windowSize.height)
         gtk_window_set_child(wvh_window(window), wvh_widget(view))
         gtk_window_present(wvh_window(window))
         return UnsafeMutableRawPointer(window)

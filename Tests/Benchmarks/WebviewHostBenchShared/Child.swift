@@ -26,6 +26,9 @@ enum Child {
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
     }
 
+    /// The size of every window the children show: the floor's (Baselines/floor.c).
+    static let windowSize = (width: Int32(480), height: Int32(640))
+
     /// The app's own window and `WebKitWebView`, shown, for the caller's-view variants.
     @MainActor
     static func makeCallerView() -> UnsafeMutableRawPointer {
@@ -99,8 +102,11 @@ enum Child {
         redirectPrefix = redirect.absoluteString
         g_type_class_ref(webkit_web_view_get_type())  // its signals exist once the class does
         g_signal_add_emission_hook(g_signal_lookup("decide-policy", webkit_web_view_get_type()), 0, navigationHook, nil, nil)
+        // The library's window at the floor's size (its default is 520x680), so that the memory
+        // figures compare the same pixels.
         let parameters = ownWindow
-            ? WebviewParameters(webviewType: .embedded) : WebviewParameters(customWebview: WebviewHandle(makeCallerView()))
+            ? WebviewParameters(webviewType: .embedded, windowSize: .init(width: Int(windowSize.width), height: Int(windowSize.height)))
+            : WebviewParameters(customWebview: WebviewHandle(makeCallerView()))
         let session = WebAuthSession(redirectURI: redirect, parameters: parameters)
         var loaded = false
         let observer = NotificationCenter.default.addObserver(forName: .webAuthDidFinishLoad, object: session, queue: nil) { _ in
