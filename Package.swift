@@ -222,6 +222,14 @@ let package = Package(
             ],
             path: "Tests/Benchmarks/WebviewHostBench"
         ),
+        // Its GTK 4 children (the `-gtk4` variants): Tests/Benchmarks/WebviewHostBenchShared, linked into
+        // both as `Shared`, with this binary's Toolkit.swift.
+        .executableTarget(
+            name: "webview-host-bench-gtk4",
+            dependencies: ["EmbeddedWebviewProviderGTK4", "WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK6"],
+            path: "Tests/Benchmarks/WebviewHostBenchGTK4",
+            swiftSettings: [.define("WEBKITGTK_6")]
+        ),
 
         // MARK: Examples
         .executableTarget(

@@ -54,11 +54,29 @@ public struct RedirectURI: Hashable, Sendable, CustomStringConvertible {
             self.scheme = scheme
             user = components.percentEncodedUser
             password = components.percentEncodedPassword
-            host = components.percentEncodedHost?.lowercased()
+            host = Self.host(of: components)?.lowercased()
             let defaultPort = ["http": 80, "https": 443][scheme]
             port = components.port == defaultPort ? nil : components.port
             path = components.percentEncodedPath
             if path.isEmpty, host != nil, scheme == "http" || scheme == "https" { path = "/" }
+        }
+
+        /// `percentEncodedHost`, which IDNA-decodes every host with ICU (loading its UTS #46
+        /// tables, over a MiB, for good); a host of ASCII letters, digits, `.`, `-` and `_` with no
+        /// `xn--` label decodes to itself, so it is taken as it is.
+        private static func host(of components: URLComponents) -> String? {
+            guard let encoded = components.encodedHost, !encoded.isEmpty,
+                encoded.utf8.allSatisfy({ byte in
+                    switch byte {
+                    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                        true
+                    default: false
+                    }
+                }),
+                !encoded.lowercased().split(separator: ".").contains(where: { $0.hasPrefix("xn--") })
+            else { return components.percentEncodedHost }
+            return encoded
         }
     }
 }

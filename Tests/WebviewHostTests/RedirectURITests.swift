@@ -46,6 +46,11 @@ struct RedirectURITests {
             redirect: "http://127.0.0.1:8080/callback",
             candidate: "https://idp.example.com/authorize?redirect_uri=http://127.0.0.1:8080/callback&code=x",
             matches: false),
+        // hosts read without IDNA (ASCII letters, digits, '.', '-', '_') and with it (Unicode, Punycode)
+        .init(redirect: "https://My_App-1.Example.com/cb", candidate: "https://my_app-1.example.COM/cb?code=a", matches: true),
+        .init(redirect: "https://my_app.example.com/cb", candidate: "https://myapp.example.com/cb?code=a", matches: false),
+        .init(redirect: "https://xn--bcher-kva.example/cb", candidate: "https://XN--BCHER-KVA.example/cb?code=a", matches: true),
+        .init(redirect: "https://xn--bcher-kva.example/cb", candidate: "https://bcher-kva.example/cb?code=a", matches: false),
         // IPv6 loopback
         .init(redirect: "http://[::1]:8080/callback", candidate: "http://[::1]:8080/callback?code=a", matches: true),
         .init(redirect: "http://[::1]:8080/callback", candidate: "http://127.0.0.1:8080/callback?code=a", matches: false),

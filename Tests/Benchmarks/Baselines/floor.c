@@ -1,5 +1,6 @@
 /* The floor: a bare GTK 3 window with a WebKitWebView that loads the sign-in page and
- * intercepts the redirect, with nothing of WebviewHost in it. The benchmark starts it as a
+ * intercepts the redirect, with nothing of WebviewHost in it. Built with -DWEBKITGTK_6 against
+ * webkitgtk-6.0, the same with GTK 4 (floor-gtk4). The benchmark starts it as a
  * child and reads what it prints (CLOCK_MONOTONIC nanoseconds, comparable across processes):
  *
  *   loaded <t>      the first page finished loading
@@ -10,13 +11,20 @@
  * usage: floor <page URL> <redirect URI prefix>
  */
 #include <gtk/gtk.h>
+#ifdef WEBKITGTK_6
+#include <webkit/webkit.h>
+#else
 #include <webkit2/webkit2.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
 static const char *redirect_prefix;
 static GtkWidget *window;
+#ifdef WEBKITGTK_6
+static GMainLoop *loop;
+#endif
 static gboolean loaded_once;
 
 static long long now_ns(void) {
@@ -45,7 +53,11 @@ static gboolean navigation_hook(GSignalInvocationHint *hint, guint n, const GVal
 
 static gboolean quit_soon(gpointer data) {
     (void)data;
+#ifdef WEBKITGTK_6
+    g_main_loop_quit(loop);
+#else
     gtk_main_quit();
+#endif
     return G_SOURCE_REMOVE;
 }
 
@@ -56,7 +68,11 @@ static gboolean decide_policy(WebKitWebView *view, WebKitPolicyDecision *decisio
         webkit_navigation_policy_decision_get_navigation_action(WEBKIT_NAVIGATION_POLICY_DECISION(decision)));
     if (!g_str_has_prefix(webkit_uri_request_get_uri(request), redirect_prefix)) return FALSE;
     webkit_policy_decision_ignore(decision);
+#ifdef WEBKITGTK_6
+    gtk_window_destroy(GTK_WINDOW(window));
+#else
     gtk_widget_destroy(window);
+#endif
     printf("resumed %lld\n", now_ns());
     print_hwm();
     fflush(stdout);
@@ -78,16 +94,31 @@ int main(int argc, char **argv) {
         return 2;
     }
     redirect_prefix = argv[2];
+#ifdef WEBKITGTK_6
+    gtk_init();
+    window = gtk_window_new();
+#else
     gtk_init(&argc, &argv);
     window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
+#endif
     gtk_window_set_default_size(GTK_WINDOW(window), 480, 640);
     GtkWidget *view = webkit_web_view_new();
+#ifdef WEBKITGTK_6
+    gtk_window_set_child(GTK_WINDOW(window), view);
+#else
     gtk_container_add(GTK_CONTAINER(window), view);
+#endif
     g_signal_add_emission_hook(g_signal_lookup("decide-policy", WEBKIT_TYPE_WEB_VIEW), 0, navigation_hook, NULL, NULL);
     g_signal_connect(view, "decide-policy", G_CALLBACK(decide_policy), NULL);
     g_signal_connect(view, "load-changed", G_CALLBACK(load_changed), NULL);
     webkit_web_view_load_uri(WEBKIT_WEB_VIEW(view), argv[1]);
+#ifdef WEBKITGTK_6
+    gtk_window_present(GTK_WINDOW(window));
+    loop = g_main_loop_new(NULL, FALSE);
+    g_main_loop_run(loop);
+#else
     gtk_widget_show_all(window);
     gtk_main();
+#endif
     return 0;
 }

@@ -1,5 +1,6 @@
 import Foundation
 import ScenarioSupport
+import Synchronization
 
 extension Array {
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
@@ -9,81 +10,21 @@ struct BenchmarkFailure: Error, CustomStringConvertible {
     let description: String
 }
 
-/// One figure: samples per variant, compared with the floor's median.
-struct Figure {
-    let name: String
-    let unit: String
-    let goal: String
-    /// The baseline first, then the library's variants.
-    let variants: [String]
-    var samples: [String: [Double]] = [:]
-    var baseline: String { variants[0] }
-
-    static func median(_ values: [Double]) -> Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return .nan }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
-}
-
 /// Runs the floor and the library's two embedded variants as separate processes, interleaved,
 /// and reads what each prints.
 struct EmbeddedBenchmark {
     let floor: String
+    let floorGTK4: String
     let soupFloor: String
     let sequentialFloor: String
     let msalReceiver: String
     let runs: Int
+    /// Leaves out the loopback figure and the sequential sessions.
+    let embeddedOnly: Bool
     let pagePort: Int
     static let variants = ["floor", "swift-floor", "own-window", "caller-view"]
     /// Processes each round starts: the variants, and the library's window after `prewarm()`.
     static let processes = variants + ["own-window-warm"]
-
-    struct Report {
-        var figures: [Figure]
-        var runs: Int
-        var notes: [String] = []
-
-        var table: String {
-            var lines = ["runs: \(runs) per variant, interleaved; median [min-max]; ratio = median / the baseline's median"]
-            lines += notes
-            lines += ["", "| figure | variant | median [min-max] | vs baseline | goal |", "|---|---|---|---|---|"]
-            for figure in figures {
-                let baselineMedian = Figure.median(figure.samples[figure.baseline] ?? [])
-                for variant in figure.variants {
-                    guard let values = figure.samples[variant], !values.isEmpty else { continue }
-                    let median = Figure.median(values)
-                    let isBaseline = variant == figure.baseline
-                    let versus = isBaseline
-                        ? "baseline"
-                        : String(format: "%.2fx (%+.2f %@)", median / baselineMedian, median - baselineMedian, figure.unit)
-                    lines.append(String(
-                        format: "| %@ | %@ | %.2f [%.2f-%.2f] %@ | %@ | %@ |", figure.name, variant, median,
-                        values.min()!, values.max()!, figure.unit, versus, isBaseline ? "" : figure.goal))
-                }
-            }
-            return lines.joined(separator: "\n")
-        }
-
-        var json: String {
-            let object: [[String: Any]] = figures.map { figure in
-                let floorMedian = Figure.median(figure.samples[figure.baseline] ?? [])
-                var variants: [String: Any] = [:]
-                for (variant, values) in figure.samples where !values.isEmpty {
-                    variants[variant] = [
-                        "median": Figure.median(values), "min": values.min()!, "max": values.max()!,
-                        "ratioToBaseline": Figure.median(values) / floorMedian, "samples": values,
-                    ]
-                }
-                return [
-                    "figure": figure.name, "unit": figure.unit, "goal": figure.goal, "baseline": figure.baseline,
-                    "variants": variants,
-                ]
-            }
-            let data = try! JSONSerialization.data(withJSONObject: ["runs": runs, "figures": object], options: [.prettyPrinted, .sortedKeys])
-            return String(decoding: data, as: UTF8.self)
-        }
-    }
 
     /// The loopback figure: per round, a process of `sessionsPerRound` sessions each, the bare
     /// libsoup receiver and the library's system-browser listener interleaved.
@@ -137,17 +78,19 @@ struct EmbeddedBenchmark {
     /// 100 sessions in one process, three processes per variant: RSS growth after the first 10
     /// (median [min-max]: one process alone varies by a MiB or two with the allocator), and the
     /// handlers left on a caller's view (the most any process left). Lines for the report's notes.
-    func sequential(page: URL, redirect: String, environment: [String: String]) throws -> [String] {
+    /// The floor is GTK 3's (Baselines/sequential-floor.c).
+    func sequential(page: URL, redirect: String, environment: [String: String], toolkits: [ToolkitRun]) throws -> [String] {
         var notes: [String] = []
         let quickPage = page.absoluteString + "?wait=10"
         var floorGrowth: Double?
-        for variant in ["floor", "own-window", "caller-view"] {
+        let variants = [("floor", toolkits[0])] + toolkits.flatMap { toolkit in ["own-window", "caller-view"].map { ($0, toolkit) } }
+        for (variant, toolkit) in variants {
             var growths: [Double] = []
             var handlersLeft: Int?
             for _ in 0..<3 {
                 let command = variant == "floor"
                     ? [sequentialFloor, "100", quickPage, redirect]
-                    : [CommandLine.arguments[0], "sequential", variant, "100", quickPage, redirect]
+                    : [toolkit.child, "sequential", variant + toolkit.suffix, "100", quickPage, redirect]
                 let child = try CleanSpawn(command, environment: environment)
                 let output = String(decoding: child.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
                 let status = child.waitForExit()
@@ -157,7 +100,7 @@ struct EmbeddedBenchmark {
                     if parts.count == 2, let value = Int(parts[1]) { marks[String(parts[0])] = value }
                 }
                 guard status == 0, let after10 = marks["rss-after-10"], let afterAll = marks["rss-after-all"] else {
-                    throw BenchmarkFailure(description: "sequential \(variant) failed (status \(status)):\n\(output)")
+                    throw BenchmarkFailure(description: "sequential \(variant)\(toolkit.suffix) failed (status \(status)):\n\(output)")
                 }
                 growths.append(Double(afterAll - after10) / 1024)
                 if let handlers = marks["handlers-left"] { handlersLeft = max(handlersLeft ?? 0, handlers) }
@@ -172,53 +115,86 @@ struct EmbeddedBenchmark {
             }
             var note = String(
                 format: "100 sequential sessions, %@: RSS growth after the first 10: %+.2f [%+.2f to %+.2f] MiB over 3 processes (floor %+.2f; goal < 2 MiB)",
-                variant, growths[1], growths[0], growths[2], floorGrowth ?? .nan)
+                variant + toolkit.suffix, growths[1], growths[0], growths[2], floorGrowth ?? .nan)
             if let handlersLeft { note += "; handlers left on the caller's view: \(handlersLeft) (goal 0)" }
             notes.append(note)
         }
         return notes
     }
 
+    /// The toolkits the embedded figures are measured in: the suffix of their variants' names
+    /// (`own-window-gtk4`), what the figures' names get, and the programs that run them.
+    struct ToolkitRun {
+        let suffix: String
+        let label: String
+        let floor: String
+        let child: String
+    }
+
+    /// The embedded figures, once per toolkit; `samples` are filled per variant (with its suffix).
+    static func embeddedFigures() -> [Figure] {
+        [
+            Figure(name: "process start -> login page loaded", unit: "ms", goal: "<= 1.05x", variants: variants),
+            Figure(
+                name: "start -> login page loaded, prewarmed vs cold", unit: "ms", goal: "<= 0.1x",
+                variants: ["own-window", "own-window-warm"]),
+            Figure(
+                name: "redirect navigation -> caller resumed", unit: "ms", goal: "<= 2 ms, <= 1.3x", variants: variants,
+                limits: ["own-window": .ratio(1.3), "caller-view": .ratio(1.3)]),
+            Figure(
+                name: "redirect 302 sent -> caller resumed", unit: "ms", goal: "<= 1.3x", variants: variants,
+                limits: ["own-window": .ratio(1.3), "caller-view": .ratio(1.3)]),
+            Figure(name: "peak RSS of the UI process", unit: "MiB", goal: "<= +10 MiB", variants: variants),
+            Figure(
+                name: "peak RSS over the Swift floor (what the library adds)", unit: "MiB", goal: "",
+                variants: ["swift-floor", "own-window", "caller-view"], limits: ["own-window": .over(5), "caller-view": .over(3)]),
+            Figure(
+                name: "peak RSS with a prewarmed window vs without", unit: "MiB", goal: "(cost, reported)",
+                variants: ["own-window", "own-window-warm"]),
+        ]
+    }
+
     func run() throws -> Report {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-bench-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A login page that leaves for the redirect URI by itself, as an authorization server does.
+        // A login page that leaves by itself for `/done`, which answers 302 to the redirect URI, as
+        // an authorization server does.
         let redirect = "http://127.0.0.1:18081/callback"
         let page = URL(string: "http://127.0.0.1:\(pagePort)/login")!
+        PageServer.redirectLocation = "\(redirect)?code=the-code&state=s"
         PageServer.page = """
             <!doctype html><meta charset="utf-8"><title>Sign in</title>
             <form><label>User <input name="u"></label><label>Password <input name="p" type="password"></label><button>Sign in</button></form>
             <script>
             var wait = Number(new URLSearchParams(location.search).get('wait') || 300);
-            setTimeout(function () { location.href = '\(redirect)?code=the-code&state=s'; }, wait);
+            setTimeout(function () { location.href = '/done'; }, wait);
             </script>
             """
 
-        var start = Figure(name: "process start -> login page loaded", unit: "ms", goal: "<= 1.05x", variants: Self.variants)
-        var resume = Figure(
-            name: "redirect navigation -> caller resumed", unit: "ms", goal: "<= 2 ms, <= 1.5x", variants: Self.variants)
-        var memory = Figure(name: "peak RSS of the UI process", unit: "MiB", goal: "<= +10 MiB", variants: Self.variants)
-        var warm = Figure(
-            name: "start -> login page loaded, prewarmed vs cold", unit: "ms", goal: "<= 0.1x",
-            variants: ["own-window", "own-window-warm"])
-        var warmMemory = Figure(
-            name: "peak RSS with a prewarmed window vs without", unit: "MiB", goal: "(cost, reported)",
-            variants: ["own-window", "own-window-warm"])
         let me = CommandLine.arguments[0]
+        let toolkits = [
+            ToolkitRun(suffix: "", label: "", floor: floor, child: me),
+            ToolkitRun(
+                suffix: "-gtk4", label: " (GTK 4)", floor: floorGTK4,
+                child: URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("webview-host-bench-gtk4").path),
+        ]
+        var figures = toolkits.map { toolkit in Self.embeddedFigures().map { $0.forToolkit(suffix: toolkit.suffix, label: toolkit.label) } }
         var environment = ProcessInfo.processInfo.environment
         environment["NO_AT_BRIDGE"] = "1"
         // Each variant's data folders stay apart from the person's.
         environment["XDG_DATA_HOME"] = folder.appendingPathComponent("data").path
         environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
+        let processes = toolkits.flatMap { toolkit in Self.processes.map { (toolkit, $0) } }
         // A warm-up of each, not counted (the page cache, the web process binary).
         for round in -1..<runs {
             // Rotate the order so no variant always runs first after an idle moment.
-            let order = (0..<Self.processes.count).map { Self.processes[($0 + max(round, 0)) % Self.processes.count] }
-            for variant in order {
+            let order = (0..<processes.count).map { processes[($0 + max(round, 0)) % processes.count] }
+            for (toolkit, variant) in order {
                 let command = variant == "floor"
-                    ? [floor, page.absoluteString, redirect]
-                    : [me, "child", variant, page.absoluteString, redirect]
+                    ? [toolkit.floor, page.absoluteString, redirect]
+                    : [toolkit.child, "child", variant + toolkit.suffix, page.absoluteString, redirect]
+                PageServer.redirectSent.store(0, ordering: .sequentiallyConsistent)
                 let began = Child.monotonicNanoseconds()
                 let child = try CleanSpawn(command, environment: environment)
                 let output = String(decoding: child.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
@@ -228,26 +204,35 @@ struct EmbeddedBenchmark {
                     let parts = line.split(separator: " ", maxSplits: 1)
                     if parts.count == 2, let value = Int64(parts[1]) { marks[String(parts[0])] = value }
                 }
+                let sent = PageServer.redirectSent.load(ordering: .sequentiallyConsistent)
                 guard status == 0, let loaded = marks["loaded"], let navigated = marks["navigated"],
-                    let resumed = marks["resumed"], let hwm = marks["hwm"]
+                    let resumed = marks["resumed"], let hwm = marks["hwm"], sent > 0
                 else {
                     let errors = String(decoding: child.errors?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
-                    throw BenchmarkFailure(description: "\(variant) failed (status \(status)):\n\(output)\n\(errors)")
+                    throw BenchmarkFailure(description: "\(variant)\(toolkit.suffix) failed (status \(status)):\n\(output)\n\(errors)")
                 }
                 guard round >= 0 else { continue }
-                if let started = marks["started"], variant.hasPrefix("own-window") {
-                    warm.samples[variant, default: []].append(Double(loaded - started) / 1e6)
-                    warmMemory.samples[variant, default: []].append(Double(hwm) / 1024)
+                var samples: [String: Double] = [
+                    "peak RSS with a prewarmed window vs without": Double(hwm) / 1024,
+                    "process start -> login page loaded": Double(loaded - began) / 1e6,
+                    "redirect navigation -> caller resumed": Double(resumed - navigated) / 1e6,
+                    "redirect 302 sent -> caller resumed": Double(resumed - sent) / 1e6,
+                    "peak RSS of the UI process": Double(hwm) / 1024,
+                    "peak RSS over the Swift floor (what the library adds)": Double(hwm) / 1024,
+                ]
+                if let started = marks["started"] { samples["start -> login page loaded, prewarmed vs cold"] = Double(loaded - started) / 1e6 }
+                let index = toolkits.firstIndex { $0.suffix == toolkit.suffix }!
+                for (figure, value) in samples {
+                    let position = figures[index].firstIndex { $0.name == figure + toolkit.label }!
+                    if figures[index][position].variants.contains(variant + toolkit.suffix) {
+                        figures[index][position].samples[variant + toolkit.suffix, default: []].append(value)
+                    }
                 }
-                guard Self.variants.contains(variant) else { continue }
-                start.samples[variant, default: []].append(Double(loaded - began) / 1e6)
-                resume.samples[variant, default: []].append(Double(resumed - navigated) / 1e6)
-                memory.samples[variant, default: []].append(Double(hwm) / 1024)
             }
         }
         return Report(
-            figures: [start, warm, resume, memory, warmMemory] + (try loopback(environment: environment)),
+            figures: figures.flatMap { $0 } + (embeddedOnly ? [] : try loopback(environment: environment)),
             runs: runs,
-            notes: try sequential(page: page, redirect: redirect, environment: environment))
+            notes: embeddedOnly ? [] : try sequential(page: page, redirect: redirect, environment: environment, toolkits: toolkits))
     }
 }

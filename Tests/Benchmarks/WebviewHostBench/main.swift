@@ -7,7 +7,10 @@ import Foundation
 struct Options: Sendable {
     var runs = 7
     var wantsJSON = false
+    /// Only the embedded figures: no loopback figure, no sequential sessions (minutes on a slow machine).
+    var embeddedOnly = false
     var floorPath = ".build-bench/floor"
+    var floorGTK4Path = ".build-bench/floor-gtk4"
     var soupFloorPath = ".build-bench/soup-floor"
     var sequentialFloorPath = ".build-bench/sequential-floor"
     var msalReceiverPath = "Tests/Benchmarks/Baselines/msal_receiver.py"
@@ -18,12 +21,14 @@ struct Options: Sendable {
             switch arguments[index] {
             case "--runs": index += 1; runs = Int(arguments[safe: index] ?? "") ?? runs
             case "--json": wantsJSON = true
+            case "--embedded-only": embeddedOnly = true
             case "--floor": index += 1; floorPath = arguments[safe: index] ?? floorPath
+            case "--floor-gtk4": index += 1; floorGTK4Path = arguments[safe: index] ?? floorGTK4Path
             case "--soup-floor": index += 1; soupFloorPath = arguments[safe: index] ?? soupFloorPath
             case "--sequential-floor": index += 1; sequentialFloorPath = arguments[safe: index] ?? sequentialFloorPath
             case "--msal-receiver": index += 1; msalReceiverPath = arguments[safe: index] ?? msalReceiverPath
             default:
-                FileHandle.standardError.write(Data("usage: webview-host-bench [--runs N] [--json] [--floor PATH] [--soup-floor PATH] [--sequential-floor PATH] [--msal-receiver PATH]\n".utf8))
+                FileHandle.standardError.write(Data("usage: webview-host-bench [--runs N] [--json] [--embedded-only] [--floor PATH] [--floor-gtk4 PATH] [--soup-floor PATH] [--sequential-floor PATH] [--msal-receiver PATH]\n".utf8))
                 exit(2)
             }
             index += 1
@@ -32,14 +37,7 @@ struct Options: Sendable {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "child", arguments.count == 4, let page = URL(string: arguments[2]), let redirect = URL(string: arguments[3]) {
-    MainActor.assumeIsolated {
-        if arguments[1] == "swift-floor" { Child.runSwiftFloor(page: page, redirect: redirect) }
-        Child.runEmbedded(
-            ownWindow: arguments[1].hasPrefix("own-window"), warm: arguments[1] == "own-window-warm", page: page,
-            redirect: redirect)
-    }
-}
+MainActor.assumeIsolated { ChildCommand.run(arguments) }
 
 if arguments.first == "loopback", arguments.count >= 2, let sessions = Int(arguments[1]) {
     let junk = arguments.count >= 4 ? Int(arguments[2]) ?? 0 : 0
@@ -47,16 +45,8 @@ if arguments.first == "loopback", arguments.count >= 2, let sessions = Int(argum
     MainActor.assumeIsolated { LoopbackChild.run(sessions: sessions, junk: junk, held: held) }
 }
 
-if arguments.first == "sequential", arguments.count == 5, let sessions = Int(arguments[2]),
-    let page = URL(string: arguments[3]), let redirect = URL(string: arguments[4])
-{
-    MainActor.assumeIsolated {
-        SequentialChild.run(ownWindow: arguments[1] == "own-window", sessions: sessions, page: page, redirect: redirect)
-    }
-}
-
 let options = Options(arguments)
-for path in [options.floorPath, options.soupFloorPath, options.sequentialFloorPath] where !FileManager.default.isExecutableFile(atPath: path) {
+for path in [options.floorPath, options.floorGTK4Path, options.soupFloorPath, options.sequentialFloorPath] where !FileManager.default.isExecutableFile(atPath: path) {
     FileHandle.standardError.write(Data("No baseline program at \(path): run Tests/Benchmarks/run.sh, which builds it.\n".utf8))
     exit(2)
 }
@@ -74,9 +64,9 @@ MainActor.assumeIsolated {
     Thread {
         do {
             let report = try EmbeddedBenchmark(
-                floor: options.floorPath, soupFloor: options.soupFloorPath, sequentialFloor: options.sequentialFloorPath,
+                floor: options.floorPath, floorGTK4: options.floorGTK4Path, soupFloor: options.soupFloorPath, sequentialFloor: options.sequentialFloorPath,
                 msalReceiver: options.msalReceiverPath,
-                runs: options.runs, pagePort: port).run()
+                runs: options.runs, embeddedOnly: options.embeddedOnly, pagePort: port).run()
             print(options.wantsJSON ? report.json : report.table)
             exit(0)
         } catch {

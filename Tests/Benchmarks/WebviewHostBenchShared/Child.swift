@@ -1,6 +1,11 @@
 import CGLib
+#if WEBKITGTK_6
+import CWebKitGTK6
+import EmbeddedWebviewProviderGTK4
+#else
 import CWebKitGTK
 import EmbeddedWebviewProvider
+#endif
 import Foundation
 import GLibSupport
 import WebviewHost
@@ -21,15 +26,15 @@ enum Child {
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
     }
 
+    /// The size of every window the children show: the floor's (Baselines/floor.c).
+    static let windowSize = (width: Int32(480), height: Int32(640))
+
     /// The app's own window and `WebKitWebView`, shown, for the caller's-view variants.
     @MainActor
     static func makeCallerView() -> UnsafeMutableRawPointer {
-        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-        gtk_window_set_default_size(wvh_window(window), 480, 640)
-        let view = webkit_web_view_new()!
-        gtk_container_add(wvh_container(window), view)
-        gtk_widget_show_all(window)
-        return UnsafeMutableRawPointer(view)
+        let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
+        _ = Toolkit.showWindow(with: view)
+        return view
     }
 
     static func say(_ line: String) {
@@ -55,7 +60,7 @@ enum Child {
         return String(cString: uri).hasPrefix(redirectPrefix)
     }
 
-    nonisolated(unsafe) static var swiftFloorWindow: UnsafeMutablePointer<GtkWidget>?
+    nonisolated(unsafe) static var swiftFloorWindow: UnsafeMutableRawPointer?
     nonisolated(unsafe) static var swiftFloorLoaded = false
 
     /// `swift-floor`: the floor's program (Baselines/floor.c) written in Swift, in this binary. The
@@ -63,18 +68,14 @@ enum Child {
     /// WebviewHost runs: what separates it from the C floor is what any Swift program pays.
     @MainActor
     static func runSwiftFloor(page: URL, redirect: URL) -> Never {
-        gtk_init(nil, nil)
+        Toolkit.initialize()
         redirectPrefix = redirect.absoluteString
-        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-        swiftFloorWindow = window
-        gtk_window_set_default_size(wvh_window(window), 480, 640)
         let view = webkit_web_view_new()!
-        gtk_container_add(wvh_container(window), view)
         g_signal_add_emission_hook(g_signal_lookup("decide-policy", webkit_web_view_get_type()), 0, navigationHook, nil, nil)
         let decide: @convention(c) (gpointer?, gpointer?, UInt32, gpointer?) -> gboolean = { _, decision, type, _ in
             guard let decision, Child.isRedirect(decision, type: type) else { return 0 }
             webkit_policy_decision_ignore(wvh_policy_decision(decision))
-            gtk_widget_destroy(Child.swiftFloorWindow)
+            MainActor.assumeIsolated { Toolkit.destroyWindow(Child.swiftFloorWindow!) }
             Child.say("resumed \(Child.monotonicNanoseconds())")
             Child.say("hwm \(Child.statusKiB("VmHWM"))")
             exit(0)
@@ -87,23 +88,25 @@ enum Child {
         g_signal_connect_data(view, "decide-policy", unsafeBitCast(decide, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
         g_signal_connect_data(view, "load-changed", unsafeBitCast(loadChanged, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
         webkit_web_view_load_uri(wvh_web_view(UnsafeMutableRawPointer(view)), page.absoluteString)
-        gtk_widget_show_all(window)
-        gtk_main()
-        exit(1)
+        swiftFloorWindow = Toolkit.showWindow(with: UnsafeMutableRawPointer(view))
+        Toolkit.runMainLoop()
     }
 
     /// `own-window` (the library's window), `own-window-warm` (the same after `prewarm()` and a
     /// pause), or `caller-view` (a window and view made here).
     @MainActor
     static func runEmbedded(ownWindow: Bool, warm: Bool, page: URL, redirect: URL) -> Never {
-        gtk_init(nil, nil)
+        Toolkit.initialize()
         MainLoopBridge.install()
         WebviewProviderRegistry.register(EmbeddedWebviewProvider())
         redirectPrefix = redirect.absoluteString
         g_type_class_ref(webkit_web_view_get_type())  // its signals exist once the class does
         g_signal_add_emission_hook(g_signal_lookup("decide-policy", webkit_web_view_get_type()), 0, navigationHook, nil, nil)
+        // The library's window at the floor's size (its default is 520x680), so that the memory
+        // figures compare the same pixels.
         let parameters = ownWindow
-            ? WebviewParameters(webviewType: .embedded) : WebviewParameters(customWebview: WebviewHandle(makeCallerView()))
+            ? WebviewParameters(webviewType: .embedded, windowSize: .init(width: Int(windowSize.width), height: Int(windowSize.height)))
+            : WebviewParameters(customWebview: WebviewHandle(makeCallerView()))
         let session = WebAuthSession(redirectURI: redirect, parameters: parameters)
         var loaded = false
         let observer = NotificationCenter.default.addObserver(forName: .webAuthDidFinishLoad, object: session, queue: nil) { _ in
@@ -131,7 +134,6 @@ enum Child {
             say("hwm \(statusKiB("VmHWM"))")
             exit(0)
         }
-        gtk_main()
-        exit(1)
+        Toolkit.runMainLoop()
     }
 }

@@ -1,6 +1,11 @@
 import CGLib
+#if WEBKITGTK_6
+import CWebKitGTK6
+import EmbeddedWebviewProviderGTK4
+#else
 import CWebKitGTK
 import EmbeddedWebviewProvider
+#endif
 import Foundation
 import GLibSupport
 import WebviewHost
@@ -11,7 +16,7 @@ import WebviewHost
 enum SequentialChild {
     @MainActor
     static func run(ownWindow: Bool, sessions: Int, page: URL, redirect: URL) -> Never {
-        gtk_init(nil, nil)
+        Toolkit.initialize()
         MainLoopBridge.install()
         WebviewProviderRegistry.register(EmbeddedWebviewProvider())
         let view = ownWindow ? nil : Child.makeCallerView()
@@ -42,7 +47,6 @@ enum SequentialChild {
             Child.say("rss-after-all \(Child.statusKiB("VmRSS"))")
             exit(0)
         }
-        gtk_main()
-        exit(1)
+        Toolkit.runMainLoop()
     }
 }
