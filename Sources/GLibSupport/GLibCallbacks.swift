@@ -52,6 +52,17 @@ public enum SourceCallback {
         }
     }
 
+    /// The C function for a socket source (`g_socket_create_source`), which GLib calls in the
+    /// `GSocketSourceFunc` shape (`gboolean (*)(GSocket *, GIOCondition, gpointer)`): runs the
+    /// closure (still retained). Pass it to `g_source_set_callback` with ``userData(_:)``.
+    public static var socketSourceFunction: GSourceFunc {
+        let function: GSocketSourceFunc = { _, _, data in
+            let body = UserData<Body>.borrow(data)
+            return MainActor.assumeIsolated { body() } ? 1 : 0
+        }
+        return unsafeBitCast(function, to: GSourceFunc.self)
+    }
+
     /// The user data for ``function``: `body`, retained until ``destroyNotify`` runs.
     public static func userData(_ body: @escaping Body) -> gpointer {
         UserData<Body>.retained(body)
@@ -71,8 +82,13 @@ public enum SourceCallback {
     /// resolution); returns its id (for `g_source_remove`).
     @MainActor @discardableResult
     public static func addTimeout(_ interval: Duration, priority: Int32 = G_PRIORITY_DEFAULT, _ body: @escaping Body) -> guint {
+        g_timeout_add_full(priority, milliseconds(interval), function, userData(body), destroyNotify)
+    }
+
+    /// `interval` in whole milliseconds, as GLib's timeouts take it.
+    static func milliseconds(_ interval: Duration) -> guint {
         let milliseconds = interval.components.seconds * 1000 + interval.components.attoseconds / 1_000_000_000_000_000
-        return g_timeout_add_full(priority, guint(clamping: max(milliseconds, 0)), function, userData(body), destroyNotify)
+        return guint(clamping: max(milliseconds, 0))
     }
 }
 

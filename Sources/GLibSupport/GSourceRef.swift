@@ -13,6 +13,7 @@ public import CGLib
 /// source.destroy()
 /// ```
 /// Main thread only for sources on the default main context (the owner's thread in general).
+/// ``timeout(after:priority:_:)`` does the usual case in one call.
 public final class GSourceRef {
     /// The source, for C calls. Valid as long as this value lives.
     public let pointer: UnsafeMutablePointer<GSource>
@@ -21,6 +22,25 @@ public final class GSourceRef {
     /// Adopts the reference a `*_source_new()` function returned ("transfer full").
     public init(adopting pointer: UnsafeMutablePointer<GSource>) {
         self.pointer = pointer
+    }
+
+    /// A timeout source on the default main context that runs `body` after `interval` (again every
+    /// `interval` while it returns `true`), attached and owned: dropping the returned value removes
+    /// it, and its closure is released then (`g_timeout_source_new`, millisecond resolution).
+    ///
+    /// ```swift
+    /// deadline = GSourceRef.timeout(after: .seconds(2)) { [self] in finish(); return false }
+    /// deadline = nil   // before it fired: it never will
+    /// ```
+    @MainActor
+    public static func timeout(
+        after interval: Duration, priority: Int32 = G_PRIORITY_DEFAULT, _ body: @escaping SourceCallback.Body
+    ) -> GSourceRef {
+        let source = GSourceRef(adopting: g_timeout_source_new(SourceCallback.milliseconds(interval)))
+        g_source_set_priority(source.pointer, priority)
+        g_source_set_callback(source.pointer, SourceCallback.function, SourceCallback.userData(body), SourceCallback.destroyNotify)
+        source.attach()
+        return source
     }
 
     deinit {

@@ -140,6 +140,27 @@ struct CallbackTests {
         #expect(record.calls == 0)
     }
 
+    @Test("GSourceRef.timeout: fires once, then its closure is released; the value can be dropped afterwards")
+    func ownedTimeout() {
+        weak var released: Probe?
+        let record = Record()
+        var source: GSourceRef?
+        do {
+            let probe = Probe(record)
+            released = probe
+            source = GSourceRef.timeout(after: .milliseconds(1)) {
+                probe.record.calls += 1
+                return false
+            }
+        }
+        iterate { released == nil }
+        #expect(record.calls == 1)
+        #expect(source != nil, "kept by its owner after it fired")
+        source = nil
+        drain()
+        #expect(record.calls == 1)
+    }
+
     @Test("ChildWatchCallback: reports a real child's exit status once and releases the closure")
     func childWatch() throws {
         weak var released: Probe?
