@@ -128,9 +128,3 @@ public enum ChildWatchCallback {
         g_child_watch_add_full(priority, pid, function, userData(body), destroyNotify)
     }
 }
-
-/// A value handed from a GLib callback to main-actor code on the same (main) thread.
-struct UnsafeSendable<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}

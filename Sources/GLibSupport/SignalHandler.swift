@@ -70,20 +70,20 @@ public enum SignalHandler {
         case .pointer:
             let f: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, argument, data in
                 guard case .pointer(let body) = UserData<SignalHandler>.borrow(data) else { return }
-                MainActor.assumeIsolated { [argument = UnsafePointerBits(argument)] in body(argument.pointer) }
+                MainActor.assumeIsolated { [argument = UnsafeSendable(argument)] in body(argument.value) }
             }
             return unsafeBitCast(f, to: GCallback.self)
         case .pointerReturningBool:
             let f: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, argument, data in
                 guard case .pointerReturningBool(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
-                return MainActor.assumeIsolated { [argument = UnsafePointerBits(argument)] in body(argument.pointer) } ? 1 : 0
+                return MainActor.assumeIsolated { [argument = UnsafeSendable(argument)] in body(argument.value) } ? 1 : 0
             }
             return unsafeBitCast(f, to: GCallback.self)
         case .twoPointersReturningBool:
             let f: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> gboolean = { _, first, second, data in
                 guard case .twoPointersReturningBool(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
-                return MainActor.assumeIsolated { [first = UnsafePointerBits(first), second = UnsafePointerBits(second)] in
-                    body(first.pointer, second.pointer)
+                return MainActor.assumeIsolated { [first = UnsafeSendable(first), second = UnsafeSendable(second)] in
+                    body(first.value, second.value)
                 } ? 1 : 0
             }
             return unsafeBitCast(f, to: GCallback.self)
@@ -91,15 +91,15 @@ public enum SignalHandler {
             let f: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?, gpointer?) -> gboolean = { _, first, second, third, data in
                 guard case .threePointersReturningBool(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
                 return MainActor.assumeIsolated {
-                    [first = UnsafePointerBits(first), second = UnsafePointerBits(second), third = UnsafePointerBits(third)] in
-                    body(first.pointer, second.pointer, third.pointer)
+                    [first = UnsafeSendable(first), second = UnsafeSendable(second), third = UnsafeSendable(third)] in
+                    body(first.value, second.value, third.value)
                 } ? 1 : 0
             }
             return unsafeBitCast(f, to: GCallback.self)
         case .decidePolicy:
             let f: @convention(c) (gpointer?, gpointer?, UInt32, gpointer?) -> gboolean = { _, decision, type, data in
                 guard case .decidePolicy(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
-                return MainActor.assumeIsolated { [decision = UnsafePointerBits(decision)] in body(decision.pointer, type) } ? 1 : 0
+                return MainActor.assumeIsolated { [decision = UnsafeSendable(decision)] in body(decision.value, type) } ? 1 : 0
             }
             return unsafeBitCast(f, to: GCallback.self)
         case .loadFailed:
@@ -116,13 +116,13 @@ public enum SignalHandler {
                 _, uri, certificate, errors, data in
                 guard case .loadFailedWithTLSErrors(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
                 let uri = uri.map { String(cString: $0) } ?? ""
-                return MainActor.assumeIsolated { [certificate = UnsafePointerBits(certificate)] in body(uri, certificate.pointer, errors) } ? 1 : 0
+                return MainActor.assumeIsolated { [certificate = UnsafeSendable(certificate)] in body(uri, certificate.value, errors) } ? 1 : 0
             }
             return unsafeBitCast(f, to: GCallback.self)
         case .create:
             let f: @convention(c) (gpointer?, gpointer?, gpointer?) -> gpointer? = { _, action, data in
                 guard case .create(let body) = UserData<SignalHandler>.borrow(data) else { return nil }
-                let widget = MainActor.assumeIsolated { [action = UnsafePointerBits(action)] in UInt(bitPattern: body(action.pointer)) }
+                let widget = MainActor.assumeIsolated { [action = UnsafeSendable(action)] in UInt(bitPattern: body(action.value)) }
                 return UnsafeMutableRawPointer(bitPattern: widget)
             }
             return unsafeBitCast(f, to: GCallback.self)
@@ -154,10 +154,4 @@ public enum SignalHandler {
             instance, signal, handler.thunk, UserData.retained(handler), UserData<SignalHandler>.closureNotify,
             GConnectFlags(rawValue: 0))
     }
-}
-
-/// A pointer handed from a GLib callback to main-actor code on the same (main) thread.
-private struct UnsafePointerBits: @unchecked Sendable {
-    let pointer: UnsafeMutableRawPointer?
-    init(_ pointer: UnsafeMutableRawPointer?) { self.pointer = pointer }
 }

@@ -146,7 +146,7 @@ final class LoopbackRedirectListener {
     /// During the grace period after ``close()``: once no answer is pending any more, releases
     /// everything (when idle, after libsoup has returned from the signal that said so).
     func endGraceIfAnswered() {
-        guard closing, server != nil, requestLines.isEmpty else { return }
+        guard graceDeadline != nil, requestLines.isEmpty else { return }
         whenIdle { [self] in disconnect() }
     }
 
