@@ -34,7 +34,7 @@ final class BrokerBus: @unchecked Sendable {
     /// Unchecked: the GLib pointers are used on the worker thread only.
     private struct Pending: @unchecked Sendable {
         let continuation: CheckedContinuation<Result<Reply, Failure>, Never>
-        let cancellable: UnsafeMutablePointer<GCancellable>
+        let cancellable: GObjectRef<UnsafeMutablePointer<GCancellable>>
         /// Calls to the broker end when its name loses its owner; calls to the bus itself do not.
         let toBroker: Bool
     }
@@ -42,7 +42,7 @@ final class BrokerBus: @unchecked Sendable {
     /// Unchecked: the GLib pointers are used on the worker thread only.
     private struct State: @unchecked Sendable {
         /// The `GDBusConnection`, made on first use and again after it closed.
-        var connection: OpaquePointer?
+        var connection: GObjectRef<OpaquePointer>?
         var subscription: guint = 0
         var pending: [UInt64: Pending] = [:]
         var nextID: UInt64 = 0
@@ -63,18 +63,17 @@ final class BrokerBus: @unchecked Sendable {
     }
 
     deinit {
-        let taken = state.withLock { state -> (OpaquePointer?, guint) in
+        let taken = state.withLock { state -> (GObjectRef<OpaquePointer>?, guint) in
             defer { state.connection = nil }
             return (state.connection, state.subscription)
         }
-        if let connection = taken.0 {
-            let address = UInt(bitPattern: connection)
+        if let made = taken.0 {
+            // Handed to the worker thread, the only one that uses it (and releases it, with the job).
+            nonisolated(unsafe) let connection = made
             let subscription = taken.1
             worker.perform {
-                let connection = OpaquePointer(bitPattern: address)
-                if subscription != 0 { g_dbus_connection_signal_unsubscribe(connection, subscription) }
-                g_dbus_connection_close(connection, nil, nil, nil)
-                g_object_unref(UnsafeMutableRawPointer(connection))
+                if subscription != 0 { g_dbus_connection_signal_unsubscribe(connection.pointer, subscription) }
+                g_dbus_connection_close(connection.pointer, nil, nil, nil)
             }
         }
     }
@@ -152,14 +151,14 @@ final class BrokerBus: @unchecked Sendable {
         id: UInt64, continuation: CheckedContinuation<Result<Reply, Failure>, Never>, destination: String, path: String,
         interface: String, method: String, arguments: [String], timeout: Int32, toBroker: Bool
     ) {
-        let connection: OpaquePointer
+        let connection: GObjectRef<OpaquePointer>
         switch connect() {
         case .success(let made): connection = made
         case .failure(let failure):
             continuation.resume(returning: .failure(failure))
             return
         }
-        let cancellable = g_cancellable_new()!
+        let cancellable = GObjectRef(adopting: g_cancellable_new()!)
         let alreadyCanceled = state.withLock { state -> Bool in
             // A cancel that ran before this start found nothing to end: remember it by the id.
             if state.canceledBeforeStart.remove(id) != nil { return true }
@@ -167,17 +166,17 @@ final class BrokerBus: @unchecked Sendable {
             return false
         }
         if alreadyCanceled {
-            g_object_unref(cancellable)
             continuation.resume(returning: .failure(.canceled))
             return
         }
         var children = arguments.map { g_variant_new_string($0) }
         let parameters = children.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
-        let context = Unmanaged.passRetained(CallContext(bus: self, id: id)).toOpaque()
+        let ended: @Sendable (Result<Reply, Failure>) -> Void = { [self] outcome in end(id, with: outcome) }
         g_dbus_connection_call(
-            connection, destination, path, interface, method, parameters, nil, G_DBUS_CALL_FLAGS_NONE, timeout, cancellable,
+            connection.pointer, destination, path, interface, method, parameters, nil, G_DBUS_CALL_FLAGS_NONE, timeout,
+            cancellable.pointer,
             { source, result, data in
-                let context = Unmanaged<CallContext>.fromOpaque(data!).takeRetainedValue()
+                let ended = UserData<@Sendable (Result<Reply, Failure>) -> Void>.take(data)
                 var error: UnsafeMutablePointer<GError>?
                 let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
                 let outcome: Result<Reply, Failure>
@@ -190,32 +189,30 @@ final class BrokerBus: @unchecked Sendable {
                 } else {
                     outcome = .failure(.unavailable("the call ended without a reply or an error"))
                 }
-                context.bus.end(context.id, with: outcome)
-            }, context)
+                ended(outcome)
+            }, UserData.retained(ended))
     }
 
     /// Resumes the call `id` once (later ends do nothing) and cancels its GDBus call; on the worker thread.
     private func end(_ id: UInt64, with outcome: Result<Reply, Failure>) {
         let pending = state.withLock { $0.pending.removeValue(forKey: id) }
         guard let pending else { return }
-        g_cancellable_cancel(pending.cancellable)
-        g_object_unref(pending.cancellable)
+        g_cancellable_cancel(pending.cancellable.pointer)
         pending.continuation.resume(returning: outcome)
     }
 
     /// The connection, made (and the name watched) on first use; on the worker thread.
-    private func connect() -> Result<OpaquePointer, Failure> {
+    private func connect() -> Result<GObjectRef<OpaquePointer>, Failure> {
         if let connection = state.withLock({ $0.connection }) {
-            if g_dbus_connection_is_closed(connection) == 0 { return .success(connection) }
+            if g_dbus_connection_is_closed(connection.pointer) == 0 { return .success(connection) }
             // The bus went away (or the connection was closed): drop it, connect again below.
             let subscription = state.withLock { state in
                 defer { (state.connection, state.subscription) = (nil, 0) }
                 return state.subscription
             }
-            if subscription != 0 { g_dbus_connection_signal_unsubscribe(connection, subscription) }
-            g_object_unref(UnsafeMutableRawPointer(connection))
+            if subscription != 0 { g_dbus_connection_signal_unsubscribe(connection.pointer, subscription) }
         }
-        let made: OpaquePointer?
+        let made: GObjectRef<OpaquePointer>?
         do throws(GLibError) {
             var resolved = self.address
             if resolved == nil, let found = try withGError({ g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, $0) }) {
@@ -225,28 +222,28 @@ final class BrokerBus: @unchecked Sendable {
             guard let address = resolved else { return .failure(.unavailable("there is no session bus")) }
             let flags = GDBusConnectionFlags(
                 rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-            made = try withGError { g_dbus_connection_new_for_address_sync(address, flags, nil, nil, $0) }
+            made = try withGError { g_dbus_connection_new_for_address_sync(address, flags, nil, nil, $0) }.map(GObjectRef.init(adopting:))
         } catch {
             return .failure(.unavailable("the session bus cannot be reached: \(error.message)"))
         }
         guard let made else { return .failure(.unavailable("the session bus cannot be reached")) }
-        g_dbus_connection_set_exit_on_close(made, 0)
-        let context = Unmanaged.passRetained(WatchContext(bus: self)).toOpaque()
+        g_dbus_connection_set_exit_on_close(made.pointer, 0)
+        // Weak: the subscription must not keep the bus alive.
+        let ownerChanged: @Sendable (String, String) -> Void = { [weak self] old, new in self?.brokerChangedOwner(from: old, to: new) }
         let subscription = g_dbus_connection_signal_subscribe(
-            made, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", "/org/freedesktop/DBus", Self.busName,
+            made.pointer, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", "/org/freedesktop/DBus", Self.busName,
             G_DBUS_SIGNAL_FLAGS_NONE,
             { _, _, _, _, _, parameters, data in
-                guard let parameters, let data else { return }
-                let context = Unmanaged<WatchContext>.fromOpaque(data).takeUnretainedValue()
+                guard let parameters else { return }
+                let ownerChanged = UserData<@Sendable (String, String) -> Void>.borrow(data)
                 guard g_variant_n_children(parameters) == 3 else { return }
                 func child(_ index: Int) -> String {
                     let value = g_variant_get_child_value(parameters, gsize(index))!
                     defer { g_variant_unref(value) }
                     return String(cString: g_variant_get_string(value, nil))
                 }
-                context.bus?.brokerChangedOwner(from: child(1), to: child(2))
-            }, context,
-            { data in Unmanaged<WatchContext>.fromOpaque(data!).release() })
+                ownerChanged(child(1), child(2))
+            }, UserData.retained(ownerChanged), UserData<@Sendable (String, String) -> Void>.destroyNotify)
         state.withLock {
             $0.connection = made
             $0.subscription = subscription
@@ -308,20 +305,5 @@ final class BrokerBus: @unchecked Sendable {
         default:
             return .unavailable(text)
         }
-    }
-
-    private final class CallContext {
-        let bus: BrokerBus
-        let id: UInt64
-        init(bus: BrokerBus, id: UInt64) {
-            self.bus = bus
-            self.id = id
-        }
-    }
-
-    /// Holds the bus weakly: the subscription must not keep it alive.
-    private final class WatchContext {
-        weak var bus: BrokerBus?
-        init(bus: BrokerBus) { self.bus = bus }
     }
 }

@@ -1,5 +1,6 @@
 import CGLib
 import Foundation
+import GLibSupport
 
 /// One thread running a GLib main loop on a main context of its own, where every D-Bus call of
 /// this module starts and every reply and signal arrives: the module works the same whether or
@@ -26,18 +27,11 @@ final class GLibWorkerThread: @unchecked Sendable {
 
     /// Runs `body` on the worker thread (`g_main_context_invoke_full`), soon, in order.
     func perform(_ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(Job(body)).toOpaque()
         g_main_context_invoke_full(
             context, G_PRIORITY_DEFAULT,
             { data in
-                Unmanaged<Job>.fromOpaque(data!).takeUnretainedValue().body()
+                UserData<@Sendable () -> Void>.borrow(data)()
                 return 0  // G_SOURCE_REMOVE
-            }, box,
-            { data in Unmanaged<Job>.fromOpaque(data!).release() })
-    }
-
-    private final class Job {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+            }, UserData.retained(body), UserData<@Sendable () -> Void>.destroyNotify)
     }
 }

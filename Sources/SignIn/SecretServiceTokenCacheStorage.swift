@@ -144,16 +144,14 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
     ) -> Result<T, TokenCacheStorageError> {
         let pairs = attributes.sorted { $0.key < $1.key }.map { [$0.key, $0.value] }
         let timeout = timeout
-        let cancellable = Cancellable()
-        let box = OutcomeBox<T>()
-        let finished = DispatchSemaphore(value: 0)
+        let call = SecretServiceCall<T>()
         DispatchQueue.global().async {
             let keys = pairs.map { UnsafePointer(strdup($0[0])) }
             let values = pairs.map { UnsafePointer(strdup($0[1])) }
             var error: UnsafeMutablePointer<GError>?
             var result = keys.withUnsafeBufferPointer { keyBuffer in
                 values.withUnsafeBufferPointer { valueBuffer in
-                    body(keyBuffer.baseAddress!, valueBuffer.baseAddress!, Int32(pairs.count), cancellable.pointer, &error)
+                    body(keyBuffer.baseAddress!, valueBuffer.baseAddress!, Int32(pairs.count), call.cancellable, &error)
                 }
             }
             if let error {
@@ -161,15 +159,9 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
                 g_error_free(error)
             }
             for pointer in keys + values { free(UnsafeMutablePointer(mutating: pointer)) }
-            cancellable.release()
-            box.set(result)
-            finished.signal()
+            call.finish(result)
         }
-        guard finished.wait(timeout: .now() + timeout) == .success, let result = box.get() else {
-            cancellable.cancel()
-            return .failure(Self.timedOut(verb: verb, timeout: timeout))
-        }
-        return result
+        return call.wait(timeout: timeout) ?? .failure(Self.timedOut(verb: verb, timeout: timeout))
     }
 
     private static func timedOut(verb: String, timeout: TimeInterval) -> TokenCacheStorageError {
@@ -192,30 +184,35 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
     }
 }
 
-/// The result a worker thread hands back to the waiting caller.
-private final class OutcomeBox<T: Sendable>: Sendable {
+/// One libsecret call in flight: the `GCancellable` it runs with, and the outcome its worker
+/// thread hands to the caller waiting for it.
+///
+/// The worker and the caller each hold this object; the cancellable is released once, in `deinit`,
+/// when both are done with it, so a late cancel (on time-out) never reaches a released object.
+private final class SecretServiceCall<T: Sendable>: @unchecked Sendable {
+    // @unchecked: `cancellable` is set once and a GCancellable may be cancelled from any thread;
+    // `outcome` is behind its Mutex.
+    let cancellable: UnsafeMutablePointer<GCancellable>? = g_cancellable_new()
     private let outcome = Mutex<Result<T, TokenCacheStorageError>?>(nil)
-    func set(_ result: Result<T, TokenCacheStorageError>) { outcome.withLock { $0 = result } }
-    func get() -> Result<T, TokenCacheStorageError>? { outcome.withLock { $0 } }
-}
+    private let finished = DispatchSemaphore(value: 0)
 
-/// A `GCancellable` that a timer on another thread may cancel; released once by its owner.
-private final class Cancellable: @unchecked Sendable {
-    // @unchecked: GCancellable is thread-safe (g_cancellable_cancel may be called from any
-    // thread), and `release` runs once, after the timer that may cancel it was cancelled.
-    let pointer: UnsafeMutablePointer<GCancellable>?
-    private let lock = Mutex(false)
-
-    init() { pointer = g_cancellable_new() }
-
-    func cancel() {
-        lock.withLock { released in if !released { g_cancellable_cancel(pointer) } }
+    deinit {
+        if let cancellable { g_object_unref(cancellable) }
     }
 
-    func release() {
-        lock.withLock { released in
-            if !released { g_object_unref(pointer) }
-            released = true
+    /// On the worker thread: the call's result, handed to ``wait(timeout:)``.
+    func finish(_ result: Result<T, TokenCacheStorageError>) {
+        outcome.withLock { $0 = result }
+        finished.signal()
+    }
+
+    /// The result once the worker finished, or `nil` after `timeout` (the call is then cancelled
+    /// and left to end on its thread).
+    func wait(timeout: TimeInterval) -> Result<T, TokenCacheStorageError>? {
+        guard finished.wait(timeout: .now() + timeout) == .success, let result = outcome.withLock({ $0 }) else {
+            g_cancellable_cancel(cancellable)
+            return nil
         }
+        return result
     }
 }

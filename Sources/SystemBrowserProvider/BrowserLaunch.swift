@@ -14,8 +14,11 @@ import WebviewHost
 /// OpenURI portal and no process can be watched.
 @MainActor
 final class BrowserLaunch {
-    private var cancellable: UnsafeMutablePointer<GCancellable>?
-    private var watches: [ChildWatchBox] = []
+    private var cancellable: GObjectRef<UnsafeMutablePointer<GCancellable>>?
+    /// The report for the processes the current launch watches; `nil` after ``cancel()``.
+    private var onExit: (@MainActor (Int32) -> Void)?
+    /// Which launch the child watches report for: ``cancel()`` moves on, so earlier watches stay silent.
+    private var generation = 0
 
     init() {}
 
@@ -25,9 +28,7 @@ final class BrowserLaunch {
 
     /// Whether a default application handles `scheme` URIs here (`g_app_info_get_default_for_uri_scheme`).
     nonisolated static func hasDefaultHandler(forScheme scheme: String) -> Bool {
-        guard let info = g_app_info_get_default_for_uri_scheme(scheme) else { return false }
-        g_object_unref(UnsafeMutableRawPointer(info))
-        return true
+        g_app_info_get_default_for_uri_scheme(scheme).map(GObjectRef.init(adopting:)) != nil
     }
 
     /// Starts the browser on `url`. `completion` runs once on the main thread with the error
@@ -45,36 +46,30 @@ final class BrowserLaunch {
         let scheme = url.scheme?.lowercased() ?? "https"
         cancel()
         if !sandboxed {
-            guard let info = g_app_info_get_default_for_uri_scheme(scheme) else {
+            guard let info = g_app_info_get_default_for_uri_scheme(scheme).map(GObjectRef.init(adopting:)) else {
                 throw WebAuthError(
                     .browserLaunchFailed,
                     "No web browser is set up to open \(scheme) links, so the sign-in page cannot be shown. "
                         + "Install a web browser or choose a default one in your desktop's settings, then try again.",
                     url: url)
             }
-            defer { g_object_unref(UnsafeMutableRawPointer(info)) }
-            if wvh_is_desktop_app_info(UnsafeMutableRawPointer(info)) != 0 {
-                try launchWatched(wvh_desktop_app_info(UnsafeMutableRawPointer(info)), url, parentWindow, onExit)
+            if wvh_is_desktop_app_info(info.pointer.objectAddress) != 0 {
+                try launchWatched(wvh_desktop_app_info(info.pointer.objectAddress), url, parentWindow, onExit)
                 return
             }
         }
-        let cancellable = g_cancellable_new()!
+        let cancellable = GObjectRef(adopting: g_cancellable_new()!)
         self.cancellable = cancellable
         let context = Self.launchContext(parentWindow: parentWindow, forPortal: true)
-        let box = Unmanaged.passRetained(LaunchBox(completion)).toOpaque()
         g_app_info_launch_default_for_uri_async(
-            url.absoluteString, context, cancellable,
-            { _, result, data in
-                let box = Unmanaged<LaunchBox>.fromOpaque(data!).takeRetainedValue()
+            url.absoluteString, context?.pointer, cancellable.pointer, AsyncReadyCallback.function,
+            AsyncReadyCallback.userData { _, result in
                 var error: UnsafeMutablePointer<GError>?
                 let launched = g_app_info_launch_default_for_uri_finish(result, &error) != 0
                 let failure = error.map { GLibError(consuming: $0) }
-                MainActor.assumeIsolated {
-                    if failure?.isIOError(G_IO_ERROR_CANCELLED) == true { return }
-                    box.completion(launched ? nil : failure ?? GLibError(domain: "g-io-error-quark", code: 0, message: "unknown error"))
-                }
-            }, box)
-        if let context { g_object_unref(context) }
+                if failure?.isIOError(G_IO_ERROR_CANCELLED) == true { return }
+                completion(launched ? nil : failure ?? GLibError(domain: "g-io-error-quark", code: 0, message: "unknown error"))
+            })
     }
 
     /// Starts a desktop entry's program on `url` and watches every process it started.
@@ -83,20 +78,21 @@ final class BrowserLaunch {
         _ onExit: @escaping @MainActor (Int32) -> Void
     ) throws(WebAuthError) {
         let context = Self.launchContext(parentWindow: parentWindow, forPortal: false)
-        defer { if let context { g_object_unref(context) } }
         let uris = g_list_append(nil, g_strdup(url.absoluteString))
         defer { g_list_free_full(uris, g_free) }
-        let started = PidList()
+        // The pids GIO reports during the call, through a pointer to this array.
+        var started: [GPid] = []
         let pidCallback: @convention(c) (OpaquePointer?, GPid, gpointer?) -> Void = { _, pid, data in
-            Unmanaged<PidList>.fromOpaque(data!).takeUnretainedValue().pids.append(pid)
+            data!.assumingMemoryBound(to: [GPid].self).pointee.append(pid)
         }
         // Without G_SPAWN_DO_NOT_REAP_CHILD GLib would start the handler through an intermediate
         // process, and its exit status could not be seen; the child watch below reaps it instead.
         let flags = GSpawnFlags(G_SPAWN_SEARCH_PATH.rawValue | G_SPAWN_DO_NOT_REAP_CHILD.rawValue)
         do {
-            let pids = Unmanaged.passUnretained(started).toOpaque()
-            _ = try withGError {
-                g_desktop_app_info_launch_uris_as_manager(info, uris, context, flags, nil, nil, pidCallback, pids, $0)
+            _ = try withUnsafeMutablePointer(to: &started) { pids throws(GLibError) in
+                try withGError {
+                    g_desktop_app_info_launch_uris_as_manager(info, uris, context?.pointer, flags, nil, nil, pidCallback, pids, $0)
+                }
             }
         } catch {
             throw WebAuthError(
@@ -105,69 +101,38 @@ final class BrowserLaunch {
                     + "Check that a default web browser is set in your desktop's settings, then try again.",
                 url: url, underlyingError: error)
         }
-        for pid in started.pids {
-            let watch = ChildWatchBox(onExit)
-            watches.append(watch)
-            let callback: @convention(c) (GPid, gint, gpointer?) -> Void = { pid, status, data in
-                let watch = Unmanaged<ChildWatchBox>.fromOpaque(data!).takeUnretainedValue()
-                g_spawn_close_pid(pid)
-                MainActor.assumeIsolated { watch.exited(status) }
-            }
+        self.onExit = onExit
+        let generation = self.generation
+        for pid in started {
             // The watch stays until the process ends, even after cancel(), so that it is always
             // reaped (no zombie); only the report is dropped.
-            g_child_watch_add_full(
-                G_PRIORITY_DEFAULT, pid, callback, Unmanaged.passRetained(watch).toOpaque(),
-                { data in
-                    if let data { Unmanaged<ChildWatchBox>.fromOpaque(data).release() }
-                })
+            ChildWatchCallback.add(pid) { [weak self] pid, status in
+                g_spawn_close_pid(pid)
+                guard let self, self.generation == generation else { return }
+                self.onExit?(status)
+            }
         }
     }
 
     /// Stops waiting for a launch under way; its completion will not run.
     func cancel() {
-        for watch in watches { watch.onExit = nil }
-        watches.removeAll()
+        onExit = nil
+        generation += 1
         guard let cancellable else { return }
         self.cancellable = nil
-        g_cancellable_cancel(cancellable)
-        g_object_unref(cancellable)
+        g_cancellable_cancel(cancellable.pointer)
     }
 
     /// A launch context from the app's toolkit (``ToolkitIntegration``): on the parent window's
     /// display (or the default display), stamped now. For the portal it also names the parent
     /// window (`PARENT_WINDOW_ID`, which GIO's OpenURI call reads), so the portal's chooser is
     /// placed over the app. A plain context when no toolkit is installed.
-    private static func launchContext(parentWindow: WindowHandle?, forPortal: Bool) -> UnsafeMutablePointer<GAppLaunchContext>? {
-        guard let toolkit = ToolkitIntegration.current else { return g_app_launch_context_new() }
-        guard let context = toolkit.makeLaunchContext(parentWindow?.pointer) else { return nil }
+    private static func launchContext(parentWindow: WindowHandle?, forPortal: Bool) -> GObjectRef<UnsafeMutablePointer<GAppLaunchContext>>? {
+        guard let toolkit = ToolkitIntegration.current else { return GObjectRef(adopting: g_app_launch_context_new()) }
+        guard let context = toolkit.makeLaunchContext(parentWindow?.pointer).map(GObjectRef.init(adopting:)) else { return nil }
         if forPortal, let parentWindow, let identifier = toolkit.parentWindowIdentifier(parentWindow.pointer) {
-            g_app_launch_context_setenv(context, "PARENT_WINDOW_ID", identifier)
+            g_app_launch_context_setenv(context.pointer, "PARENT_WINDOW_ID", identifier)
         }
         return context
-    }
-}
-
-/// Holds a launch's completion until GIO calls back (passed retained, taken back once).
-private final class LaunchBox {
-    let completion: @MainActor (GLibError?) -> Void
-    init(_ completion: @escaping @MainActor (GLibError?) -> Void) { self.completion = completion }
-}
-
-/// The pids `g_desktop_app_info_launch_uris_as_manager` reports, during the call.
-private final class PidList {
-    var pids: [GPid] = []
-}
-
-/// Holds one child watch's report until the process ends (passed retained, released by GLib's
-/// destroy notifier once the watch fired).
-@MainActor
-private final class ChildWatchBox {
-    var onExit: (@MainActor (Int32) -> Void)?
-    init(_ onExit: @escaping @MainActor (Int32) -> Void) { self.onExit = onExit }
-
-    func exited(_ status: Int32) {
-        let onExit = self.onExit
-        self.onExit = nil
-        onExit?(status)
     }
 }

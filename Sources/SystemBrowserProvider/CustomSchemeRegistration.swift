@@ -106,13 +106,12 @@ public enum CustomSchemeRegistration {
         } catch {
             throw registrationFailed("it could not be written (\(error.message))", file, error)
         }
-        guard let info = g_desktop_app_info_new_from_filename(file.path) else {
+        guard let info = g_desktop_app_info_new_from_filename(file.path).map(GObjectRef.init(adopting:)) else {
             throw registrationFailed("GIO could not read it back", file, nil)
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(info)) }
         do {
             _ = try withGError {
-                g_app_info_set_as_default_for_type(wvh_app_info(UnsafeMutableRawPointer(info)), contentType, $0)
+                g_app_info_set_as_default_for_type(wvh_app_info(info.pointer.objectAddress), contentType, $0)
             }
         } catch {
             throw registrationFailed("it could not be made the default for \(contentType) (\(error.message))", file, error)
@@ -130,9 +129,8 @@ public enum CustomSchemeRegistration {
         try validate(scheme: scheme)
         try validate(applicationID: applicationID)
         let contentType = "x-scheme-handler/\(scheme)"
-        if let info = g_app_info_get_default_for_type(contentType, 0) {
-            let id = g_app_info_get_id(info).map { String(cString: $0) }
-            g_object_unref(UnsafeMutableRawPointer(info))
+        if let info = g_app_info_get_default_for_type(contentType, 0).map(GObjectRef.init(adopting:)) {
+            let id = g_app_info_get_id(info.pointer).map { String(cString: $0) }
             if id == "\(applicationID).desktop" { g_app_info_reset_type_associations(contentType) }
         }
         let file = desktopFileURL(applicationID: applicationID)
