@@ -13,6 +13,10 @@ struct SignInRun {
     var expectedState: String? = "s-123"
     var timeout: Duration? = nil
     var cancelAfter: Duration? = nil
+    /// Cancels once this holds (checked on the main actor every 20 ms, from the start), or after
+    /// the event deadline: for a cancel that must come after something happened, however slow
+    /// the machine.
+    var cancelWhen: (@MainActor () -> Bool)? = nil
     var completion: BrowserCompletion = .defaultPage
     /// Environment for the test browser (GIO starts it with this process's environment).
     var browserEnvironment: [String: String] = [:]
@@ -35,6 +39,9 @@ struct SignInRun {
             redirectText = redirectText.replacingOccurrences(of: "{port}", with: String(free.port))
         }
         report["requestedRedirectURI"] = .string(redirectText)
+        if let timeout {
+            report["timeoutSeconds"] = .double(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        }
         let session = WebAuthSession(
             redirectURI: URL(string: redirectText)!,
             parameters: .init(webviewType: .authenticationSession, timeout: timeout, browserCompletion: completion))
@@ -47,6 +54,12 @@ struct SignInRun {
         if let cancelAfter {
             Task { @MainActor in
                 try? await Task.sleep(for: cancelAfter)
+                session.cancel()
+            }
+        }
+        if let cancelWhen {
+            Task { @MainActor in
+                _ = await ScenarioHost.wait(upTo: Patience.event) { cancelWhen() }
                 session.cancel()
             }
         }

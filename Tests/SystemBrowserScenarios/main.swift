@@ -7,6 +7,9 @@ import SystemBrowserProvider
 import WebviewHost
 import WebviewHostGTK3
 
+/// The session timeout of the "timeout" scenario (6 s, scaled for a slow machine).
+let timeoutScenarioLimit = Patience.scaled(.seconds(6))
+
 /// The browser's environment: its log file comes from the test (TEST_BROWSER_LOG).
 @MainActor
 func browser(_ extra: [String: String] = [:]) -> [String: String] {
@@ -58,8 +61,10 @@ ScenarioHost.main([
     },
     // Bounded: a launch GIO reports as started but that never reaches a browser ends by timeout.
     "no-browser": { _ in try await SignInRun(timeout: .seconds(10), browserEnvironment: browser(), expectBrowser: false).run() },
+    // Long enough for the (stalling) test browser to have fetched the page on a loaded machine:
+    // the test checks the load was reported before the timeout.
     "timeout": { _ in
-        try await SignInRun(timeout: .seconds(2), browserEnvironment: browser(["TEST_BROWSER_STALL": "1"])).run()
+        try await SignInRun(timeout: timeoutScenarioLimit, browserEnvironment: browser(["TEST_BROWSER_STALL": "1"])).run()
     },
     "cancel": { _ in
         try await SignInRun(cancelAfter: .seconds(1), browserEnvironment: browser(["TEST_BROWSER_STALL": "1"])).run()
@@ -132,8 +137,14 @@ ScenarioHost.main([
     "first-hop-once": { _ in
         let gate = NSTemporaryDirectory() + "first-hop-gate-\(getpid())"
         let log = ProcessInfo.processInfo.environment["TEST_BROWSER_LOG"] ?? ""
+        // Cancelled once the browser, let through the gate, has fetched the used hop (it logs each
+        // request when it has its answer).
+        let browserFetched: @MainActor () -> Bool = {
+            FileManager.default.fileExists(atPath: gate)
+                && ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").contains("\"event\": \"request\"")
+        }
         return try await SignInRun(
-            cancelAfter: .seconds(3), browserEnvironment: browser(["TEST_BROWSER_WAIT_FOR": gate]),
+            cancelWhen: browserFetched, browserEnvironment: browser(["TEST_BROWSER_WAIT_FOR": gate]),
             whilePending: { redirect in
                 defer { _ = FileManager.default.createFile(atPath: gate, contents: nil) }
                 var start: URL?
