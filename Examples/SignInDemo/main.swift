@@ -175,7 +175,10 @@ final class DemoWindow {
 
     func show(_ result: AuthenticationResult, how: String) {
         lastAccount = result.account
-        setStatus("\(how) as \(result.account.name ?? result.account.description).")
+        // Signed in, but the tokens could not be saved (a locked keyring, say): they are kept for
+        // this run, and the person is told why the next start will ask again.
+        let unsaved = result.tokenCacheError.map { " Not saved for next time: \($0.message)" } ?? ""
+        setStatus("\(how) as \(result.account.name ?? result.account.description).\(unsaved)")
         let formatter = ISO8601DateFormatter()
         let lines = [
             "<b>Username</b>  \(escape(result.account.username ?? "-"))",
