@@ -21,7 +21,7 @@ struct BrowserAppPluginTests {
         let text = shipped.replacingOccurrences(
             of: "Exec=/usr/local/libexec/webview-host-browser-app",
             with: "Exec=\(python) \(script) --browser \"\(python) \(browser) --stray\"")
-        return ExternalProvider(descriptor: try ProviderDescriptor(parsing: text))
+        return ExternalProvider(descriptor: try ProviderDescriptor(parsing: text), limits: testLimits)
     }
 
     @Test("It binds a loopback port, opens the page, and the browser's request to the redirect ends the sign-in")

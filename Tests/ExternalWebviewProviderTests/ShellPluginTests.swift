@@ -59,7 +59,7 @@ struct ShellPluginTests {
         let text = shipped.replacingOccurrences(
             of: "Exec=/usr/local/libexec/webview-host-terminal-prompt",
             with: "Exec=\(script) --input \(terminal.keyboard.path) --output \(terminal.screen.path)")
-        return ExternalProvider(descriptor: try ProviderDescriptor(parsing: text))
+        return ExternalProvider(descriptor: try ProviderDescriptor(parsing: text), limits: testLimits)
     }
 
     @Test("A wrong paste is refused by the plugin; the right one signs in")

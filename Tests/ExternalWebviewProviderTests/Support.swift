@@ -31,11 +31,15 @@ final class TemporaryDirectory: Sendable {
     deinit { try? FileManager.default.removeItem(at: url) }
 }
 
+/// The limits test plugins get: a Python plugin's start on a loaded machine can take longer than
+/// the 5 s handshake a person-facing default allows (the handshake timeout has tests of its own).
+let testLimits = ExternalProvider.Limits(handshakeTimeout: Patience.scaled(.seconds(20)), dismissGrace: .milliseconds(500))
+
 /// The test plugin in `mode`, writing its process IDs into `pids` and the host's messages to `record`.
 func behaviourProvider(
     _ mode: String, id: WebviewProviderID = "behaviour", pids: URL? = nil, grandchild: Bool = false,
     record: URL? = nil,
-    limits: ExternalProvider.Limits = .init(handshakeTimeout: .seconds(5), dismissGrace: .milliseconds(500))
+    limits: ExternalProvider.Limits = testLimits
 ) -> ExternalProvider {
     var arguments = [python, behaviourScript, mode]
     if grandchild { arguments.append("--grandchild") }
