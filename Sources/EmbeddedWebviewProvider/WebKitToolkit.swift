@@ -2,6 +2,7 @@ import CGLib
 import CWebKitGTK
 import Foundation
 import GLibSupport
+import WebviewHostGTK3
 
 /// The few calls where WebKitGTK 4.1 (with GTK 3) and WebKitGTK 6.0 (with GTK 4) differ, for the
 /// embedded provider's shared code (`Sources/EmbeddedWebviewShared`), which is compiled once per
@@ -91,6 +92,10 @@ enum WebKitToolkit {
         guard let toplevel = gtk_widget_get_toplevel(wvh_widget(view)), wvh_is_window(toplevel) != 0 else { return nil }
         return UnsafeMutableRawPointer(toplevel)
     }
+
+    /// The toolkit other apps are launched through: the one the app installed
+    /// (``ToolkitIntegration/current``), else GTK 3's (`ToolkitIntegration.gtk3`).
+    static var integration: ToolkitIntegration { ToolkitIntegration.current ?? .gtk3 }
 
     /// Destroys a toplevel the library made (`gtk_widget_destroy`).
     static func destroyWindow(_ window: UnsafeMutableRawPointer) {

@@ -2,6 +2,7 @@ import CGLib
 import CWebKitGTK6
 import Foundation
 import GLibSupport
+import WebviewHostGTK4
 
 /// The few calls where WebKitGTK 4.1 (with GTK 3) and WebKitGTK 6.0 (with GTK 4) differ, for the
 /// embedded provider's shared code (`Sources/EmbeddedWebviewShared`), which is compiled once per
@@ -87,6 +88,10 @@ enum WebKitToolkit {
         guard let root = gtk_widget_get_root(wvh_widget(view)), wvh_is_window(UnsafeMutableRawPointer(root)) != 0 else { return nil }
         return UnsafeMutableRawPointer(root)
     }
+
+    /// The toolkit other apps are launched through: the one the app installed
+    /// (``ToolkitIntegration/current``), else GTK 4's (`ToolkitIntegration.gtk4`).
+    static var integration: ToolkitIntegration { ToolkitIntegration.current ?? .gtk4 }
 
     /// Destroys a toplevel the library made (`gtk_window_destroy`).
     static func destroyWindow(_ window: UnsafeMutableRawPointer) {
