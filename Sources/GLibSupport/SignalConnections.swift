@@ -9,7 +9,7 @@ public import CGLib
 /// is already gone. Main thread only.
 @MainActor
 public final class SignalConnections {
-    private var connections: [(instance: UnsafeMutablePointer<GWeakRef>, id: gulong)] = []
+    private var connections: [(instance: GObjectWeakRef<UnsafeMutableRawPointer>, id: gulong)] = []
 
     public init() {}
 
@@ -20,15 +20,18 @@ public final class SignalConnections {
     /// Connects `handler` to `signal` (`"decide-policy"`, `"notify::title"`...) of `instance`.
     /// - Returns: the handler id (`g_signal_connect_data`), or 0 if the signal does not exist.
     @discardableResult
-    public func connect(_ instance: UnsafeMutableRawPointer, _ signal: String, _ handler: SignalHandler) -> gulong {
-        let id = SignalHandler.connect(handler, to: signal, on: instance)
+    public func connect(_ instance: some GObjectPointer, _ signal: String, _ handler: SignalHandler) -> gulong {
+        let id = SignalHandler.connect(handler, to: signal, on: instance.objectAddress)
         if id != 0 {
-            let reference = UnsafeMutablePointer<GWeakRef>.allocate(capacity: 1)
-            reference.initialize(to: GWeakRef())
-            g_weak_ref_init(reference, instance)
-            connections.append((reference, id))
+            connections.append((GObjectWeakRef(instance.objectAddress), id))
         }
         return id
+    }
+
+    /// Connects `handler` to `signal` of `object`, as the pointer form does.
+    @discardableResult
+    public func connect<Pointer>(_ object: GObjectRef<Pointer>, _ signal: String, _ handler: SignalHandler) -> gulong {
+        connect(object.pointer, signal, handler)
     }
 
     /// How many handlers are connected now.
@@ -39,15 +42,10 @@ public final class SignalConnections {
     /// left). Calling it again does nothing.
     public func disconnectAll() {
         while let (reference, id) = connections.popLast() {
-            if let instance = g_weak_ref_get(reference) {
-                if g_signal_handler_is_connected(instance, id) != 0 {
-                    g_signal_handler_disconnect(instance, id)
-                }
-                g_object_unref(instance)
+            guard let instance = reference.get() else { continue }
+            if g_signal_handler_is_connected(instance.pointer, id) != 0 {
+                g_signal_handler_disconnect(instance.pointer, id)
             }
-            g_weak_ref_clear(reference)
-            reference.deinitialize(count: 1)
-            reference.deallocate()
         }
     }
 }

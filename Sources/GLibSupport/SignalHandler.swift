@@ -45,43 +45,43 @@ public enum SignalHandler {
         switch self {
         case .plain:
             let f: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
-                guard case .plain(let body) = SignalBox.handler(data) else { return }
+                guard case .plain(let body) = UserData<SignalHandler>.borrow(data) else { return }
                 MainActor.assumeIsolated { body() }
             }
             return unsafeBitCast(f, to: GCallback.self)
         case .returningBool:
             let f: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
-                guard case .returningBool(let body) = SignalBox.handler(data) else { return 0 }
+                guard case .returningBool(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
                 return MainActor.assumeIsolated { body() } ? 1 : 0
             }
             return unsafeBitCast(f, to: GCallback.self)
         case .keyPressed:
             let f: @convention(c) (gpointer?, guint, guint, UInt32, gpointer?) -> gboolean = { _, keyval, _, modifiers, data in
-                guard case .keyPressed(let body) = SignalBox.handler(data) else { return 0 }
+                guard case .keyPressed(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
                 return MainActor.assumeIsolated { body(keyval, modifiers) } ? 1 : 0
             }
             return unsafeBitCast(f, to: GCallback.self)
         case .enumValue:
             let f: @convention(c) (gpointer?, UInt32, gpointer?) -> Void = { _, value, data in
-                guard case .enumValue(let body) = SignalBox.handler(data) else { return }
+                guard case .enumValue(let body) = UserData<SignalHandler>.borrow(data) else { return }
                 MainActor.assumeIsolated { body(value) }
             }
             return unsafeBitCast(f, to: GCallback.self)
         case .pointer:
             let f: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, argument, data in
-                guard case .pointer(let body) = SignalBox.handler(data) else { return }
+                guard case .pointer(let body) = UserData<SignalHandler>.borrow(data) else { return }
                 MainActor.assumeIsolated { [argument = UnsafePointerBits(argument)] in body(argument.pointer) }
             }
             return unsafeBitCast(f, to: GCallback.self)
         case .pointerReturningBool:
             let f: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, argument, data in
-                guard case .pointerReturningBool(let body) = SignalBox.handler(data) else { return 0 }
+                guard case .pointerReturningBool(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
                 return MainActor.assumeIsolated { [argument = UnsafePointerBits(argument)] in body(argument.pointer) } ? 1 : 0
             }
             return unsafeBitCast(f, to: GCallback.self)
         case .twoPointersReturningBool:
             let f: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> gboolean = { _, first, second, data in
-                guard case .twoPointersReturningBool(let body) = SignalBox.handler(data) else { return 0 }
+                guard case .twoPointersReturningBool(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
                 return MainActor.assumeIsolated { [first = UnsafePointerBits(first), second = UnsafePointerBits(second)] in
                     body(first.pointer, second.pointer)
                 } ? 1 : 0
@@ -89,7 +89,7 @@ public enum SignalHandler {
             return unsafeBitCast(f, to: GCallback.self)
         case .threePointersReturningBool:
             let f: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?, gpointer?) -> gboolean = { _, first, second, third, data in
-                guard case .threePointersReturningBool(let body) = SignalBox.handler(data) else { return 0 }
+                guard case .threePointersReturningBool(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
                 return MainActor.assumeIsolated {
                     [first = UnsafePointerBits(first), second = UnsafePointerBits(second), third = UnsafePointerBits(third)] in
                     body(first.pointer, second.pointer, third.pointer)
@@ -98,14 +98,14 @@ public enum SignalHandler {
             return unsafeBitCast(f, to: GCallback.self)
         case .decidePolicy:
             let f: @convention(c) (gpointer?, gpointer?, UInt32, gpointer?) -> gboolean = { _, decision, type, data in
-                guard case .decidePolicy(let body) = SignalBox.handler(data) else { return 0 }
+                guard case .decidePolicy(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
                 return MainActor.assumeIsolated { [decision = UnsafePointerBits(decision)] in body(decision.pointer, type) } ? 1 : 0
             }
             return unsafeBitCast(f, to: GCallback.self)
         case .loadFailed:
             let f: @convention(c) (gpointer?, UInt32, UnsafePointer<gchar>?, UnsafeMutablePointer<GError>?, gpointer?) -> gboolean = {
                 _, event, uri, error, data in
-                guard case .loadFailed(let body) = SignalBox.handler(data) else { return 0 }
+                guard case .loadFailed(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
                 let uri = uri.map { String(cString: $0) } ?? ""
                 let error = error.map { GLibError(UnsafePointer($0)) }
                 return MainActor.assumeIsolated { body(event, uri, error) } ? 1 : 0
@@ -114,14 +114,14 @@ public enum SignalHandler {
         case .loadFailedWithTLSErrors:
             let f: @convention(c) (gpointer?, UnsafePointer<gchar>?, gpointer?, UInt32, gpointer?) -> gboolean = {
                 _, uri, certificate, errors, data in
-                guard case .loadFailedWithTLSErrors(let body) = SignalBox.handler(data) else { return 0 }
+                guard case .loadFailedWithTLSErrors(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
                 let uri = uri.map { String(cString: $0) } ?? ""
                 return MainActor.assumeIsolated { [certificate = UnsafePointerBits(certificate)] in body(uri, certificate.pointer, errors) } ? 1 : 0
             }
             return unsafeBitCast(f, to: GCallback.self)
         case .create:
             let f: @convention(c) (gpointer?, gpointer?, gpointer?) -> gpointer? = { _, action, data in
-                guard case .create(let body) = SignalBox.handler(data) else { return nil }
+                guard case .create(let body) = UserData<SignalHandler>.borrow(data) else { return nil }
                 let widget = MainActor.assumeIsolated { [action = UnsafePointerBits(action)] in UInt(bitPattern: body(action.pointer)) }
                 return UnsafeMutableRawPointer(bitPattern: widget)
             }
@@ -129,7 +129,7 @@ public enum SignalHandler {
         case .open:
             let f: @convention(c) (gpointer?, UnsafeMutablePointer<OpaquePointer?>?, gint, UnsafeMutablePointer<gchar>?, gpointer?) -> Void = {
                 _, files, count, hint, data in
-                guard case .open(let body) = SignalBox.handler(data) else { return }
+                guard case .open(let body) = UserData<SignalHandler>.borrow(data) else { return }
                 var uris: [String] = []
                 if let files {
                     for index in 0..<Int(max(count, 0)) {
@@ -145,28 +145,14 @@ public enum SignalHandler {
         }
     }
 
-    /// Connects `handler` to `signal` on `instance`. The closure lives in a box that GLib holds
-    /// retained and releases in its destroy notifier (`g_signal_connect_data`); returns the handler id.
+    /// Connects `handler` to `signal` on `instance`. GLib holds the handler retained
+    /// (``UserData``) and releases it in its destroy notifier (`g_signal_connect_data`); returns the
+    /// handler id.
     @MainActor
     static func connect(_ handler: SignalHandler, to signal: String, on instance: UnsafeMutableRawPointer) -> gulong {
-        let box = Unmanaged.passRetained(SignalBox(handler)).toOpaque()
-        return g_signal_connect_data(
-            instance, signal, handler.thunk, box,
-            { data, _ in
-                if let data { Unmanaged<SignalBox>.fromOpaque(data).release() }
-            },
+        g_signal_connect_data(
+            instance, signal, handler.thunk, UserData.retained(handler), UserData<SignalHandler>.closureNotify,
             GConnectFlags(rawValue: 0))
-    }
-}
-
-/// Holds a handler's closure for as long as GLib holds the connection.
-private final class SignalBox {
-    let handler: SignalHandler
-    init(_ handler: SignalHandler) { self.handler = handler }
-
-    static func handler(_ data: gpointer?) -> SignalHandler? {
-        guard let data else { return nil }
-        return Unmanaged<SignalBox>.fromOpaque(data).takeUnretainedValue().handler
     }
 }
 
