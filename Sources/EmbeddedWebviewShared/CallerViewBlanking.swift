@@ -27,7 +27,7 @@ final class CallerViewBlanking {
     private static var underWay: [WebviewHandle: CallerViewBlanking] = [:]
 
     /// The caller's view, until the blanking ended; `nil` when there is nothing to blank.
-    private var view: WebviewHandle?
+    private var view: WebKitToolkit.WebView?
     private let redirectURI: RedirectURI
     /// Called when the app's own page starts loading (no sign-in rule applies to it any more).
     private let appPageStarted: @MainActor () -> Void
@@ -43,7 +43,7 @@ final class CallerViewBlanking {
 
     /// - Parameter view: the caller's view, or `nil` for the library's window (or a destroyed view).
     init(
-        view: WebviewHandle?, redirectURI: RedirectURI, appPageStarted: @escaping @MainActor () -> Void,
+        view: WebKitToolkit.WebView?, redirectURI: RedirectURI, appPageStarted: @escaping @MainActor () -> Void,
         ended: @escaping @MainActor () -> Void
     ) {
         self.view = view
@@ -63,14 +63,14 @@ final class CallerViewBlanking {
     func start(keeping owner: AnyObject) {
         guard let view else { return }
         self.owner = owner
-        Self.underWay[view] = self
-        webkit_web_view_stop_loading(wvh_web_view(view.pointer))
+        Self.underWay[WebviewHandle(view)] = self
+        webkit_web_view_stop_loading(view)
         // The ended page's process is ended too: a page's timer that starts a navigation (even
         // one we refuse) cancels whatever load is pending, the app's included, so nothing of the
         // ended page may run on. The app's own `web-process-terminated` handlers see
         // WEBKIT_WEB_PROCESS_TERMINATED_BY_API; the next load starts a new process.
-        webkit_web_view_terminate_web_process(wvh_web_view(view.pointer))
-        webkit_web_view_load_uri(wvh_web_view(view.pointer), "about:blank")
+        webkit_web_view_terminate_web_process(view)
+        webkit_web_view_load_uri(view, "about:blank")
         blankLoadStarted = true
         Task { @MainActor [weak self] in
             try? await Task.sleep(for: Self.limit)
@@ -82,7 +82,7 @@ final class CallerViewBlanking {
     /// go. Calling it again does nothing.
     func end() {
         guard let view else { return }
-        if Self.underWay[view] === self { Self.underWay[view] = nil }
+        if Self.underWay[WebviewHandle(view)] === self { Self.underWay[WebviewHandle(view)] = nil }
         self.view = nil
         ended()
         owner = nil
@@ -118,7 +118,7 @@ final class CallerViewBlanking {
     /// the ended page is left. (A blank load the app's navigation superseded also finishes,
     /// failed, while the ended page is still shown: that one does not count.)
     func loadChanged(_ event: WebKitLoadEvent) {
-        let uri = view.flatMap { webkit_web_view_get_uri(wvh_web_view($0.pointer)) }.map { String(cString: $0) }
+        let uri = view.flatMap { webkit_web_view_get_uri($0) }.map { String(cString: $0) }
         if event == WEBKIT_LOAD_FINISHED, blankLoadStarted, uri == "about:blank" { end() }
         if event == WEBKIT_LOAD_COMMITTED, appNavigation != nil { end() }
     }

@@ -12,7 +12,7 @@ import WebviewHost
 extension EmbeddedWebviewSession {
     /// The page the view shows now.
     private var currentPage: URL? {
-        webView.flatMap { webkit_web_view_get_uri(wvh_web_view($0)) }.flatMap { URL(string: String(cString: $0)) }
+        webView.flatMap { webkit_web_view_get_uri($0) }.flatMap { URL(string: String(cString: $0)) }
     }
 
     /// The person clicked "Continue in your browser".

@@ -18,7 +18,7 @@ extension EmbeddedWebviewSession {
         // The view's URI; when a load starts in a view that has none to report yet (WebKitGTK
         // 2.50 gives "" there for a caller's view that showed `load_html` without a base URI),
         // the page it was sent to, so that `didStartLoad` is never lost.
-        let current = webkit_web_view_get_uri(wvh_web_view(webView)).flatMap { URL(string: String(cString: $0)) }
+        let current = webkit_web_view_get_uri(webView).flatMap { URL(string: String(cString: $0)) }
         guard let url = current ?? (event == WEBKIT_LOAD_STARTED ? requested : nil) else { return }
         switch event {
         case WEBKIT_LOAD_STARTED:

@@ -73,7 +73,7 @@ extension EmbeddedWebviewSession {
             // Not from inside the signal emission that asked for the window.
             Task { @MainActor [weak self] in
                 guard let self, !self.dismissed, let webView = self.webView else { return }
-                webkit_web_view_load_uri(wvh_web_view(webView), url.absoluteString)
+                webkit_web_view_load_uri(webView, url.absoluteString)
             }
         } else {
             handToSystem(url, isUserGesture: isUserGesture)

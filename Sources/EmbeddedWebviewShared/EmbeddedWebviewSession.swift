@@ -26,7 +26,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     let reporter: WebAuthSessionReporter
     private let connections = SignalConnections()
     private(set) var window: SignInWindow?
-    private(set) var webView: UnsafeMutableRawPointer?
+    /// The view: the window's, or the caller's (lent: the app owns it).
+    private(set) var webView: WebKitToolkit.WebView?
     /// The view after the end, until the handlers go; set when the session is dismissed.
     private var blanking: CallerViewBlanking?
     /// The page whose load started and has not finished yet.
@@ -82,14 +83,14 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         // 0700. Only for the length of this call, and only ever tighter (see PrivateFolders).
         let previousMask = usesCustomWebview ? nil : umask(0o077)
         defer { if let previousMask { umask(previousMask) } }
-        let view: UnsafeMutableRawPointer
+        let view: WebKitToolkit.WebView
         if let custom = request.parameters.customWebview {
-            view = custom.pointer
+            view = wvh_web_view(custom.pointer)
             CallerViewBlanking.endBlanking(of: custom)
             // Windows a page opens without a gesture (a timer's window.open, a script's click on a
             // target=_blank link) are dropped by WebKit's popup blocker before any signal: let them
             // reach `create`, which keeps them in this view. The caller's value comes back at the end.
-            let settings = webkit_web_view_get_settings(wvh_web_view(view))
+            let settings = webkit_web_view_get_settings(view)
             callerCouldOpenWindows = webkit_settings_get_javascript_can_open_windows_automatically(settings)
             webkit_settings_set_javascript_can_open_windows_automatically(settings, 1)
         } else {
@@ -130,7 +131,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         }
         // The load first: WebKit starts its processes and the request while the window maps.
         requested = authorizationURL
-        webkit_web_view_load_uri(wvh_web_view(view), authorizationURL.absoluteString)
+        webkit_web_view_load_uri(view, authorizationURL.absoluteString)
         window?.show()
     }
 
@@ -142,7 +143,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     /// then every handler is disconnected. The caller's popup setting is restored at once.
     func dismiss() {
         guard !dismissed else { return }
-        let callerView = usesCustomWebview && !callerViewDestroyed ? webView.map(WebviewHandle.init) : nil
+        let callerView = usesCustomWebview && !callerViewDestroyed ? webView : nil
         let blanking = CallerViewBlanking(
             view: callerView, redirectURI: request.redirectURI,
             appPageStarted: { [weak self] in self?.surface?.end() },  // the app's page is the app's: no sign-in rule applies to it
@@ -156,12 +157,11 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         appearance?.restore()
         appearance = nil
         if let webView, let callerCouldOpenWindows, !callerViewDestroyed {
-            webkit_settings_set_javascript_can_open_windows_automatically(
-                webkit_web_view_get_settings(wvh_web_view(webView)), callerCouldOpenWindows)
+            webkit_settings_set_javascript_can_open_windows_automatically(webkit_web_view_get_settings(webView), callerCouldOpenWindows)
             surface?.restoreSettings()
         }
         if let window {
-            webkit_web_view_stop_loading(wvh_web_view(window.webView))
+            webkit_web_view_stop_loading(window.webView)
             // Out of sight now, and until it goes our handlers refuse every navigation (the page is
             // stopped, but its timers may still try the redirect URI). Destroyed, the view and its
             // page with it, once the main loop is idle, after the resumed caller ran: destroying a
@@ -207,7 +207,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
 
     /// Connects the session's handlers to `view`: before the end they go to the session, after it
     /// to ``CallerViewBlanking``.
-    private func attachHandlers(to view: UnsafeMutableRawPointer) {
+    private func attachHandlers(to view: WebKitToolkit.WebView) {
         connections.connect(view, "decide-policy", .decidePolicy { [weak self] decision, type in
             guard let self, let decision else { return false }
             if let blanking = self.blanking { return blanking.decide(decision, type: type) }

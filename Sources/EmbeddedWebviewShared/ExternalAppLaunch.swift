@@ -17,18 +17,17 @@ enum ExternalAppLaunch {
     /// Starts the handler for `url` near `window` (a `GtkWindow *`; `nil` for the default
     /// display). Nothing waits for it; a failure is logged (GLib's default handler, domain
     /// WebviewHost).
-    static func open(_ url: URL, window: UnsafeMutableRawPointer?) {
-        let launchContext = WebKitToolkit.integration.makeLaunchContext(window)
+    static func open(_ url: URL, window: WebKitToolkit.Window?) {
+        let launchContext = WebKitToolkit.integration.makeLaunchContext(window).map { GObjectRef(adopting: $0) }
         g_app_info_launch_default_for_uri_async(
-            url.absoluteString, launchContext, nil,
-            { _, result, _ in
+            url.absoluteString, launchContext?.pointer, nil, AsyncReadyCallback.function,
+            AsyncReadyCallback.userData { _, result in
                 var error: UnsafeMutablePointer<GError>?
                 if g_app_info_launch_default_for_uri_finish(result, &error) == 0, let error {
                     let message = "Could not open a link from the sign-in page: " + String(cString: error.pointee.message)
                     g_error_free(error)
                     g_log_default_handler("WebviewHost", G_LOG_LEVEL_WARNING, message, nil)
                 }
-            }, nil)
-        if let launchContext { g_object_unref(launchContext) }
+            })
     }
 }
