@@ -67,15 +67,16 @@ let package = Package(
         .target(name: "SystemBrowserProvider", dependencies: ["WebviewHost", "GLibSupport", "CGLib"]),
         // The embedded provider, once per toolkit: Sources/EmbeddedWebviewShared holds every
         // decision (compiled into both through their `Shared` links); each target adds its window
-        // and the few WebKit calls that differ (WebKitToolkit.swift).
+        // and the few WebKit calls that differ (WebKitToolkit.swift). Its toolkit module gives it the
+        // launch context other apps are started with (ToolkitIntegration.gtk3 / .gtk4).
         .target(
             name: "EmbeddedWebviewProvider",
-            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK"],
+            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK", "WebviewHostGTK3"],
             exclude: ["Shared/README.md"]
         ),
         .target(
             name: "EmbeddedWebviewProviderGTK4",
-            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK6"],
+            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK6", "WebviewHostGTK4"],
             exclude: ["Shared/README.md"],
             swiftSettings: [.define("WEBKITGTK_6")]
         ),

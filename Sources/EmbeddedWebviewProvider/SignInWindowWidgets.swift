@@ -6,34 +6,35 @@ import WebviewHost
 /// The GTK 3 widgets of a ``SignInWindow``: a toplevel with a dialog's type hint, a header bar
 /// (title, close button, the page's host as subtitle), and the view under an overlay holding the
 /// load indicator (a spinner and a word in an on-screen-display bubble). Centred on the parent.
+/// The window owns every widget here; ``SignInWindow`` holds the window's reference.
 @MainActor
 struct SignInWindowWidgets {
-    let window: UnsafeMutableRawPointer
-    let webView: UnsafeMutableRawPointer
-    private let header: UnsafeMutableRawPointer
-    private let indicator: UnsafeMutableRawPointer
-    private let spinner: UnsafeMutableRawPointer
-    private let overlay: UnsafeMutableRawPointer
+    let window: WebKitToolkit.Window
+    let webView: WebKitToolkit.WebView
+    private let header: UnsafeMutablePointer<GtkHeaderBar>
+    private let indicator: WebKitToolkit.Widget
+    private let spinner: UnsafeMutablePointer<GtkSpinner>
+    private let overlay: WebKitToolkit.Widget
     /// "Continue in your browser", at the header bar's end; hidden unless the session can hand over.
-    private let browserButton: UnsafeMutableRawPointer
+    private let browserButton: WebKitToolkit.Widget
 
-    init(webView: UnsafeMutableRawPointer) {
+    init(webView: WebKitToolkit.WebView) {
         self.webView = webView
-        window = UnsafeMutableRawPointer(gtk_window_new(GTK_WINDOW_TOPLEVEL)!)
-        let gtkWindow = wvh_window(window)
-        gtk_window_set_type_hint(gtkWindow, GDK_WINDOW_TYPE_HINT_DIALOG)
+        window = wvh_window(gtk_window_new(GTK_WINDOW_TOPLEVEL))
+        gtk_window_set_type_hint(window, GDK_WINDOW_TYPE_HINT_DIALOG)
 
         // Client-side decorations: the view has no address bar, so the header bar shows where
         // the person types a password.
-        let header = gtk_header_bar_new()!
-        gtk_header_bar_set_show_close_button(wvh_header_bar(header), 1)
-        gtk_window_set_titlebar(gtkWindow, header)
-        self.header = UnsafeMutableRawPointer(header)
+        let headerWidget = gtk_header_bar_new()!
+        let header = wvh_header_bar(headerWidget)!
+        gtk_header_bar_set_show_close_button(header, 1)
+        gtk_window_set_titlebar(window, headerWidget)
+        self.header = header
         let browserButton = gtk_button_new_with_mnemonic(SignInWindow.continueInBrowserLabel)!
         gtk_widget_set_tooltip_text(browserButton, SignInWindow.continueInBrowserTooltip)
         gtk_widget_set_no_show_all(browserButton, 1)
-        gtk_header_bar_pack_end(wvh_header_bar(header), browserButton)
-        self.browserButton = UnsafeMutableRawPointer(browserButton)
+        gtk_header_bar_pack_end(header, browserButton)
+        self.browserButton = browserButton
 
         let overlay = gtk_overlay_new()!
         gtk_container_add(wvh_container(overlay), wvh_widget(webView))
@@ -48,10 +49,10 @@ struct SignInWindowWidgets {
         gtk_widget_set_no_show_all(box, 1)
         gtk_widget_hide(box)
         gtk_overlay_add_overlay(wvh_overlay(overlay), box)
-        indicator = UnsafeMutableRawPointer(box)
-        self.spinner = UnsafeMutableRawPointer(spinner)
+        indicator = box
+        self.spinner = wvh_spinner(spinner)
         gtk_container_add(wvh_container(window), overlay)
-        self.overlay = UnsafeMutableRawPointer(overlay)
+        self.overlay = overlay
     }
 
     /// GTK 3's part of ``SignInWindow/prepareAhead(size:)``, before the window is realized: its
@@ -59,7 +60,7 @@ struct SignInWindowWidgets {
     /// session's size when the window is shown, whatever `size` it was prepared at.
     func prepareToRealize(size: WindowSize) {
         gtk_widget_show_all(wvh_widget(header))
-        gtk_widget_show_all(wvh_widget(overlay))
+        gtk_widget_show_all(overlay)
     }
 
     /// Calls `handler` for the close button (`delete-event`) and Escape (`key-press-event`), which
@@ -85,24 +86,23 @@ struct SignInWindowWidgets {
     /// Whether GTK still lists the window (in GTK 3, `destroy` says when it is gone).
     var isListed: Bool { true }
 
-    func configure(title: String, width: Int, height: Int, parent: UnsafeMutableRawPointer?) {
-        let gtkWindow = wvh_window(window)
-        gtk_window_set_title(gtkWindow, title)
-        gtk_header_bar_set_title(wvh_header_bar(header), title)
-        gtk_window_set_default_size(gtkWindow, gint(width), gint(height))
+    func configure(title: String, width: Int, height: Int, parent: WebKitToolkit.Window?) {
+        gtk_window_set_title(window, title)
+        gtk_header_bar_set_title(header, title)
+        gtk_window_set_default_size(window, gint(width), gint(height))
         if let parent {
-            gtk_window_set_transient_for(gtkWindow, wvh_window(parent))
-            gtk_window_set_modal(gtkWindow, 1)
-            gtk_window_set_destroy_with_parent(gtkWindow, 1)
-            gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER_ON_PARENT)
+            gtk_window_set_transient_for(window, parent)
+            gtk_window_set_modal(window, 1)
+            gtk_window_set_destroy_with_parent(window, 1)
+            gtk_window_set_position(window, GTK_WIN_POS_CENTER_ON_PARENT)
         } else {
-            gtk_window_set_position(gtkWindow, GTK_WIN_POS_CENTER)
+            gtk_window_set_position(window, GTK_WIN_POS_CENTER)
         }
     }
 
     func present() {
         gtk_widget_show_all(wvh_widget(window))
-        gtk_window_present(wvh_window(window))
+        gtk_window_present(window)
     }
 
     func hide() {
@@ -111,7 +111,7 @@ struct SignInWindowWidgets {
 
     /// Shows or hides "Continue in your browser".
     func showBrowserButton(_ visible: Bool) {
-        gtk_widget_set_visible(wvh_widget(browserButton), visible ? 1 : 0)
+        gtk_widget_set_visible(browserButton, visible ? 1 : 0)
     }
 
     /// Calls `handler` when the person clicks "Continue in your browser".
@@ -120,16 +120,16 @@ struct SignInWindowWidgets {
     }
 
     func setSubtitle(_ text: String) {
-        gtk_header_bar_set_subtitle(wvh_header_bar(header), text)
+        gtk_header_bar_set_subtitle(header, text)
     }
 
     func showIndicator(_ visible: Bool) {
         if visible {
-            gtk_spinner_start(wvh_spinner(spinner))
-            gtk_widget_show(wvh_widget(indicator))
+            gtk_spinner_start(spinner)
+            gtk_widget_show(indicator)
         } else {
-            gtk_spinner_stop(wvh_spinner(spinner))
-            gtk_widget_hide(wvh_widget(indicator))
+            gtk_spinner_stop(spinner)
+            gtk_widget_hide(indicator)
         }
     }
 }

@@ -8,8 +8,8 @@ extension WebKitToolkit {
     typealias ContextMenu = UnsafeMutablePointer<WebKitContextMenu>
 
     /// The object that emits `download-started` for `view`'s downloads: its `WebKitWebContext`.
-    static func downloadSource(of view: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(webkit_web_view_get_context(wvh_web_view(view))!)
+    static func downloadSource(of view: WebView) -> UnsafeMutablePointer<WebKitWebContext> {
+        webkit_web_view_get_context(view)!
     }
 
     /// A `context-menu` handler in 4.1's shape (menu, `GdkEvent`, hit test result); `body` gets

@@ -2,6 +2,7 @@ import CGLib
 import CWebKitGTK
 import Foundation
 import GLibSupport
+import WebviewHostGTK3
 
 /// The few calls where WebKitGTK 4.1 (with GTK 3) and WebKitGTK 6.0 (with GTK 4) differ, for the
 /// embedded provider's shared code (`Sources/EmbeddedWebviewShared`), which is compiled once per
@@ -14,6 +15,8 @@ enum WebKitToolkit {
     typealias DataStore = UnsafeMutablePointer<WebKitWebContext>
     /// A `WebKitURIRequest *` (derivable in 4.1, so a typed pointer).
     typealias URIRequest = UnsafeMutablePointer<WebKitURIRequest>
+    /// A `WebKitUserContentManager *` (derivable in 4.1).
+    typealias ContentManager = UnsafeMutablePointer<WebKitUserContentManager>
 
     static func makeEphemeralStore() -> DataStore {
         let context = webkit_web_context_new_ephemeral()!
@@ -36,8 +39,8 @@ enum WebKitToolkit {
     }
 
     /// A new view in `store` (floating, as GTK 3 widgets are made).
-    static func makeWebView(in store: DataStore) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(webkit_web_view_new_with_context(store)!)
+    static func makeWebView(in store: DataStore) -> WebView {
+        wvh_web_view(webkit_web_view_new_with_context(store))
     }
 
     /// Resolves `host` ahead of the sign-in page (`webkit_web_context_prefetch_dns`).
@@ -47,33 +50,30 @@ enum WebKitToolkit {
 
     /// Deletes every kind of data in `store`; `completion` runs once on the main thread.
     static func clearAllData(in store: DataStore, completion: @escaping @MainActor (GLibError?) -> Void) {
-        let box = Unmanaged.passRetained(CompletionBox(completion)).toOpaque()
+        let manager = webkit_web_context_get_website_data_manager(store)
         webkit_website_data_manager_clear(
-            webkit_web_context_get_website_data_manager(store), WEBKIT_WEBSITE_DATA_ALL, 0, nil,
-            { source, result, data in
+            manager, WEBKIT_WEBSITE_DATA_ALL, 0, nil, AsyncReadyCallback.function,
+            AsyncReadyCallback.userData { _, result in
                 var error: UnsafeMutablePointer<GError>?
-                webkit_website_data_manager_clear_finish(
-                    UnsafeMutableRawPointer(source)?.assumingMemoryBound(to: WebKitWebsiteDataManager.self), result, &error)
-                let box = Unmanaged<CompletionBox>.fromOpaque(data!).takeRetainedValue()
-                let failure = error.map { GLibError(consuming: $0) }
-                MainActor.assumeIsolated { box.completion(failure) }
-            }, box)
+                webkit_website_data_manager_clear_finish(manager, result, &error)
+                completion(error.map { GLibError(consuming: $0) })
+            })
     }
 
     /// The view's `WebKitUserContentManager` (`webkit_web_view_get_user_content_manager`).
-    static func contentManager(of view: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(webkit_web_view_get_user_content_manager(wvh_web_view(view))!)
+    static func contentManager(of view: WebView) -> ContentManager {
+        webkit_web_view_get_user_content_manager(view)!
     }
 
     /// Registers the page-to-library message channel `name` in the page's own script world
     /// (`webkit_user_content_manager_register_script_message_handler`); false if it is taken.
-    static func registerMessages(_ manager: UnsafeMutableRawPointer, name: String) -> Bool {
-        webkit_user_content_manager_register_script_message_handler(manager.assumingMemoryBound(to: WebKitUserContentManager.self), name) != 0
+    static func registerMessages(_ manager: ContentManager, name: String) -> Bool {
+        webkit_user_content_manager_register_script_message_handler(manager, name) != 0
     }
 
     /// `webkit_user_content_manager_unregister_script_message_handler`.
-    static func unregisterMessages(_ manager: UnsafeMutableRawPointer, name: String) {
-        webkit_user_content_manager_unregister_script_message_handler(manager.assumingMemoryBound(to: WebKitUserContentManager.self), name)
+    static func unregisterMessages(_ manager: ContentManager, name: String) {
+        webkit_user_content_manager_unregister_script_message_handler(manager, name)
     }
 
     /// The text of a `script-message-received` argument (a `WebKitJavascriptResult *` in 4.1).
@@ -87,14 +87,18 @@ enum WebKitToolkit {
     }
 
     /// The window holding `view` (`gtk_widget_get_toplevel`), when it is in one.
-    static func toplevelWindow(of view: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+    static func toplevelWindow(of view: WebView) -> Window? {
         guard let toplevel = gtk_widget_get_toplevel(wvh_widget(view)), wvh_is_window(toplevel) != 0 else { return nil }
-        return UnsafeMutableRawPointer(toplevel)
+        return wvh_window(toplevel)
     }
 
+    /// The toolkit other apps are launched through: the one the app installed
+    /// (``ToolkitIntegration/current``), else GTK 3's (`ToolkitIntegration.gtk3`).
+    static var integration: ToolkitIntegration { ToolkitIntegration.current ?? .gtk3 }
+
     /// Destroys a toplevel the library made (`gtk_widget_destroy`).
-    static func destroyWindow(_ window: UnsafeMutableRawPointer) {
-        gtk_widget_destroy(wvh_widget(window))
+    static func destroyWindow(_ window: some GObjectPointer) {
+        gtk_widget_destroy(wvh_widget(window.objectAddress))
     }
 
     /// Sets `WEBKIT_TLS_ERRORS_POLICY_FAIL` (never bypass an untrusted certificate).

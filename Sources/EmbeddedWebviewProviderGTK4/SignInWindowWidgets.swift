@@ -7,21 +7,21 @@ import WebviewHost
 /// page's host under it: GTK 4's header bar has no subtitle of its own), and the view under an
 /// overlay holding the load indicator (a spinner and a word in an on-screen-display bubble).
 /// GTK 4 leaves placement to the compositor, which centres a modal dialog on its parent.
+/// The window owns every widget here; ``SignInWindow`` holds the window's reference.
 @MainActor
 struct SignInWindowWidgets {
-    let window: UnsafeMutableRawPointer
-    let webView: UnsafeMutableRawPointer
-    private let title: UnsafeMutableRawPointer
-    private let subtitle: UnsafeMutableRawPointer
-    private let indicator: UnsafeMutableRawPointer
-    private let spinner: UnsafeMutableRawPointer
+    let window: WebKitToolkit.Window
+    let webView: WebKitToolkit.WebView
+    private let title: OpaquePointer  // GtkLabel * (final in GTK 4)
+    private let subtitle: OpaquePointer  // GtkLabel *
+    private let indicator: WebKitToolkit.Widget
+    private let spinner: OpaquePointer  // GtkSpinner * (final in GTK 4)
     /// "Continue in your browser", at the header bar's end; hidden unless the session can hand over.
-    private let browserButton: UnsafeMutableRawPointer
+    private let browserButton: WebKitToolkit.Widget
 
-    init(webView: UnsafeMutableRawPointer) {
+    init(webView: WebKitToolkit.WebView) {
         self.webView = webView
-        window = UnsafeMutableRawPointer(gtk_window_new()!)
-        let gtkWindow = wvh_window(window)
+        window = wvh_window(gtk_window_new())
 
         // The view has no address bar, so the header bar shows where the person types a password.
         let header = gtk_header_bar_new()!
@@ -37,14 +37,14 @@ struct SignInWindowWidgets {
             gtk_box_append(wvh_box(titles), label)
         }
         gtk_header_bar_set_title_widget(wvh_header_bar(header), titles)
-        gtk_window_set_titlebar(gtkWindow, header)
+        gtk_window_set_titlebar(window, header)
         let browserButton = gtk_button_new_with_mnemonic(SignInWindow.continueInBrowserLabel)!
         gtk_widget_set_tooltip_text(browserButton, SignInWindow.continueInBrowserTooltip)
         gtk_widget_set_visible(browserButton, 0)
         gtk_header_bar_pack_end(wvh_header_bar(header), browserButton)
-        self.browserButton = UnsafeMutableRawPointer(browserButton)
-        self.title = UnsafeMutableRawPointer(title)
-        self.subtitle = UnsafeMutableRawPointer(subtitle)
+        self.browserButton = browserButton
+        self.title = wvh_label(title)
+        self.subtitle = wvh_label(subtitle)
 
         let overlay = gtk_overlay_new()!
         gtk_overlay_set_child(wvh_overlay(overlay), wvh_widget(webView))
@@ -57,15 +57,15 @@ struct SignInWindowWidgets {
         gtk_box_append(wvh_box(box), label)
         gtk_widget_set_visible(box, 0)
         gtk_overlay_add_overlay(wvh_overlay(overlay), box)
-        indicator = UnsafeMutableRawPointer(box)
-        self.spinner = UnsafeMutableRawPointer(spinner)
-        gtk_window_set_child(gtkWindow, overlay)
+        indicator = box
+        self.spinner = wvh_spinner(spinner)
+        gtk_window_set_child(window, overlay)
     }
 
     /// GTK 4's part of ``SignInWindow/prepareAhead(size:)``, before the window is realized: on
     /// X11, GTK 4 keeps the size a window was realized with, so `size` is set first.
     func prepareToRealize(size: WindowSize) {
-        gtk_window_set_default_size(wvh_window(window), gint(max(size.width, 1)), gint(max(size.height, 1)))
+        gtk_window_set_default_size(window, gint(max(size.width, 1)), gint(max(size.height, 1)))
     }
 
     /// Calls `handler` for the close button (`close-request`) and Escape (a key controller's
@@ -77,7 +77,7 @@ struct SignInWindowWidgets {
         })
         let keys = gtk_event_controller_key_new()!
         gtk_widget_add_controller(wvh_widget(window), keys)  // the window owns it
-        connections.connect(UnsafeMutableRawPointer(keys), "key-pressed", .keyPressed { keyval, _ in
+        connections.connect(keys, "key-pressed", .keyPressed { keyval, _ in
             guard keyval == UInt32(GDK_KEY_Escape) else { return false }
             handler()
             return true
@@ -94,7 +94,7 @@ struct SignInWindowWidgets {
         connections.connect(window, "destroy", .plain { handler() })
         connections.connect(window, "unrealize", .plain { [window] in
             guard !Self.isListed(window) else { return }
-            gtk_window_set_transient_for(wvh_window(window), nil)
+            gtk_window_set_transient_for(window, nil)
             handler()
         })
     }
@@ -103,39 +103,38 @@ struct SignInWindowWidgets {
     /// hidden window may never have been realized, so only the list tells).
     var isListed: Bool { Self.isListed(window) }
 
-    private static func isListed(_ window: UnsafeMutableRawPointer) -> Bool {
+    private static func isListed(_ window: WebKitToolkit.Window) -> Bool {
         let list = gtk_window_list_toplevels()
         defer { g_list_free(list) }
         var node = list
         while let current = node {
-            if current.pointee.data == window { return true }
+            if current.pointee.data == UnsafeMutableRawPointer(window) { return true }
             node = current.pointee.next
         }
         return false
     }
 
-    func configure(title: String, width: Int, height: Int, parent: UnsafeMutableRawPointer?) {
-        let gtkWindow = wvh_window(window)
-        gtk_window_set_title(gtkWindow, title)
-        gtk_label_set_text(wvh_label(self.title), title)
+    func configure(title: String, width: Int, height: Int, parent: WebKitToolkit.Window?) {
+        gtk_window_set_title(window, title)
+        gtk_label_set_text(self.title, title)
         if gtk_widget_get_realized(wvh_widget(window)) != 0 {
             // Realized ahead at another size, which GTK 4 would keep on X11: unrealized, it takes
             // this one when presented.
             var realizedWidth: gint = 0
             var realizedHeight: gint = 0
-            gtk_window_get_default_size(gtkWindow, &realizedWidth, &realizedHeight)
+            gtk_window_get_default_size(window, &realizedWidth, &realizedHeight)
             if realizedWidth != gint(width) || realizedHeight != gint(height) { gtk_widget_unrealize(wvh_widget(window)) }
         }
-        gtk_window_set_default_size(gtkWindow, gint(width), gint(height))
+        gtk_window_set_default_size(window, gint(width), gint(height))
         if let parent {
-            gtk_window_set_transient_for(gtkWindow, wvh_window(parent))
-            gtk_window_set_modal(gtkWindow, 1)
-            gtk_window_set_destroy_with_parent(gtkWindow, 1)
+            gtk_window_set_transient_for(window, parent)
+            gtk_window_set_modal(window, 1)
+            gtk_window_set_destroy_with_parent(window, 1)
         }
     }
 
     func present() {
-        gtk_window_present(wvh_window(window))
+        gtk_window_present(window)
     }
 
     func hide() {
@@ -144,7 +143,7 @@ struct SignInWindowWidgets {
 
     /// Shows or hides "Continue in your browser".
     func showBrowserButton(_ visible: Bool) {
-        gtk_widget_set_visible(wvh_widget(browserButton), visible ? 1 : 0)
+        gtk_widget_set_visible(browserButton, visible ? 1 : 0)
     }
 
     /// Calls `handler` when the person clicks "Continue in your browser".
@@ -153,16 +152,16 @@ struct SignInWindowWidgets {
     }
 
     func setSubtitle(_ text: String) {
-        gtk_label_set_text(wvh_label(subtitle), text)
-        gtk_widget_set_visible(wvh_widget(subtitle), 1)
+        gtk_label_set_text(subtitle, text)
+        gtk_widget_set_visible(wvh_widget(subtitle.objectAddress), 1)
     }
 
     func showIndicator(_ visible: Bool) {
         if visible {
-            gtk_spinner_start(wvh_spinner(spinner))
+            gtk_spinner_start(spinner)
         } else {
-            gtk_spinner_stop(wvh_spinner(spinner))
+            gtk_spinner_stop(spinner)
         }
-        gtk_widget_set_visible(wvh_widget(indicator), visible ? 1 : 0)
+        gtk_widget_set_visible(indicator, visible ? 1 : 0)
     }
 }

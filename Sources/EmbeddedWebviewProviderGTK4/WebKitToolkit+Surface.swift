@@ -8,8 +8,8 @@ extension WebKitToolkit {
     typealias ContextMenu = OpaquePointer
 
     /// The object that emits `download-started` for `view`'s downloads: its `WebKitNetworkSession`.
-    static func downloadSource(of view: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(webkit_web_view_get_network_session(wvh_web_view(view))!)
+    static func downloadSource(of view: WebView) -> OpaquePointer {
+        webkit_web_view_get_network_session(view)!
     }
 
     /// A `context-menu` handler in 6.0's shape (menu, hit test result); `body` gets the menu and

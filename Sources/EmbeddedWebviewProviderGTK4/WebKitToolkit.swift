@@ -2,6 +2,7 @@ import CGLib
 import CWebKitGTK6
 import Foundation
 import GLibSupport
+import WebviewHostGTK4
 
 /// The few calls where WebKitGTK 4.1 (with GTK 3) and WebKitGTK 6.0 (with GTK 4) differ, for the
 /// embedded provider's shared code (`Sources/EmbeddedWebviewShared`), which is compiled once per
@@ -15,6 +16,8 @@ enum WebKitToolkit {
     typealias DataStore = OpaquePointer
     /// A `WebKitURIRequest *` (final in 6.0, so opaque).
     typealias URIRequest = OpaquePointer
+    /// A `WebKitUserContentManager *` (final in 6.0, so opaque).
+    typealias ContentManager = OpaquePointer
 
     static func makeEphemeralStore() -> DataStore {
         let session = webkit_network_session_new_ephemeral()!
@@ -36,8 +39,8 @@ enum WebKitToolkit {
     }
 
     /// A new view in `store` (`g_object_new` with `network-session`: 6.0 has no other way).
-    static func makeWebView(in store: DataStore) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(wvh_web_view_new_in_session(store)!)
+    static func makeWebView(in store: DataStore) -> WebView {
+        wvh_web_view(wvh_web_view_new_in_session(store))
     }
 
     /// Resolves `host` ahead of the sign-in page (`webkit_network_session_prefetch_dns`).
@@ -47,32 +50,30 @@ enum WebKitToolkit {
 
     /// Deletes every kind of data in `store`; `completion` runs once on the main thread.
     static func clearAllData(in store: DataStore, completion: @escaping @MainActor (GLibError?) -> Void) {
-        let box = Unmanaged.passRetained(CompletionBox(completion)).toOpaque()
+        let manager = webkit_network_session_get_website_data_manager(store)
         webkit_website_data_manager_clear(
-            webkit_network_session_get_website_data_manager(store), WEBKIT_WEBSITE_DATA_ALL, 0, nil,
-            { source, result, data in
+            manager, WEBKIT_WEBSITE_DATA_ALL, 0, nil, AsyncReadyCallback.function,
+            AsyncReadyCallback.userData { _, result in
                 var error: UnsafeMutablePointer<GError>?
-                webkit_website_data_manager_clear_finish(OpaquePointer(source), result, &error)
-                let box = Unmanaged<CompletionBox>.fromOpaque(data!).takeRetainedValue()
-                let failure = error.map { GLibError(consuming: $0) }
-                MainActor.assumeIsolated { box.completion(failure) }
-            }, box)
+                webkit_website_data_manager_clear_finish(manager, result, &error)
+                completion(error.map { GLibError(consuming: $0) })
+            })
     }
 
     /// The view's `WebKitUserContentManager` (`webkit_web_view_get_user_content_manager`).
-    static func contentManager(of view: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
-        UnsafeMutableRawPointer(webkit_web_view_get_user_content_manager(wvh_web_view(view))!)
+    static func contentManager(of view: WebView) -> ContentManager {
+        webkit_web_view_get_user_content_manager(view)!
     }
 
     /// Registers the page-to-library message channel `name` in the page's own script world
     /// (`webkit_user_content_manager_register_script_message_handler`); false if it is taken.
-    static func registerMessages(_ manager: UnsafeMutableRawPointer, name: String) -> Bool {
-        webkit_user_content_manager_register_script_message_handler(OpaquePointer(manager), name, nil) != 0
+    static func registerMessages(_ manager: ContentManager, name: String) -> Bool {
+        webkit_user_content_manager_register_script_message_handler(manager, name, nil) != 0
     }
 
     /// `webkit_user_content_manager_unregister_script_message_handler`.
-    static func unregisterMessages(_ manager: UnsafeMutableRawPointer, name: String) {
-        webkit_user_content_manager_unregister_script_message_handler(OpaquePointer(manager), name, nil)
+    static func unregisterMessages(_ manager: ContentManager, name: String) {
+        webkit_user_content_manager_unregister_script_message_handler(manager, name, nil)
     }
 
     /// The text of a `script-message-received` argument (a `JSCValue *` in 6.0).
@@ -83,13 +84,17 @@ enum WebKitToolkit {
     }
 
     /// The window holding `view` (`gtk_widget_get_root`), when it is in one.
-    static func toplevelWindow(of view: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
-        guard let root = gtk_widget_get_root(wvh_widget(view)), wvh_is_window(UnsafeMutableRawPointer(root)) != 0 else { return nil }
-        return UnsafeMutableRawPointer(root)
+    static func toplevelWindow(of view: WebView) -> Window? {
+        guard let root = gtk_widget_get_root(wvh_widget(view)), wvh_is_window(root.objectAddress) != 0 else { return nil }
+        return wvh_window(root.objectAddress)
     }
 
+    /// The toolkit other apps are launched through: the one the app installed
+    /// (``ToolkitIntegration/current``), else GTK 4's (`ToolkitIntegration.gtk4`).
+    static var integration: ToolkitIntegration { ToolkitIntegration.current ?? .gtk4 }
+
     /// Destroys a toplevel the library made (`gtk_window_destroy`).
-    static func destroyWindow(_ window: UnsafeMutableRawPointer) {
-        gtk_window_destroy(wvh_window(window))
+    static func destroyWindow(_ window: some GObjectPointer) {
+        gtk_window_destroy(wvh_window(window.objectAddress))
     }
 }

@@ -5,17 +5,18 @@ import CWebKitGTK
 #endif
 import CGLib
 import Foundation
+import GLibSupport
 
 /// The question the library's sign-in window asks before a page's link hands a URI to another
 /// app: "Open mailto link?", naming the app GIO would start, with Cancel (the default) and Open.
 /// `answer` gets `true` for Open; closing the dialog and Escape are a Cancel.
 @MainActor
 enum ExternalSchemeQuestion {
-    static func ask(url: URL, over window: UnsafeMutableRawPointer, answer: @escaping @MainActor (_ open: Bool) -> Void) -> SignInQuestion {
+    static func ask(url: URL, over window: WebKitToolkit.Window, answer: @escaping @MainActor (_ open: Bool) -> Void) -> SignInQuestion {
         let scheme = url.scheme?.lowercased() ?? ""
         let handler = g_app_info_get_default_for_uri_scheme(scheme).map { info -> String in
-            defer { g_object_unref(UnsafeMutableRawPointer(info)) }
-            return g_app_info_get_display_name(info).map { String(cString: $0) } ?? ""
+            let info = GObjectRef(adopting: info)
+            return g_app_info_get_display_name(info.pointer).map { String(cString: $0) } ?? ""
         } ?? ""
         let target = handler.isEmpty ? "another app" : handler
         // Enter answers Cancel: opening another app takes a deliberate click.

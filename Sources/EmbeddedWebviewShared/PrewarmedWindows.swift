@@ -38,7 +38,7 @@ enum PrewarmedWindows {
         defer { umask(previousMask) }
         let context = SignInWebContexts.context(ephemeral: ephemeral)
         let window = SignInWindow(context: context)
-        webkit_web_view_load_uri(wvh_web_view(window.webView), "about:blank")  // starts the web process
+        webkit_web_view_load_uri(window.webView, "about:blank")  // starts the web process
         window.prepareAhead(size: size)  // realized and sized, not shown
         ready[ephemeral] = Ready(window: window, host: host)
         if let host { prefetch(host, ephemeral: ephemeral) }
@@ -53,7 +53,7 @@ enum PrewarmedWindows {
         guard let taken = ready.removeValue(forKey: ephemeral) else { return nil }
         // Still starting (its blank page not in yet): its load's events would reach the session,
         // so a new window serves better.
-        guard taken.window.isAlive, webkit_web_view_is_loading(wvh_web_view(taken.window.webView)) == 0 else {
+        guard taken.window.isAlive, webkit_web_view_is_loading(taken.window.webView) == 0 else {
             taken.window.destroy()
             return nil
         }

@@ -1,3 +1,4 @@
+import CGLib
 import Foundation
 
 /// The persistent sign-in data (cookies with the single-sign-on session, local storage, caches)

@@ -22,10 +22,12 @@ final class SignInAppearance {
     /// The portal's last answer (`nil`: not read yet, or no portal).
     private static var colorScheme: UInt32?
 
-    private let settings: UnsafeMutableRawPointer
+    /// GTK's default settings (the display's, which outlive the session), as the `GObject` whose
+    /// property is set.
+    private let settings: UnsafeMutablePointer<GObject>
     private let previous: gboolean
 
-    private init(settings: UnsafeMutableRawPointer, previous: gboolean) {
+    private init(settings: UnsafeMutablePointer<GObject>, previous: gboolean) {
         self.settings = settings
         self.previous = previous
     }
@@ -35,41 +37,45 @@ final class SignInAppearance {
     static func readDesktopPreference() async {
         guard EmbeddedWebviewProvider.followsDesktopColorScheme, hasSessionBus else { return }
         colorScheme = await withCheckedContinuation { (continuation: CheckedContinuation<UInt32?, Never>) in
-            let box = Unmanaged.passRetained(AppearanceBox { continuation.resume(returning: $0) }).toOpaque()
-            g_bus_get(G_BUS_TYPE_SESSION, nil, { _, result, data in
+            g_bus_get(G_BUS_TYPE_SESSION, nil, AsyncReadyCallback.function, AsyncReadyCallback.userData { _, result in
                 var error: UnsafeMutablePointer<GError>?
-                guard let connection = g_bus_get_finish(result, &error) else {
+                guard let connection = g_bus_get_finish(result, &error).map({ GObjectRef(adopting: $0) }) else {
                     if let error { g_error_free(error) }
-                    AppearanceBox.finish(data, nil)
+                    continuation.resume(returning: nil)
                     return
                 }
                 let arguments = [g_variant_new_string("org.freedesktop.appearance"), g_variant_new_string("color-scheme")]
                 let parameters = arguments.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, 2) }
                 // `Read` (every portal version): the value comes as (v) holding a v holding u.
                 g_dbus_connection_call(
-                    connection, "org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop",
+                    connection.pointer, "org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop",
                     "org.freedesktop.portal.Settings", "Read", parameters, nil, G_DBUS_CALL_FLAGS_NONE,
-                    appearancePortalTimeout, nil,
-                    { source, result, data in
-                        var error: UnsafeMutablePointer<GError>?
-                        let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-                        if let error { g_error_free(error) }
-                        var value = reply.map { g_variant_get_child_value($0, 0) }
-                        if let reply { g_variant_unref(reply) }
-                        while let current = value, String(cString: g_variant_get_type_string(current)) == "v" {
-                            value = g_variant_get_variant(current)
-                            g_variant_unref(current)
-                        }
-                        var scheme: UInt32?
-                        if let value {
-                            if String(cString: g_variant_get_type_string(value)) == "u" { scheme = g_variant_get_uint32(value) }
-                            g_variant_unref(value)
-                        }
-                        AppearanceBox.finish(data, scheme)
-                    }, data)
-                g_object_unref(UnsafeMutableRawPointer(connection))
-            }, box)
+                    appearancePortalTimeout, nil, AsyncReadyCallback.function,
+                    AsyncReadyCallback.userData { source, result in
+                        continuation.resume(returning: Self.scheme(inReplyFrom: source, result))
+                    })
+            })
         }
+    }
+
+    /// The `u` inside the portal's reply to `Read` (`g_dbus_connection_call_finish`); `nil` for an
+    /// error or another type.
+    private static func scheme(inReplyFrom connection: UnsafeMutablePointer<GObject>?, _ result: OpaquePointer?) -> UInt32? {
+        var error: UnsafeMutablePointer<GError>?
+        let reply = g_dbus_connection_call_finish(OpaquePointer(connection), result, &error)
+        if let error { g_error_free(error) }
+        var value = reply.map { g_variant_get_child_value($0, 0) }
+        if let reply { g_variant_unref(reply) }
+        while let current = value, String(cString: g_variant_get_type_string(current)) == "v" {
+            value = g_variant_get_variant(current)
+            g_variant_unref(current)
+        }
+        var scheme: UInt32?
+        if let value {
+            if String(cString: g_variant_get_type_string(value)) == "u" { scheme = g_variant_get_uint32(value) }
+            g_variant_unref(value)
+        }
+        return scheme
     }
 
     /// Whether a session bus is there to ask (its address in the environment, or the user bus
@@ -84,7 +90,7 @@ final class SignInAppearance {
     /// library's window shows; `nil` when there is nothing to change.
     static func applyForWindow() -> SignInAppearance? {
         guard EmbeddedWebviewProvider.followsDesktopColorScheme, let scheme = colorScheme, scheme == 1 || scheme == 2,
-            let settings = gtk_settings_get_default().map({ UnsafeMutableRawPointer($0) })
+            let settings = gtk_settings_get_default()?.gObject
         else { return nil }
         let previous = preferDark(settings)
         let wanted: gboolean = scheme == 1 ? 1 : 0
@@ -98,36 +104,22 @@ final class SignInAppearance {
         Self.setPreferDark(settings, previous)
     }
 
-    private static func preferDark(_ settings: UnsafeMutableRawPointer) -> gboolean {
+    private static func preferDark(_ settings: UnsafeMutablePointer<GObject>) -> gboolean {
         var value = GValue()
         g_value_init(&value, GType(5 << G_TYPE_FUNDAMENTAL_SHIFT))  // G_TYPE_BOOLEAN
         defer { g_value_unset(&value) }
-        g_object_get_property(wvh_object(settings), "gtk-application-prefer-dark-theme", &value)
+        g_object_get_property(settings, "gtk-application-prefer-dark-theme", &value)
         return g_value_get_boolean(&value)
     }
 
-    private static func setPreferDark(_ settings: UnsafeMutableRawPointer, _ flag: gboolean) {
+    private static func setPreferDark(_ settings: UnsafeMutablePointer<GObject>, _ flag: gboolean) {
         var value = GValue()
         g_value_init(&value, GType(5 << G_TYPE_FUNDAMENTAL_SHIFT))
         defer { g_value_unset(&value) }
         g_value_set_boolean(&value, flag)
-        g_object_set_property(wvh_object(settings), "gtk-application-prefer-dark-theme", &value)
+        g_object_set_property(settings, "gtk-application-prefer-dark-theme", &value)
     }
 }
 
 /// How long the portal may take to answer (ms) before the session goes on without it.
 private let appearancePortalTimeout: Int32 = 1000
-
-/// Carries the portal's answer through a `GAsyncReadyCallback`'s user data (passed retained,
-/// taken back exactly once). Made, used and released on the main thread only.
-private final class AppearanceBox: @unchecked Sendable {
-    let completion: @MainActor (UInt32?) -> Void
-    init(_ completion: @escaping @MainActor (UInt32?) -> Void) { self.completion = completion }
-
-    /// Takes the box back from `data` and calls its completion (GIO calls back on the main thread).
-    static func finish(_ data: UnsafeMutableRawPointer?, _ scheme: UInt32?) {
-        guard let data else { return }
-        let box = Unmanaged<AppearanceBox>.fromOpaque(data).takeRetainedValue()
-        MainActor.assumeIsolated { box.completion(scheme) }
-    }
-}

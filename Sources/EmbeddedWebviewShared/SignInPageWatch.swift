@@ -34,21 +34,21 @@ final class SignInPageWatch {
         case refusal(index: Int)
     }
 
-    private let view: UnsafeMutableRawPointer
-    private let manager: UnsafeMutableRawPointer
+    private let view: WebKitToolkit.WebView
+    /// The view's content manager, kept until ``stop()`` has taken the script and channel out.
+    private let manager: GObjectRef<WebKitToolkit.ContentManager>
     private var script: OpaquePointer?
     private let connections = SignalConnections()
     private var registered = false
 
     /// Starts watching the pages `view` loads from now on; `found` is called on the main thread.
     init(
-        view: UnsafeMutableRawPointer, advertisesWebAuthn: Bool, refusals: [EmbeddedAgentRefusal],
+        view: WebKitToolkit.WebView, advertisesWebAuthn: Bool, refusals: [EmbeddedAgentRefusal],
         found: @escaping @MainActor (Finding) -> Void
     ) {
         self.view = view
-        manager = WebKitToolkit.contentManager(of: view)
-        g_object_ref(manager)
-        registered = WebKitToolkit.registerMessages(manager, name: Self.channel)
+        manager = GObjectRef(retaining: WebKitToolkit.contentManager(of: view))
+        registered = WebKitToolkit.registerMessages(manager.pointer, name: Self.channel)
         connections.connect(manager, "script-message-received::\(Self.channel)", .pointer { argument in
             guard let text = WebKitToolkit.messageText(argument), let finding = Self.finding(text) else { return }
             found(finding)
@@ -56,7 +56,7 @@ final class SignInPageWatch {
         let source = Self.source(advertisesWebAuthn: advertisesWebAuthn, refusals: refusals)
         let script = webkit_user_script_new(
             source, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)!
-        webkit_user_content_manager_add_script(Self.typed(manager), script)
+        webkit_user_content_manager_add_script(manager.pointer, script)
         self.script = script
     }
 
@@ -64,7 +64,7 @@ final class SignInPageWatch {
     /// another way to sign in: the person chose to stay in the view.
     func refusePendingRequests() {
         webkit_web_view_evaluate_javascript(
-            wvh_web_view(view), "window.__webviewHostRefuseCredentials && window.__webviewHostRefuseCredentials()", -1,
+            view, "window.__webviewHostRefuseCredentials && window.__webviewHostRefuseCredentials()", -1,
             nil, nil, nil, nil, nil)
     }
 
@@ -73,19 +73,10 @@ final class SignInPageWatch {
         guard let script else { return }
         self.script = nil
         connections.disconnectAll()
-        webkit_user_content_manager_remove_script(Self.typed(manager), script)
+        webkit_user_content_manager_remove_script(manager.pointer, script)
         webkit_user_script_unref(script)
-        if registered { WebKitToolkit.unregisterMessages(manager, name: Self.channel) }
-        g_object_unref(manager)
+        if registered { WebKitToolkit.unregisterMessages(manager.pointer, name: Self.channel) }
     }
-
-    #if WEBKITGTK_6
-    private static func typed(_ manager: UnsafeMutableRawPointer) -> OpaquePointer { OpaquePointer(manager) }
-    #else
-    private static func typed(_ manager: UnsafeMutableRawPointer) -> UnsafeMutablePointer<WebKitUserContentManager> {
-        manager.assumingMemoryBound(to: WebKitUserContentManager.self)
-    }
-    #endif
 
     /// Reads a message the script sent: `webauthn:get`, `webauthn:create`, `refusal:<index>`.
     static func finding(_ text: String) -> Finding? {

@@ -16,27 +16,27 @@ import GLibSupport
 /// Escape answer `false`; ``destroy()`` (the session ended) closes it without calling `answer`.
 @MainActor
 final class SignInQuestion {
-    private let dialog: UnsafeMutableRawPointer
+    /// The dialog's reference: ours until ``destroy()``, whoever destroys the dialog first.
+    private var dialog: GObjectRef<WebKitToolkit.Widget>?
     private let connections = SignalConnections()
     private var finished = false
-    private var released = false
 
     /// Shows the question (`gtk_message_dialog_new`, `gtk_widget_show`). Enter answers with the
     /// default button: `acceptByDefault` false means a deliberate click is needed to accept.
     init(
-        title: String, detail: String, over window: UnsafeMutableRawPointer, cancel: String, accept: String,
+        title: String, detail: String, over window: WebKitToolkit.Window, cancel: String, accept: String,
         acceptByDefault: Bool, answer: @escaping @MainActor (_ accepted: Bool) -> Void
     ) {
-        let widget = wvh_question_dialog_new(wvh_window(window), title)!
-        dialog = UnsafeMutableRawPointer(widget)
-        g_object_ref(dialog)  // ours until destroy(), whoever destroys the dialog first
+        let widget = wvh_question_dialog_new(window, title)!
+        dialog = GObjectRef(retaining: widget)
         wvh_message_dialog_set_secondary_text(widget, detail)
-        gtk_window_set_title(wvh_window(dialog), title)
-        gtk_dialog_add_button(wvh_dialog(dialog), cancel, GTK_RESPONSE_CANCEL.rawValue)
-        gtk_dialog_add_button(wvh_dialog(dialog), accept, GTK_RESPONSE_ACCEPT.rawValue)
+        gtk_window_set_title(wvh_window(widget), title)
+        let buttons = wvh_dialog(widget)
+        gtk_dialog_add_button(buttons, cancel, GTK_RESPONSE_CANCEL.rawValue)
+        gtk_dialog_add_button(buttons, accept, GTK_RESPONSE_ACCEPT.rawValue)
         gtk_dialog_set_default_response(
-            wvh_dialog(dialog), acceptByDefault ? GTK_RESPONSE_ACCEPT.rawValue : GTK_RESPONSE_CANCEL.rawValue)
-        connections.connect(dialog, "response", .enumValue { [weak self] response in
+            buttons, acceptByDefault ? GTK_RESPONSE_ACCEPT.rawValue : GTK_RESPONSE_CANCEL.rawValue)
+        connections.connect(widget, "response", .enumValue { [weak self] response in
             guard let self, !self.finished else { return }
             self.finished = true
             let accepted = Int32(bitPattern: response) == GTK_RESPONSE_ACCEPT.rawValue
@@ -44,17 +44,16 @@ final class SignInQuestion {
             answer(accepted)
         })
         gtk_widget_show(widget)
-        gtk_window_present(wvh_window(dialog))
+        gtk_window_present(wvh_window(widget))
     }
 
     /// Closes the question without an answer (the session ended). Calling it again does nothing.
     func destroy() {
         finished = true
         connections.disconnectAll()
-        guard !released else { return }
-        released = true
-        WebKitToolkit.destroyWindow(dialog)
-        g_object_unref(dialog)
+        guard let dialog else { return }
+        self.dialog = nil
+        WebKitToolkit.destroyWindow(dialog.pointer)
     }
 
     /// Text from a page cut to 120 characters, so a page cannot fill the dialog.

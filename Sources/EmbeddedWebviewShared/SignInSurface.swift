@@ -49,14 +49,14 @@ final class SignInSurface {
         WEBKIT_CONTEXT_MENU_ACTION_IGNORE_SPELLING, WEBKIT_CONTEXT_MENU_ACTION_LEARN_SPELLING,
     ].reduce(into: []) { $0.insert($1.rawValue) }
 
-    private let view: UnsafeMutableRawPointer
+    private let view: WebKitToolkit.WebView
     private let allowed: Set<SignInPermission>
     private let connections = SignalConnections()
     /// The values ``apply(to:)`` replaced, to put back at the end.
     private var previous: [(name: String, value: Bool)] = []
     private var restored = false
 
-    private init(view: UnsafeMutableRawPointer, allowed: Set<SignInPermission>) {
+    private init(view: WebKitToolkit.WebView, allowed: Set<SignInPermission>) {
         self.view = view
         self.allowed = allowed
     }
@@ -64,7 +64,7 @@ final class SignInSurface {
     /// Sets the view's settings for a sign-in and connects the surface's handlers. Call once per
     /// session, before the first load.
     static func apply(
-        to view: UnsafeMutableRawPointer, allowed: Set<SignInPermission> = EmbeddedWebviewProvider.allowedPermissions
+        to view: WebKitToolkit.WebView, allowed: Set<SignInPermission> = EmbeddedWebviewProvider.allowedPermissions
     ) -> SignInSurface {
         let surface = SignInSurface(view: view, allowed: allowed)
         surface.applySettings()
@@ -83,14 +83,14 @@ final class SignInSurface {
     func restoreSettings() {
         guard !restored else { return }
         restored = true
-        let settings = UnsafeMutableRawPointer(webkit_web_view_get_settings(wvh_web_view(view)))!
+        let settings = webkit_web_view_get_settings(view)!
         for (name, value) in previous.reversed() { Self.set(name, value, on: settings) }
     }
 
     // MARK: - Settings
 
     private func applySettings() {
-        let settings = UnsafeMutableRawPointer(webkit_web_view_get_settings(wvh_web_view(view)))!
+        let settings = webkit_web_view_get_settings(view)!
         for (name, value) in Self.settings {
             guard let current = Self.get(name, on: settings), current != value else { continue }
             previous.append((name, current))
@@ -99,23 +99,23 @@ final class SignInSurface {
     }
 
     /// A boolean property of `settings`, or `nil` when this WebKit has no such property.
-    private static func get(_ name: String, on settings: UnsafeMutableRawPointer) -> Bool? {
-        guard let spec = g_object_class_find_property(UnsafeMutablePointer(OpaquePointer(g_type_class_peek(wvh_object_type(settings)))), name),
+    private static func get(_ name: String, on settings: some GObjectPointer) -> Bool? {
+        guard let spec = g_object_class_find_property(UnsafeMutablePointer(OpaquePointer(g_type_class_peek(wvh_object_type(settings.objectAddress)))), name),
             spec.pointee.value_type == GType(5 << G_TYPE_FUNDAMENTAL_SHIFT)  // G_TYPE_BOOLEAN
         else { return nil }
         var value = GValue()
         g_value_init(&value, spec.pointee.value_type)
         defer { g_value_unset(&value) }
-        g_object_get_property(wvh_object(settings), name, &value)
+        g_object_get_property(settings.gObject, name, &value)
         return g_value_get_boolean(&value) != 0
     }
 
-    private static func set(_ name: String, _ flag: Bool, on settings: UnsafeMutableRawPointer) {
+    private static func set(_ name: String, _ flag: Bool, on settings: some GObjectPointer) {
         var value = GValue()
         g_value_init(&value, GType(5 << G_TYPE_FUNDAMENTAL_SHIFT))
         defer { g_value_unset(&value) }
         g_value_set_boolean(&value, flag ? 1 : 0)
-        g_object_set_property(wvh_object(settings), name, &value)
+        g_object_set_property(settings.gObject, name, &value)
     }
 
     // MARK: - Signals
@@ -183,8 +183,7 @@ final class SignInSurface {
         })
         connections.connect(WebKitToolkit.downloadSource(of: view), "download-started", .pointer { [weak connections] download in
             guard let download, let connections else { return }
-            let owner = webkit_download_get_web_view(typed(download)).map { UnsafeMutableRawPointer($0) }
-            guard owner == view else { return }  // another view of the caller's context
+            guard webkit_download_get_web_view(typed(download)) == view else { return }  // another view of the caller's context
             // Cancelled when WebKit asks where to save it (before anything is written): cancelled
             // from inside `download-started`, a main-frame navigation turned download sometimes
             // left the page's scripts stopped (WebKitGTK 2.50).

@@ -20,13 +20,14 @@ final class SignInWindow {
     /// How long a load runs before the indicator shows, so fast pages do not flash it.
     static let indicatorDelay: Duration = .milliseconds(300)
 
-    let window: UnsafeMutableRawPointer
-    let webView: UnsafeMutableRawPointer
+    let window: WebKitToolkit.Window
+    let webView: WebKitToolkit.WebView
     private let widgets: SignInWindowWidgets
+    /// The window's reference: ours until ``destroy()``, whoever destroys the window first.
+    private var reference: GObjectRef<WebKitToolkit.Window>?
     private let connections = SignalConnections()
     private var loadGeneration = 0
     private var destroyed = false
-    private var released = false
 
     /// What the window's close button, Escape and its destruction by someone else call; set by
     /// ``configure(parameters:onClose:)``.
@@ -44,13 +45,12 @@ final class SignInWindow {
         widgets = SignInWindowWidgets(webView: WebKitToolkit.makeWebView(in: context))
         window = widgets.window
         webView = widgets.webView
-        g_object_ref(window)  // ours until destroy(), whoever destroys the window first
+        reference = GObjectRef(retaining: window)
         // Windows a page opens without a gesture (a timer's window.open, a script's click on a
         // target=_blank link) would be dropped by WebKit's popup blocker before any signal, and a
         // sign-in that continues in such a window would never end. Allowed, they reach `create`,
         // which keeps them in this view. The view's settings are its own (not shared).
-        webkit_settings_set_javascript_can_open_windows_automatically(
-            webkit_web_view_get_settings(wvh_web_view(webView)), 1)
+        webkit_settings_set_javascript_can_open_windows_automatically(webkit_web_view_get_settings(webView), 1)
         widgets.onCloseRequest(connections) { [weak self] in
             self?.onClose?()  // the session ends; dismiss() destroys the window
         }
@@ -71,7 +71,7 @@ final class SignInWindow {
         widgets.configure(
             title: parameters.windowTitle,
             width: max(parameters.windowSize.width, 1), height: max(parameters.windowSize.height, 1),
-            parent: parameters.parentWindow?.pointer)
+            parent: parameters.parentWindow.flatMap { wvh_window($0.pointer) })
     }
 
     /// Offers "Continue in your browser" in the header bar, calling `action` when clicked; `nil`
@@ -139,9 +139,7 @@ final class SignInWindow {
             destroyed = true
             WebKitToolkit.destroyWindow(window)
         }
-        guard !released else { return }
-        released = true
-        g_object_unref(window)
+        reference = nil
     }
 }
 

@@ -22,7 +22,7 @@ enum GTKToolkitIntegration {
                     let context = gdk_display_get_app_launch_context(display)
                 else { return nil }
                 gdk_app_launch_context_set_timestamp(context, wvh_gdk_current_time())
-                return wvh_app_launch_context(UnsafeMutableRawPointer(context))
+                return wvh_app_launch_context(context.objectAddress)
             },
             parentWindowIdentifier: { window in
                 guard wvh_is_window(window) != 0, let identifier = wvh_parent_window_identifier(wvh_window(window)) else {

@@ -1,0 +1,68 @@
+#if WEBKITGTK_6
+import CWebKitGTK6
+#else
+import CWebKitGTK
+#endif
+import CGLib
+import Foundation
+import GLibSupport
+import WebviewHost
+
+/// What a failed load, a refused certificate or an ended web process means for a sign-in: which
+/// failures are only the session's own doing, and the ``WebAuthError`` the others end it with.
+@MainActor
+enum SignInLoadFailure {
+    /// "Frame load interrupted by policy change" and "load cancelled" (WebKit's, or GIO's for a
+    /// request it stopped): our own ignore decisions, or a load another one replaced. A load the
+    /// page could not get fails otherwise (and a TLS refusal has its own signal).
+    static func isOwnCancellation(_ error: GLibError) -> Bool {
+        let policyDomain = String(cString: g_quark_to_string(webkit_policy_error_quark()))
+        let networkDomain = String(cString: g_quark_to_string(webkit_network_error_quark()))
+        let gioDomain = String(cString: g_quark_to_string(g_io_error_quark()))
+        return (error.domain == policyDomain
+            && error.code == Int32(WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue))
+            || (error.domain == networkDomain && error.code == Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue))
+            || (error.domain == gioDomain && error.code == Int32(G_IO_ERROR_CANCELLED.rawValue))
+    }
+
+    /// `network`: the page at `uri` could not be loaded (`load-failed`).
+    static func network(uri: String, error: GLibError?) -> WebAuthError {
+        WebAuthError(
+            .network,
+            "The sign-in page could not be loaded: \(error?.message ?? "unknown error"). Check the network connection and try again.",
+            url: URL(string: uri), underlyingError: error)
+    }
+
+    /// `tls`: the page's certificate was refused (`load-failed-with-tls-errors`, with its
+    /// `GTlsCertificateFlags`); TLS errors are never bypassed.
+    static func tls(uri: String, errors: UInt32) -> WebAuthError {
+        WebAuthError(
+            .tls,
+            "The sign-in page's TLS certificate is not trusted (\(describeTLSErrors(errors))); "
+                + "the page was not loaded. Check the server's certificate or the system's trusted certificates.",
+            url: URL(string: uri))
+    }
+
+    /// `webProcessTerminated`: the page's process ended (`web-process-terminated`, with its reason).
+    static func webProcessTerminated(reason: UInt32) -> WebAuthError {
+        let why = switch WebKitWebProcessTerminationReason(reason) {
+        case WEBKIT_WEB_PROCESS_CRASHED: "crashed"
+        case WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT: "used too much memory"
+        default: "was terminated"
+        }
+        return WebAuthError(.webProcessTerminated, "The web page's process \(why); start the sign-in again.")
+    }
+
+    private static func describeTLSErrors(_ flags: UInt32) -> String {
+        let names: [(GTlsCertificateFlags, String)] = [
+            (G_TLS_CERTIFICATE_UNKNOWN_CA, "unknown issuer"),
+            (G_TLS_CERTIFICATE_BAD_IDENTITY, "wrong host name"),
+            (G_TLS_CERTIFICATE_NOT_ACTIVATED, "not yet valid"),
+            (G_TLS_CERTIFICATE_EXPIRED, "expired"),
+            (G_TLS_CERTIFICATE_REVOKED, "revoked"),
+            (G_TLS_CERTIFICATE_INSECURE, "insecure algorithm"),
+        ]
+        let found = names.filter { flags & $0.0.rawValue != 0 }.map(\.1)
+        return found.isEmpty ? "certificate error" : found.joined(separator: ", ")
+    }
+}
