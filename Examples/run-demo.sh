@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs SignInDemo (GTK 3), or SignInDemoGTK4 with --gtk4, against a local Glewlwyd OpenID
+# Runs SignInDemoGTK3 (GTK 3), or SignInDemoGTK4 with --gtk4, against a local Glewlwyd OpenID
 # Connect server on 127.0.0.1:4593. Other arguments go to the app (--start=browser|window|here).
 # Installs what is missing first (Debian 12).
 #
@@ -11,7 +11,7 @@
 # cannot centre the library's sign-in window on the app: it opens in the corner).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-product=SignInDemo
+product=SignInDemoGTK3
 wayland=0
 arguments=()
 for argument in "$@"; do

@@ -15,8 +15,8 @@ let package = Package(
             dependencies: [
                 .product(name: "WebviewHost", package: "WebviewHost"),
                 .product(name: "WebviewHostGTK3", package: "WebviewHost"),
-                .product(name: "BuiltInWebviewProviders", package: "WebviewHost"),
-                .product(name: "EmbeddedWebviewProvider", package: "WebviewHost"),
+                .product(name: "BuiltInWebviewProvidersGTK3", package: "WebviewHost"),
+                .product(name: "EmbeddedWebviewProviderGTK3", package: "WebviewHost"),
                 .product(name: "SignIn", package: "WebviewHost"),
                 .product(name: "ExternalWebviewProvider", package: "WebviewHost"),
                 .product(name: "MicrosoftIdentityBroker", package: "WebviewHost"),

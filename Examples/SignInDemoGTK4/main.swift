@@ -1,4 +1,4 @@
-// SignInDemoGTK4: the SignInDemo app written for GTK 4 and WebKitGTK 6.0. It signs in to an
+// SignInDemoGTK4: the GTK 3 demo (SignInDemoGTK3) written for GTK 4 and WebKitGTK 6.0. It signs in to an
 // OpenID Connect server three ways: in the person's browser, in a sign-in window the library
 // owns, and in a WebKitWebView that is part of the app's own layout (followed through the
 // webAuth* notifications).

@@ -1,5 +1,5 @@
 // The helpers GTK 3 + WebKitGTK 4.1 and GTK 4 + WebKitGTK 6.0 share: the same C names mean the
-// same thing in both. Included by the shim of each toolkit module (CWebKitGTK, CWebKitGTK6),
+// same thing in both. Included by the shim of each toolkit module (CWebKitGTK3, CWebKitGTK4),
 // after that toolkit's own headers; not a module of its own.
 //
 // Swift cannot import C macros that cast or call. Each helper below stands for one macro

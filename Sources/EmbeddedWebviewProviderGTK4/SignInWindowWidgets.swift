@@ -1,5 +1,5 @@
 import CGLib
-import CWebKitGTK6
+import CWebKitGTK4
 import GLibSupport
 import WebviewHost
 
@@ -10,16 +10,16 @@ import WebviewHost
 /// The window owns every widget here; ``SignInWindow`` holds the window's reference.
 @MainActor
 struct SignInWindowWidgets {
-    let window: WebKitToolkit.Window
-    let webView: WebKitToolkit.WebView
+    let window: WebKitDifferences.Window
+    let webView: WebKitDifferences.WebView
     private let title: OpaquePointer  // GtkLabel * (final in GTK 4)
     private let subtitle: OpaquePointer  // GtkLabel *
-    private let indicator: WebKitToolkit.Widget
+    private let indicator: WebKitDifferences.Widget
     private let spinner: OpaquePointer  // GtkSpinner * (final in GTK 4)
     /// "Continue in your browser", at the header bar's end; hidden unless the session can hand over.
-    private let browserButton: WebKitToolkit.Widget
+    private let browserButton: WebKitDifferences.Widget
 
-    init(webView: WebKitToolkit.WebView) {
+    init(webView: WebKitDifferences.WebView) {
         self.webView = webView
         window = wvh_window(gtk_window_new())
 
@@ -103,7 +103,7 @@ struct SignInWindowWidgets {
     /// hidden window may never have been realized, so only the list tells).
     var isListed: Bool { Self.isListed(window) }
 
-    private static func isListed(_ window: WebKitToolkit.Window) -> Bool {
+    private static func isListed(_ window: WebKitDifferences.Window) -> Bool {
         let list = gtk_window_list_toplevels()
         defer { g_list_free(list) }
         var node = list
@@ -114,7 +114,7 @@ struct SignInWindowWidgets {
         return false
     }
 
-    func configure(title: String, width: Int, height: Int, parent: WebKitToolkit.Window?) {
+    func configure(title: String, width: Int, height: Int, parent: WebKitDifferences.Window?) {
         gtk_window_set_title(window, title)
         gtk_label_set_text(self.title, title)
         if gtk_widget_get_realized(wvh_widget(window)) != 0 {

@@ -1,7 +1,7 @@
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
@@ -27,7 +27,7 @@ final class CallerViewBlanking {
     private static var underWay: [WebviewHandle: CallerViewBlanking] = [:]
 
     /// The caller's view, until the blanking ended; `nil` when there is nothing to blank.
-    private var view: WebKitToolkit.WebView?
+    private var view: WebKitDifferences.WebView?
     private let redirectURI: RedirectURI
     /// Called when the app's own page starts loading (no sign-in rule applies to it any more).
     private let appPageStarted: @MainActor () -> Void
@@ -43,7 +43,7 @@ final class CallerViewBlanking {
 
     /// - Parameter view: the caller's view, or `nil` for the library's window (or a destroyed view).
     init(
-        view: WebKitToolkit.WebView?, redirectURI: RedirectURI, appPageStarted: @escaping @MainActor () -> Void,
+        view: WebKitDifferences.WebView?, redirectURI: RedirectURI, appPageStarted: @escaping @MainActor () -> Void,
         ended: @escaping @MainActor () -> Void
     ) {
         self.view = view
@@ -92,7 +92,7 @@ final class CallerViewBlanking {
     /// one, which the app started after its `await` returned) load; the redirect URI, other
     /// schemes, windows and any further navigation (the ended page's timers) are refused.
     func decide(_ decision: UnsafeMutableRawPointer, type: UInt32) -> Bool {
-        let request: WebKitToolkit.URIRequest?
+        let request: WebKitDifferences.URIRequest?
         switch WebKitPolicyDecisionType(type) {
         case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION:
             request = SignInNavigation.request(of: decision)

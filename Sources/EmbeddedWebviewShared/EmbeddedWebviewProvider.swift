@@ -1,7 +1,7 @@
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import CGLib
 public import WebviewHost

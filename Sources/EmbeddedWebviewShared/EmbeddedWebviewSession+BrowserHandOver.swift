@@ -1,7 +1,7 @@
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
@@ -46,7 +46,7 @@ extension EmbeddedWebviewSession {
     func handOver(_ handOver: SystemBrowserHandOver, personChose: Bool) {
         guard !dismissed, !handOverPending else { return }
         if request.parameters.systemBrowserHandOver == .askFirst, !personChose,
-            let parent = window?.window ?? webView.flatMap({ WebKitToolkit.toplevelWindow(of: $0) })
+            let parent = window?.window ?? webView.flatMap({ WebKitDifferences.toplevelWindow(of: $0) })
         {
             handOverPending = true
             question = SignInQuestion(

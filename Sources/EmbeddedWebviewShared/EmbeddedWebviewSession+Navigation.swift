@@ -1,7 +1,7 @@
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
@@ -107,7 +107,7 @@ extension EmbeddedWebviewSession {
     /// Starts the system's handler for `url` (``ExternalAppLaunch``, near the view's window).
     /// Reported as finished so spinners stop.
     private func launch(_ url: URL) {
-        ExternalAppLaunch.open(url, window: window?.window ?? webView.flatMap { WebKitToolkit.toplevelWindow(of: $0) })
+        ExternalAppLaunch.open(url, window: window?.window ?? webView.flatMap { WebKitDifferences.toplevelWindow(of: $0) })
         window?.loadEnded()
         reporter.didFinishLoad(url)
     }

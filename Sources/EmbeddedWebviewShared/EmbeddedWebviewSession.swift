@@ -1,7 +1,7 @@
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
@@ -27,7 +27,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private let connections = SignalConnections()
     private(set) var window: SignInWindow?
     /// The view: the window's, or the caller's (lent: the app owns it).
-    private(set) var webView: WebKitToolkit.WebView?
+    private(set) var webView: WebKitDifferences.WebView?
     /// The view after the end, until the handlers go; set when the session is dismissed.
     private var blanking: CallerViewBlanking?
     /// The page whose load started and has not finished yet.
@@ -83,7 +83,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         // 0700. Only for the length of this call, and only ever tighter (see PrivateFolders).
         let previousMask = usesCustomWebview ? nil : umask(0o077)
         defer { if let previousMask { umask(previousMask) } }
-        let view: WebKitToolkit.WebView
+        let view: WebKitDifferences.WebView
         if let custom = request.parameters.customWebview {
             view = wvh_web_view(custom.pointer)
             CallerViewBlanking.endBlanking(of: custom)
@@ -207,7 +207,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
 
     /// Connects the session's handlers to `view`: before the end they go to the session, after it
     /// to ``CallerViewBlanking``.
-    private func attachHandlers(to view: WebKitToolkit.WebView) {
+    private func attachHandlers(to view: WebKitDifferences.WebView) {
         connections.connect(view, "decide-policy", .decidePolicy { [weak self] decision, type in
             guard let self, let decision else { return false }
             if let blanking = self.blanking { return blanking.decide(decision, type: type) }

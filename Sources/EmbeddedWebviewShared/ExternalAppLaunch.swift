@@ -1,7 +1,7 @@
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
@@ -17,8 +17,8 @@ enum ExternalAppLaunch {
     /// Starts the handler for `url` near `window` (a `GtkWindow *`; `nil` for the default
     /// display). Nothing waits for it; a failure is logged (GLib's default handler, domain
     /// WebviewHost).
-    static func open(_ url: URL, window: WebKitToolkit.Window?) {
-        let launchContext = WebKitToolkit.integration.makeLaunchContext(window).map { GObjectRef(adopting: $0) }
+    static func open(_ url: URL, window: WebKitDifferences.Window?) {
+        let launchContext = WebKitDifferences.integration.makeLaunchContext(window).map { GObjectRef(adopting: $0) }
         g_app_info_launch_default_for_uri_async(
             url.absoluteString, launchContext?.pointer, nil, AsyncReadyCallback.function,
             AsyncReadyCallback.userData { _, result in

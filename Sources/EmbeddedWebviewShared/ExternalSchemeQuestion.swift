@@ -1,7 +1,7 @@
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
@@ -12,7 +12,7 @@ import GLibSupport
 /// `answer` gets `true` for Open; closing the dialog and Escape are a Cancel.
 @MainActor
 enum ExternalSchemeQuestion {
-    static func ask(url: URL, over window: WebKitToolkit.Window, answer: @escaping @MainActor (_ open: Bool) -> Void) -> SignInQuestion {
+    static func ask(url: URL, over window: WebKitDifferences.Window, answer: @escaping @MainActor (_ open: Bool) -> Void) -> SignInQuestion {
         let scheme = url.scheme?.lowercased() ?? ""
         let handler = g_app_info_get_default_for_uri_scheme(scheme).map { info -> String in
             let info = GObjectRef(adopting: info)

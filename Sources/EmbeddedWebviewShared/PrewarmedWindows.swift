@@ -1,7 +1,7 @@
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
@@ -45,7 +45,7 @@ enum PrewarmedWindows {
     }
 
     private static func prefetch(_ host: String, ephemeral: Bool) {
-        WebKitToolkit.prefetchDNS(host, in: SignInWebContexts.context(ephemeral: ephemeral))
+        WebKitDifferences.prefetchDNS(host, in: SignInWebContexts.context(ephemeral: ephemeral))
     }
 
     /// The window waiting for the next session in this context, handed over once; `nil` when none.

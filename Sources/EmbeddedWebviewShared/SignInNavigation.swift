@@ -1,7 +1,7 @@
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
@@ -16,24 +16,24 @@ enum SignInNavigation {
     static let viewSchemes: Set<String> = ["http", "https", "about", "data", "blob"]
 
     /// The request's URI as WebKit has it (`webkit_uri_request_get_uri`), not re-encoded.
-    static func text(of request: WebKitToolkit.URIRequest?) -> String? {
+    static func text(of request: WebKitDifferences.URIRequest?) -> String? {
         guard let request, let uri = webkit_uri_request_get_uri(request) else { return nil }
         return String(cString: uri)
     }
 
     /// The request's HTTP method, upper-cased.
-    static func method(of request: WebKitToolkit.URIRequest?) -> String? {
+    static func method(of request: WebKitDifferences.URIRequest?) -> String? {
         guard let request, let method = webkit_uri_request_get_http_method(request) else { return nil }
         return String(cString: method).uppercased()
     }
 
     /// The request's URI as a `URL`; `nil` when Foundation cannot read it.
-    static func url(of request: WebKitToolkit.URIRequest?) -> URL? {
+    static func url(of request: WebKitDifferences.URIRequest?) -> URL? {
         text(of: request).flatMap { URL(string: $0) }
     }
 
     /// The request of a navigation or new-window decision (`webkit_navigation_action_get_request`).
-    static func request(of decision: UnsafeMutableRawPointer) -> WebKitToolkit.URIRequest? {
+    static func request(of decision: UnsafeMutableRawPointer) -> WebKitDifferences.URIRequest? {
         webkit_navigation_action_get_request(action(of: decision))
     }
 

@@ -1,7 +1,7 @@
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
@@ -34,23 +34,23 @@ final class SignInPageWatch {
         case refusal(index: Int)
     }
 
-    private let view: WebKitToolkit.WebView
+    private let view: WebKitDifferences.WebView
     /// The view's content manager, kept until ``stop()`` has taken the script and channel out.
-    private let manager: GObjectRef<WebKitToolkit.ContentManager>
+    private let manager: GObjectRef<WebKitDifferences.ContentManager>
     private var script: OpaquePointer?
     private let connections = SignalConnections()
     private var registered = false
 
     /// Starts watching the pages `view` loads from now on; `found` is called on the main thread.
     init(
-        view: WebKitToolkit.WebView, advertisesWebAuthn: Bool, refusals: [EmbeddedAgentRefusal],
+        view: WebKitDifferences.WebView, advertisesWebAuthn: Bool, refusals: [EmbeddedAgentRefusal],
         found: @escaping @MainActor (Finding) -> Void
     ) {
         self.view = view
-        manager = GObjectRef(retaining: WebKitToolkit.contentManager(of: view))
-        registered = WebKitToolkit.registerMessages(manager.pointer, name: Self.channel)
+        manager = GObjectRef(retaining: WebKitDifferences.contentManager(of: view))
+        registered = WebKitDifferences.registerMessages(manager.pointer, name: Self.channel)
         connections.connect(manager, "script-message-received::\(Self.channel)", .pointer { argument in
-            guard let text = WebKitToolkit.messageText(argument), let finding = Self.finding(text) else { return }
+            guard let text = WebKitDifferences.messageText(argument), let finding = Self.finding(text) else { return }
             found(finding)
         })
         let source = Self.source(advertisesWebAuthn: advertisesWebAuthn, refusals: refusals)
@@ -75,7 +75,7 @@ final class SignInPageWatch {
         connections.disconnectAll()
         webkit_user_content_manager_remove_script(manager.pointer, script)
         webkit_user_script_unref(script)
-        if registered { WebKitToolkit.unregisterMessages(manager.pointer, name: Self.channel) }
+        if registered { WebKitDifferences.unregisterMessages(manager.pointer, name: Self.channel) }
     }
 
     /// Reads a message the script sent: `webauthn:get`, `webauthn:create`, `refusal:<index>`.

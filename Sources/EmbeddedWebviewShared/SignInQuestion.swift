@@ -1,7 +1,7 @@
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
@@ -17,14 +17,14 @@ import GLibSupport
 @MainActor
 final class SignInQuestion {
     /// The dialog's reference: ours until ``destroy()``, whoever destroys the dialog first.
-    private var dialog: GObjectRef<WebKitToolkit.Widget>?
+    private var dialog: GObjectRef<WebKitDifferences.Widget>?
     private let connections = SignalConnections()
     private var finished = false
 
     /// Shows the question (`gtk_message_dialog_new`, `gtk_widget_show`). Enter answers with the
     /// default button: `acceptByDefault` false means a deliberate click is needed to accept.
     init(
-        title: String, detail: String, over window: WebKitToolkit.Window, cancel: String, accept: String,
+        title: String, detail: String, over window: WebKitDifferences.Window, cancel: String, accept: String,
         acceptByDefault: Bool, answer: @escaping @MainActor (_ accepted: Bool) -> Void
     ) {
         let widget = wvh_question_dialog_new(window, title)!
@@ -53,7 +53,7 @@ final class SignInQuestion {
         connections.disconnectAll()
         guard let dialog else { return }
         self.dialog = nil
-        WebKitToolkit.destroyWindow(dialog.pointer)
+        WebKitDifferences.destroyWindow(dialog.pointer)
     }
 
     /// Text from a page cut to 120 characters, so a page cannot fill the dialog.

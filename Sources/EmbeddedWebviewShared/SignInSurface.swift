@@ -1,7 +1,7 @@
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
@@ -49,14 +49,14 @@ final class SignInSurface {
         WEBKIT_CONTEXT_MENU_ACTION_IGNORE_SPELLING, WEBKIT_CONTEXT_MENU_ACTION_LEARN_SPELLING,
     ].reduce(into: []) { $0.insert($1.rawValue) }
 
-    private let view: WebKitToolkit.WebView
+    private let view: WebKitDifferences.WebView
     private let allowed: Set<SignInPermission>
     private let connections = SignalConnections()
     /// The values ``apply(to:)`` replaced, to put back at the end.
     private var previous: [(name: String, value: Bool)] = []
     private var restored = false
 
-    private init(view: WebKitToolkit.WebView, allowed: Set<SignInPermission>) {
+    private init(view: WebKitDifferences.WebView, allowed: Set<SignInPermission>) {
         self.view = view
         self.allowed = allowed
     }
@@ -64,7 +64,7 @@ final class SignInSurface {
     /// Sets the view's settings for a sign-in and connects the surface's handlers. Call once per
     /// session, before the first load.
     static func apply(
-        to view: WebKitToolkit.WebView, allowed: Set<SignInPermission> = EmbeddedWebviewProvider.allowedPermissions
+        to view: WebKitDifferences.WebView, allowed: Set<SignInPermission> = EmbeddedWebviewProvider.allowedPermissions
     ) -> SignInSurface {
         let surface = SignInSurface(view: view, allowed: allowed)
         surface.applySettings()
@@ -166,7 +166,7 @@ final class SignInSurface {
             !allowed.contains(.notifications)  // handled (not shown) unless the app allows them
         })
         connections.connect(view, "enter-fullscreen", .returningBool { true })
-        connections.connect(view, "context-menu", WebKitToolkit.contextMenuHandler { menu in
+        connections.connect(view, "context-menu", WebKitDifferences.contextMenuHandler { menu in
             Self.keepEditingItems(menu)
         })
         // Downloads: a response the view would save (an attachment, a type it cannot show), and
@@ -181,7 +181,7 @@ final class SignInSurface {
             webkit_policy_decision_download(wvh_policy_decision(decision))
             return true
         })
-        connections.connect(WebKitToolkit.downloadSource(of: view), "download-started", .pointer { [weak connections] download in
+        connections.connect(WebKitDifferences.downloadSource(of: view), "download-started", .pointer { [weak connections] download in
             guard let download, let connections else { return }
             guard webkit_download_get_web_view(typed(download)) == view else { return }  // another view of the caller's context
             // Cancelled when WebKit asks where to save it (before anything is written): cancelled
@@ -210,7 +210,7 @@ final class SignInSurface {
     /// Removes every item but editing ones; `true` (not shown) when nothing is left.
     private static func keepEditingItems(_ menu: UnsafeMutableRawPointer?) -> Bool {
         guard let menu else { return true }
-        let typedMenu: WebKitToolkit.ContextMenu = typed(menu)
+        let typedMenu: WebKitDifferences.ContextMenu = typed(menu)
         var doomed: [UnsafeMutableRawPointer] = []
         var kept = 0
         var list = webkit_context_menu_get_items(typedMenu)

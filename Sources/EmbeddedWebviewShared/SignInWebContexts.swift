@@ -1,7 +1,7 @@
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
@@ -10,17 +10,17 @@ import GLibSupport
 /// Where the library-owned sign-in windows keep web data: one persistent store and one
 /// ephemeral one, each made on first use and kept for the life of the process (a
 /// `WebKitWebContext` with its data manager in WebKitGTK 4.1, a `WebKitNetworkSession` in 6.0;
-/// ``WebKitToolkit`` makes them). TLS errors fail closed in both.
+/// ``WebKitDifferences`` makes them). TLS errors fail closed in both.
 @MainActor
 enum SignInWebContexts {
-    private static var persistent: WebKitToolkit.DataStore?
-    private static var ephemeral: WebKitToolkit.DataStore?
+    private static var persistent: WebKitDifferences.DataStore?
+    private static var ephemeral: WebKitDifferences.DataStore?
 
     /// The store for a session; `ephemeral` shares nothing with the persistent one.
-    static func context(ephemeral wantsEphemeral: Bool) -> WebKitToolkit.DataStore {
+    static func context(ephemeral wantsEphemeral: Bool) -> WebKitDifferences.DataStore {
         if wantsEphemeral {
             if let ephemeral { return ephemeral }
-            let store = WebKitToolkit.makeEphemeralStore()
+            let store = WebKitDifferences.makeEphemeralStore()
             ephemeral = store
             return store
         }
@@ -34,7 +34,7 @@ enum SignInWebContexts {
         // running yet), the files it creates are 0600 and its folders 0700. The umask is the
         // process's for the length of this call only, and only ever tighter.
         let previousMask = umask(0o077)
-        let store = WebKitToolkit.makePersistentStore(
+        let store = WebKitDifferences.makePersistentStore(
             dataDirectory: dataDirectory, cacheDirectory: cacheDirectory, cookieFile: cookieFile)
         umask(previousMask)
         persistent = store
@@ -92,9 +92,9 @@ enum SignInWebContexts {
     }
 
     /// `webkit_website_data_manager_clear` for every kind of data, awaited.
-    private static func clear(_ store: WebKitToolkit.DataStore) async throws {
+    private static func clear(_ store: WebKitDifferences.DataStore) async throws {
         let error = await withCheckedContinuation { continuation in
-            WebKitToolkit.clearAllData(in: store) { continuation.resume(returning: $0) }
+            WebKitDifferences.clearAllData(in: store) { continuation.resume(returning: $0) }
         }
         if let error { throw error }
     }

@@ -1,7 +1,7 @@
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
@@ -20,11 +20,11 @@ final class SignInWindow {
     /// How long a load runs before the indicator shows, so fast pages do not flash it.
     static let indicatorDelay: Duration = .milliseconds(300)
 
-    let window: WebKitToolkit.Window
-    let webView: WebKitToolkit.WebView
+    let window: WebKitDifferences.Window
+    let webView: WebKitDifferences.WebView
     private let widgets: SignInWindowWidgets
     /// The window's reference: ours until ``destroy()``, whoever destroys the window first.
-    private var reference: GObjectRef<WebKitToolkit.Window>?
+    private var reference: GObjectRef<WebKitDifferences.Window>?
     private let connections = SignalConnections()
     private var loadGeneration = 0
     private var destroyed = false
@@ -41,8 +41,8 @@ final class SignInWindow {
 
     /// Builds the window and its view, hidden and not yet tied to a session (a prewarmed window
     /// waits like this); ``configure(parameters:onClose:)`` then makes it a session's.
-    init(context: WebKitToolkit.DataStore) {
-        widgets = SignInWindowWidgets(webView: WebKitToolkit.makeWebView(in: context))
+    init(context: WebKitDifferences.DataStore) {
+        widgets = SignInWindowWidgets(webView: WebKitDifferences.makeWebView(in: context))
         window = widgets.window
         webView = widgets.webView
         reference = GObjectRef(retaining: window)
@@ -137,7 +137,7 @@ final class SignInWindow {
         connections.disconnectAll()
         if !destroyed {
             destroyed = true
-            WebKitToolkit.destroyWindow(window)
+            WebKitDifferences.destroyWindow(window)
         }
         reference = nil
     }

@@ -1,13 +1,13 @@
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 
 /// The C types the embedded provider points at, named once: the same in GTK 3 and GTK 4 (the
 /// toolkits' instance structs are public). What the library owns is held as a `GObjectRef` of
 /// these; what it is lent (a caller's view, a window's children) as the pointer itself.
-extension WebKitToolkit {
+extension WebKitDifferences {
     /// A `WebKitWebView *`.
     typealias WebView = UnsafeMutablePointer<WebKitWebView>
     /// A `GtkWindow *`.

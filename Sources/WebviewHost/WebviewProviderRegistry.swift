@@ -3,7 +3,7 @@ import Synchronization
 /// The providers this process can use, and the policy that picks among them.
 ///
 /// A namespace over one lock-protected store. Apps register the built-ins with one call
-/// (`WebviewProviderRegistry.registerBuiltInProviders()` from `BuiltInWebviewProviders`) and
+/// (`WebviewProviderRegistry.registerBuiltInProviders()` from `BuiltInWebviewProvidersGTK3`) and
 /// add plugins with ``register(_:)``. Tests run in an isolated registry
 /// (``withIsolatedRegistry(isolation:_:)``) so that parallel tests do not share providers or the
 /// one-session slot.

@@ -4,7 +4,7 @@
 /// `WEBKIT_WEB_VIEW()`), and GLibSupport (``MainLoopBridge``, signal connections, `GLibError`).
 ///
 /// ```swift
-/// import BuiltInWebviewProviders
+/// import BuiltInWebviewProvidersGTK3
 /// import WebviewHostGTK3
 ///
 /// gtk_init(nil, nil)
@@ -12,7 +12,7 @@
 /// WebviewProviderRegistry.registerBuiltInProviders()
 /// ```
 @_exported import CGLib
-@_exported import CWebKitGTK
+@_exported import CWebKitGTK3
 @_exported import GLibSupport
 
 extension ToolkitIntegration {

@@ -13,7 +13,7 @@
 /// // connect "activate", then g_application_run(...)
 /// ```
 @_exported import CGLib
-@_exported import CWebKitGTK6
+@_exported import CWebKitGTK4
 @_exported import GLibSupport
 
 extension ToolkitIntegration {

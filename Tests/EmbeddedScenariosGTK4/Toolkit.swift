@@ -1,5 +1,5 @@
 import CGLib
-import CWebKitGTK6
+import CWebKitGTK4
 import Foundation
 
 /// The GTK 4 side of the few calls the shared scenarios (`Tests/EmbeddedScenariosShared`, linked

@@ -3,9 +3,9 @@
 // success, a failure or a cancel, while the ended sign-in page goes on trying the redirect URI.
 import CGLib
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import Foundation
 import GLibSupport

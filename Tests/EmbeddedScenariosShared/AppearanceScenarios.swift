@@ -4,11 +4,11 @@
 // reports `matchMedia('(prefers-color-scheme: dark)')` to the test server.
 import CGLib
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 import EmbeddedWebviewProviderGTK4
 #else
-import CWebKitGTK
-import EmbeddedWebviewProvider
+import CWebKitGTK3
+import EmbeddedWebviewProviderGTK3
 #endif
 import Foundation
 import GLibSupport

@@ -5,9 +5,9 @@
 // give it real headless Chromium); the identity provider is a TestServer on 127.0.0.1.
 import CGLib
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import Foundation
 import GLibSupport

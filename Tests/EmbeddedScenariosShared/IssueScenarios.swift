@@ -3,9 +3,9 @@
 // terminal-outcome matrix. Each runs in the library's window ("window") or a caller's view ("view").
 import CGLib
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import Foundation
 import GLibSupport

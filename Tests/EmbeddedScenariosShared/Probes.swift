@@ -1,8 +1,8 @@
 import CGLib
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 #else
-import CWebKitGTK
+import CWebKitGTK3
 #endif
 import Foundation
 import GLibSupport

@@ -1,15 +1,15 @@
 // GTK scenarios for the embedded provider: real WebAuthSessions in a real GLib main loop, against
 // real libsoup servers on 127.0.0.1. Each reports what it observed; the tests assert. The same
-// sources run against both providers: EmbeddedScenarios (GTK 3, WebKitGTK 4.1) and
+// sources run against both providers: EmbeddedScenariosGTK3 (GTK 3, WebKitGTK 4.1) and
 // EmbeddedScenariosGTK4 (GTK 4, WebKitGTK 6.0, compiled with WEBKITGTK_6); each target adds only
 // its Toolkit.swift.
 import CGLib
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 import EmbeddedWebviewProviderGTK4
 #else
-import CWebKitGTK
-import EmbeddedWebviewProvider
+import CWebKitGTK3
+import EmbeddedWebviewProviderGTK3
 #endif
 import Foundation
 import GLibSupport

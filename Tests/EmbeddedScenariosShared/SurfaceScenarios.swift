@@ -5,11 +5,11 @@
 // written or shown. The page reports what its calls returned to `/report`.
 import CGLib
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 import EmbeddedWebviewProviderGTK4
 #else
-import CWebKitGTK
-import EmbeddedWebviewProvider
+import CWebKitGTK3
+import EmbeddedWebviewProviderGTK3
 #endif
 import Foundation
 import GLibSupport

@@ -2,7 +2,7 @@ import Foundation
 import ScenarioSupport
 import Testing
 
-/// Real WebKitGTK sign-ins, each in its own process running a GLib main loop (EmbeddedScenarios
+/// Real WebKitGTK sign-ins, each in its own process running a GLib main loop (EmbeddedScenariosGTK3
 /// for GTK 3, EmbeddedScenariosGTK4 for GTK 4: the same scenarios), against real HTTP(S) servers
 /// on 127.0.0.1. Every test runs against both providers (``Platform``). Needs a display: run
 /// under `xvfb-run -a`; the Wayland runs start a private headless Weston each.

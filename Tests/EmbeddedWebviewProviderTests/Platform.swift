@@ -12,7 +12,7 @@ enum Toolkit: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var program: String {
         switch self {
-        case .gtk3: "EmbeddedScenarios"
+        case .gtk3: "EmbeddedScenariosGTK3"
         case .gtk4: "EmbeddedScenariosGTK4"
         }
     }

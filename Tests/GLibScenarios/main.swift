@@ -1,7 +1,7 @@
 // GTK scenarios for GLibSupport, run in a real gtk_main() by GLibSupportTests.
-import BuiltInWebviewProviders
+import BuiltInWebviewProvidersGTK3
 import CGLib
-import CWebKitGTK
+import CWebKitGTK3
 import Foundation
 import GLibSupport
 import ScenarioSupport

@@ -3,9 +3,9 @@
 // app's view) driven by page JavaScript reached from the notifications, and the person's
 // browser (a scripted browser registered as the desktop's default) landing on the loopback
 // listener. Each scenario reports what it saw; SignInTests asserts.
-import BuiltInWebviewProviders
+import BuiltInWebviewProvidersGTK3
 import CGLib
-import CWebKitGTK
+import CWebKitGTK3
 import Foundation
 import GLibSupport
 import ScenarioSupport

@@ -22,7 +22,7 @@ struct ToolkitLinkTests {
         // The GTK 4 demo (GtkApplication, WebKitGTK 6.0, BuiltInWebviewProvidersGTK4).
         .init(program: "SignInDemoGTK4", links: gtk4, neverLinks: gtk3),
         // The GTK 3 demo, the other way round.
-        .init(program: "SignInDemo", links: gtk3, neverLinks: gtk4),
+        .init(program: "SignInDemoGTK3", links: gtk3, neverLinks: gtk4),
         // WebviewHost + SystemBrowserProvider + SignIn only: what both toolkits' apps share.
         .init(program: "ToolkitNeutralApp", links: [], neverLinks: gtk3 + gtk4 + ["libgdk-", "libwebkit"]),
     ]

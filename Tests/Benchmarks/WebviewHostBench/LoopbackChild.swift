@@ -1,5 +1,5 @@
 import CGLib
-import CWebKitGTK
+import CWebKitGTK3
 import Foundation
 import GLibSupport
 import Synchronization

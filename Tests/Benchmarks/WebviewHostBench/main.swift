@@ -1,7 +1,7 @@
 // webview-host-bench: the embedded sign-in measured against a bare WebKitGTK program (the floor)
 // in the same run, interleaved. See Tests/Benchmarks/README.md.
 import CGLib
-import CWebKitGTK
+import CWebKitGTK3
 import Foundation
 
 struct Options: Sendable {

@@ -1,10 +1,10 @@
 import CGLib
 #if WEBKITGTK_6
-import CWebKitGTK6
+import CWebKitGTK4
 import EmbeddedWebviewProviderGTK4
 #else
-import CWebKitGTK
-import EmbeddedWebviewProvider
+import CWebKitGTK3
+import EmbeddedWebviewProviderGTK3
 #endif
 import Foundation
 import GLibSupport

@@ -5,8 +5,8 @@
 import Foundation
 import WebviewHost
 import WebviewHostGTK3
-import BuiltInWebviewProviders
-import EmbeddedWebviewProvider
+import BuiltInWebviewProvidersGTK3
+import EmbeddedWebviewProviderGTK3
 import SignIn
 import ExternalWebviewProvider
 import MicrosoftIdentityBroker

@@ -1,5 +1,5 @@
 import CGLib
-import CWebKitGTK
+import CWebKitGTK3
 import GLibSupport
 import WebviewHost
 
@@ -9,16 +9,16 @@ import WebviewHost
 /// The window owns every widget here; ``SignInWindow`` holds the window's reference.
 @MainActor
 struct SignInWindowWidgets {
-    let window: WebKitToolkit.Window
-    let webView: WebKitToolkit.WebView
+    let window: WebKitDifferences.Window
+    let webView: WebKitDifferences.WebView
     private let header: UnsafeMutablePointer<GtkHeaderBar>
-    private let indicator: WebKitToolkit.Widget
+    private let indicator: WebKitDifferences.Widget
     private let spinner: UnsafeMutablePointer<GtkSpinner>
-    private let overlay: WebKitToolkit.Widget
+    private let overlay: WebKitDifferences.Widget
     /// "Continue in your browser", at the header bar's end; hidden unless the session can hand over.
-    private let browserButton: WebKitToolkit.Widget
+    private let browserButton: WebKitDifferences.Widget
 
-    init(webView: WebKitToolkit.WebView) {
+    init(webView: WebKitDifferences.WebView) {
         self.webView = webView
         window = wvh_window(gtk_window_new(GTK_WINDOW_TOPLEVEL))
         gtk_window_set_type_hint(window, GDK_WINDOW_TYPE_HINT_DIALOG)
@@ -86,7 +86,7 @@ struct SignInWindowWidgets {
     /// Whether GTK still lists the window (in GTK 3, `destroy` says when it is gone).
     var isListed: Bool { true }
 
-    func configure(title: String, width: Int, height: Int, parent: WebKitToolkit.Window?) {
+    func configure(title: String, width: Int, height: Int, parent: WebKitDifferences.Window?) {
         gtk_window_set_title(window, title)
         gtk_header_bar_set_title(header, title)
         gtk_window_set_default_size(window, gint(width), gint(height))

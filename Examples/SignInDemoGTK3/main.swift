@@ -1,4 +1,4 @@
-// SignInDemo: a GTK 3 app that signs in to an OpenID Connect server three ways:
+// SignInDemoGTK3: a GTK 3 app that signs in to an OpenID Connect server three ways:
 // in the person's browser, in a sign-in window the library owns, and in a WebKitWebView that is
 // part of the app's own layout (followed through WebAuthSession.observeAll on the main actor).
 //
@@ -6,7 +6,7 @@
 //
 // Settings (environment): WEBVIEW_HOST_DEMO_AUTHORITY (issuer URL), WEBVIEW_HOST_DEMO_CLIENT_ID,
 // WEBVIEW_HOST_DEMO_TOKEN_STORE=memory (no keyring).
-import BuiltInWebviewProviders
+import BuiltInWebviewProvidersGTK3
 import Foundation
 import SignIn
 import WebviewHost

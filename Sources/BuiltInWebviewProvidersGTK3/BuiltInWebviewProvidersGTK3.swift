@@ -1,5 +1,5 @@
 public import WebviewHost
-import EmbeddedWebviewProvider
+import EmbeddedWebviewProviderGTK3
 import GLibSupport
 import SystemBrowserProvider
 import WebviewHostGTK3

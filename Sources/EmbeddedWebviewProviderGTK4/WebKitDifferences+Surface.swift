@@ -1,9 +1,9 @@
 import CGLib
-import CWebKitGTK6
+import CWebKitGTK4
 import GLibSupport
 
 /// What the sign-in surface (`SignInSurface`) does differently in WebKitGTK 6.0.
-extension WebKitToolkit {
+extension WebKitDifferences {
     /// A `WebKitContextMenu *` (final in 6.0, so opaque).
     typealias ContextMenu = OpaquePointer
 

@@ -1,5 +1,5 @@
 import CGLib
-import CWebKitGTK6
+import CWebKitGTK4
 import Foundation
 import GLibSupport
 import WebviewHostGTK4
@@ -11,7 +11,7 @@ import WebviewHostGTK4
 /// always runs web processes sandboxed and swaps processes on cross-site navigations; nothing
 /// here depends on either.
 @MainActor
-enum WebKitToolkit {
+enum WebKitDifferences {
     /// Where a sign-in window's web data lives: a `WebKitNetworkSession *` (final in 6.0, so opaque).
     typealias DataStore = OpaquePointer
     /// A `WebKitURIRequest *` (final in 6.0, so opaque).

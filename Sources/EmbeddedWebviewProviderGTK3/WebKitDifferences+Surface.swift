@@ -1,9 +1,9 @@
 import CGLib
-import CWebKitGTK
+import CWebKitGTK3
 import GLibSupport
 
 /// What the sign-in surface (`SignInSurface`) does differently in WebKitGTK 4.1.
-extension WebKitToolkit {
+extension WebKitDifferences {
     /// A `WebKitContextMenu *` (derivable in 4.1, so a typed pointer).
     typealias ContextMenu = UnsafeMutablePointer<WebKitContextMenu>
 

@@ -1,5 +1,5 @@
 import CGLib
-import CWebKitGTK
+import CWebKitGTK3
 import Foundation
 
 /// The GTK 3 side of the few calls the shared scenarios (`Tests/EmbeddedScenariosShared`, linked

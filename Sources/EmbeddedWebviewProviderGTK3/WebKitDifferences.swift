@@ -1,5 +1,5 @@
 import CGLib
-import CWebKitGTK
+import CWebKitGTK3
 import Foundation
 import GLibSupport
 import WebviewHostGTK3
@@ -9,7 +9,7 @@ import WebviewHostGTK3
 /// toolkit. This is the WebKitGTK 4.1 side: data lives in a `WebKitWebContext`'s
 /// `WebKitWebsiteDataManager`, views are made with `webkit_web_view_new_with_context`.
 @MainActor
-enum WebKitToolkit {
+enum WebKitDifferences {
     /// Where a sign-in window's web data lives: a `WebKitWebContext` (the views of one context
     /// share its web process pool, cookies and storage).
     typealias DataStore = UnsafeMutablePointer<WebKitWebContext>
