@@ -186,11 +186,13 @@ final class SignInSurface {
             guard webkit_download_get_web_view(typed(download)) == view else { return }  // another view of the caller's context
             // Cancelled when WebKit asks where to save it (before anything is written): cancelled
             // from inside `download-started`, a main-frame navigation turned download sometimes
-            // left the page's scripts stopped (WebKitGTK 2.50).
-            connections.connect(download, "decide-destination", .pointerReturningBool { _ in
+            // left the page's scripts stopped (WebKitGTK 2.50). The handler lives as long as the
+            // download, not the session: WebKit may ask after the session has ended (the page went
+            // on to the redirect meanwhile), and an unanswered question saves into Downloads.
+            SignalHandler.connectForLifetime(.pointerReturningBool { _ in
                 webkit_download_cancel(typed(download))
                 return true
-            })
+            }, to: "decide-destination", on: UnsafeMutableRawPointer(download))
         })
     }
 

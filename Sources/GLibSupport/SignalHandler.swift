@@ -145,6 +145,15 @@ public enum SignalHandler {
         }
     }
 
+    /// Connects `handler` to `signal` on `instance` for the instance's whole life: GLib releases
+    /// the handler when the instance is finalized. For a guard that must outlive its owner's
+    /// ``SignalConnections`` (an object that may still emit after the owner is done); everything
+    /// else goes through ``SignalConnections``, which removes its handlers when its owner says so.
+    @MainActor
+    public static func connectForLifetime(_ handler: SignalHandler, to signal: String, on instance: UnsafeMutableRawPointer) {
+        _ = connect(handler, to: signal, on: instance)
+    }
+
     /// Connects `handler` to `signal` on `instance`. GLib holds the handler retained
     /// (``UserData``) and releases it in its destroy notifier (`g_signal_connect_data`); returns the
     /// handler id.
