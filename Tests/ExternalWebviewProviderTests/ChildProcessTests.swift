@@ -1,5 +1,6 @@
 import ExternalWebviewProvider
 import Foundation
+import ScenarioSupport
 import Synchronization
 import Testing
 import WebviewHost
@@ -26,7 +27,7 @@ struct ChildProcessTests {
         let ended = Mutex<ChildProcess.ExitStatus?>(nil)
         child.end(grace: .zero) { status in ended.withLock { $0 = status } }
         child.end(grace: .zero) { _ in Issue.record("a second end ran") }
-        #expect(await eventually { ended.withLock { $0 } != nil }, "it was reaped")
+        #expect(await ScenarioHost.wait { ended.withLock { $0 } != nil }, "it was reaped")
         #expect(ended.withLock { $0 } == .signaled(SIGKILL))
         #expect(child.exitStatus == .signaled(SIGKILL))
         #expect(!FileManager.default.fileExists(atPath: "/proc/\(child.pid)"), "killed and reaped: no zombie")
@@ -40,12 +41,12 @@ struct ChildProcessTests {
         let child = try ChildProcess(
             ["sh", "-c", "sleep 30 & echo $! > \(marker).part; mv \(marker).part \(marker); read line; exit 7"],
             standardInput: .pipe)
-        #expect(await eventually { FileManager.default.fileExists(atPath: marker) }, "the shell started its grandchild")
+        #expect(await ScenarioHost.wait { FileManager.default.fileExists(atPath: marker) }, "the shell started its grandchild")
         let grandchild = try String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         close(child.standardInput!)
         let ended = Mutex<ChildProcess.ExitStatus?>(nil)
         child.end(grace: .seconds(5)) { status in ended.withLock { $0 = status } }
-        #expect(await eventually { ended.withLock { $0 } != nil }, "it was reaped")
+        #expect(await ScenarioHost.wait { ended.withLock { $0 } != nil }, "it was reaped")
         #expect(ended.withLock { $0 } == .exited(7), "it had time to exit by itself")
         // Orphaned, it is reaped by init, on init's time: wait for that.
         let pids = try temp.subdirectory("pids")

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioSupport
 import Synchronization
 import Testing
 
@@ -24,7 +25,7 @@ struct OutputReaderTests {
             let made = OutputReader(fd: output[0], onChunk: { _ in }, onEnd: { ended.withLock { $0 = true } })
             let reader = try #require(made)
             close(output[1])  // end of file
-            #expect(await eventually { ended.withLock { $0 } }, "the end was delivered")
+            #expect(await ScenarioHost.wait { ended.withLock { $0 } }, "the end was delivered")
             // Whatever the reader's thread closed is handed out again, lowest numbers first.
             var catchers: [[Int32]] = []
             for _ in 0..<4 {

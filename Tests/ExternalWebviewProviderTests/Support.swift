@@ -106,17 +106,6 @@ func survivors(in pids: URL, within limit: Duration = Patience.scaled(.seconds(1
     }
 }
 
-/// Waits up to `limit` (an expected event's deadline by default) for `condition`; whether it held.
-func eventually(within limit: Duration = Patience.event, _ condition: @Sendable () -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let deadline = clock.now + limit
-    while !condition() {
-        if clock.now >= deadline { return false }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
-}
-
 /// How many process IDs `pids` recorded.
 func recordedCount(in pids: URL) -> Int {
     ((try? FileManager.default.contentsOfDirectory(atPath: pids.path)) ?? []).count

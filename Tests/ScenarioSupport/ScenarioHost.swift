@@ -59,14 +59,15 @@ public enum ScenarioHost {
         FileHandle.standardOutput.write(Data(reportPrefix.utf8) + data + Data("\n".utf8))
     }
 
-    /// Runs the GTK main loop until `condition` holds, looking every 25 ms, for at most
-    /// `deadline` (``Patience/event`` unless said); whether it came.
-    @MainActor
+    /// Waits until `condition` holds, looking every 25 ms, for at most `deadline`
+    /// (``Patience/event`` unless said); whether it came. On the caller's actor: on the main
+    /// actor of a scenario the GTK main loop runs meanwhile (the bridge keeps the `await` resuming).
+    nonisolated(nonsending)
     public static func wait(upTo deadline: Duration = Patience.event, until condition: () -> Bool) async -> Bool {
         let end = ContinuousClock.now + deadline
         while !condition() {
             if ContinuousClock.now >= end { return false }
-            await idle(.milliseconds(25))
+            try? await Task.sleep(for: .milliseconds(25))
         }
         return true
     }
