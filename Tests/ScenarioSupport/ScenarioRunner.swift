@@ -21,7 +21,8 @@ public enum ScenarioRunner {
     ///   - launcher: a command that runs the program (found on `PATH`), such as
     ///     `["dbus-run-session", "--"]`; the program path and its arguments follow it.
     ///   - display: `.x11` for the inherited `DISPLAY` (Xvfb); `.wayland` for a private headless
-    ///     Weston (``WaylandCompositor``), started before the program and stopped after it.
+    ///     Weston (``WaylandCompositor``), `.privateX11` for a private Xvfb (``PrivateXServer``),
+    ///     each started before the program and stopped after it.
     /// - Throws: ``Failure`` when the program printed no report or reported an error; its
     ///   standard error is in the message. The program (or its launcher) is killed if it is
     ///   still running 10 s after `timeout`, beyond its own watchdog.
@@ -42,6 +43,11 @@ public enum ScenarioRunner {
         case .wayland:
             return try await WaylandCompositor.with { compositor in
                 let env = compositor.environment(from: env).merging(environment) { $1 }
+                return try await launch(program, scenario, arguments, environment: env, timeout, launcher)
+            }
+        case .privateX11:
+            return try await PrivateXServer.with { server in
+                let env = server.environment(from: env).merging(environment) { $1 }
                 return try await launch(program, scenario, arguments, environment: env, timeout, launcher)
             }
         }
