@@ -132,6 +132,18 @@ func pageScenario(mode: String, kind: String) async throws -> ScenarioReport {
 
     facts["canOpenWindowsBefore"] = surface.callerCanOpenWindows.map(ScenarioReport.Value.bool)
     let run = SessionRun(redirectURI: redirect, parameters: parameters, authorizationURL: authorizationURL)
+    // What a caller's view goes through (loads, failures its other handlers let through, ended
+    // processes), for a failed expectation's message.
+    let viewWatch = SignalConnections()
+    var viewEvents: [String] = []
+    if let view = surface.callerView {
+        viewWatch.connect(view, "load-changed", .enumValue { event in viewEvents.append("load-\(event) \(Probes.uri(of: view))") })
+        viewWatch.connect(view, "load-failed", .loadFailed { _, uri, error in
+            viewEvents.append("failed \(uri): \(error?.message ?? "")")
+            return false
+        })
+        viewWatch.connect(view, "web-process-terminated", .enumValue { reason in viewEvents.append("terminated \(reason)") })
+    }
     switch kind {
     case "slow-cancel":
         _ = await run.recorder.wait { $0.name == "didStartLoad" }
@@ -169,6 +181,8 @@ func pageScenario(mode: String, kind: String) async throws -> ScenarioReport {
     facts["callbackHits"] = .int(callback.requests(to: "/callback").count)
     facts["redirectPortHits"] = .int(callback.requests.count)
     facts["page2Requests"] = .int(idp.requests(to: "/page2").count)
+    viewWatch.disconnectAll()
+    facts["callerViewEvents"] = .strings(viewEvents)
     facts["releaseMilliseconds"] = .int(await surface.waitForRelease())
     facts["handlersLeft"] = .int(surface.handlersLeft)
     facts["libraryToplevelsAfter"] = .int(surface.libraryToplevels)
