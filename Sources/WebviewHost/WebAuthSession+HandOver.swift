@@ -12,7 +12,7 @@ extension WebAuthSession {
     /// or one error. The ``SystemBrowserHandOverPolicy`` does not apply: the app asked.
     ///
     /// Returns `false`, changing nothing, when the session is not presenting in a view (not
-    /// started, ended, already in the browser). When it cannot move (no builder, no browser) the
+    /// started, ended, already in the browser, or handed to a token broker). When it cannot move (no builder, no browser) the
     /// session ends with `systemBrowserRequired`.
     @MainActor
     @discardableResult
@@ -44,7 +44,8 @@ extension WebAuthSession {
             else { return nil }
             return (presenting.handOverBuilder, presenting.presentation?.provider)
         }
-        guard let current, current.provider?.kind != .systemBrowser else { return false }
+        // Only a provider that presents (a view) hands over: a token broker presents nothing.
+        guard let current, let provider = current.provider, provider.kind != .systemBrowser else { return false }
         Self.logger.debug("hand-over to the browser asked", metadata: ["reason": "\(handOver.reason)"])
         func refuse(_ why: String) -> Bool {
             finish(.failure(.systemBrowserRequired(handOver, why: why)), fromProvider: MainContext.isCurrent)

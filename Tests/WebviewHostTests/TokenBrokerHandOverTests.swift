@@ -48,6 +48,36 @@ struct TokenBrokerHandOverTests {
         }
     }
 
+    @Test("continueInSystemBrowser() while the broker runs returns false and changes nothing: the broker's value comes back")
+    @MainActor
+    func continueInBrowserRefused() async throws {
+        try await WebviewProviderRegistry.withIsolatedRegistry {
+            let session = WebAuthSession(redirectURI: testRedirect, environment: graphical)
+            var events = session.events.makeAsyncIterator()
+            let (asked, answer) = AsyncStream<Void>.makeStream()
+            let running = Task { @MainActor in
+                try await session.handOverToBroker(at: authority) { () async throws(WebAuthError) -> String in
+                    var iterator = asked.makeAsyncIterator()
+                    _ = await iterator.next()  // the broker answers once the app has asked
+                    return "tokens"
+                }
+            }
+            // Asked while the broker holds the session (after willSwitchToBrokerApp).
+            guard case .willSwitchToBrokerApp = await events.next() else {
+                Issue.record("willSwitchToBrokerApp first")
+                return
+            }
+            #expect(session.continueInSystemBrowser() == false, "a broker presents no view to move")
+            answer.yield()
+            let value = try await running.value
+            #expect(value == "tokens")
+            guard case .didComplete = await events.next() else {
+                Issue.record("didComplete next, and nothing between")
+                return
+            }
+        }
+    }
+
     @Test("A second session while one runs fails with sessionAlreadyInProgress; cancel ends the first with canceled")
     @MainActor
     func oneAtATime() async throws {
