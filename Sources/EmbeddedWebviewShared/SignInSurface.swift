@@ -181,8 +181,8 @@ final class SignInSurface {
             webkit_policy_decision_download(wvh_policy_decision(decision))
             return true
         })
-        connections.connect(WebKitDifferences.downloadSource(of: view), "download-started", .pointer { [weak connections] download in
-            guard let download, let connections else { return }
+        connections.connect(WebKitDifferences.downloadSource(of: view), "download-started", .pointer { download in
+            guard let download else { return }
             guard webkit_download_get_web_view(typed(download)) == view else { return }  // another view of the caller's context
             // Cancelled when WebKit asks where to save it (before anything is written): cancelled
             // from inside `download-started`, a main-frame navigation turned download sometimes
