@@ -23,6 +23,7 @@
 // SHA-256 prefixes.
 import Crypto
 import Foundation
+import ScenarioSupport
 import WebviewHost
 
 @testable import SignIn
@@ -147,15 +148,22 @@ func describe(_ result: AuthenticationResult) -> [String: Any] {
     ]
 }
 
+/// An interactive sign-in through ScenarioSupport's scripted browser, the sign-in commands' web
+/// user agent: `BROWSER_SCRIPT` (`Tests/Fixtures/Glewlwyd/browser_signin.py` or a script that
+/// takes its arguments) signs in as USERNAME with PASSWORD.
+func signInThroughScriptedBrowser() async throws(WebAuthError) -> AuthenticationResult {
+    let person = ScriptedBrowserProvider.Credentials(username: environment["USERNAME"] ?? "alice", password: environment["PASSWORD"] ?? "")
+    let provider = ScriptedBrowserProvider(
+        script: URL(fileURLWithPath: environment["BROWSER_SCRIPT"] ?? "browser_signin.py"), behavior: .signIn([person]),
+        loopbackPort: 53682, requestTimeout: 30, timeout: .seconds(90))
+    WebviewProviderRegistry.register(provider)
+    return try await application.acquireToken(with: .init(scopes: [], webviewParameters: .init(webviewType: .provider(provider.id))))
+}
+
 switch arguments.first {
 case "sign-in":
-    let provider = ScriptedSignInProvider(
-        script: environment["BROWSER_SCRIPT"] ?? "browser_signin.py", username: environment["USERNAME"] ?? "alice",
-        password: environment["PASSWORD"] ?? "", loopbackPort: 53682)
-    WebviewProviderRegistry.register(provider)
     do throws(WebAuthError) {
-        let result = try await application.acquireToken(
-            with: .init(scopes: [], webviewParameters: .init(webviewType: .provider(provider.id))))
+        let result = try await signInThroughScriptedBrowser()
         var fields = describe(result)
         fields["accounts"] = application.accounts.map(\.identifier)
         emit(fields)
@@ -166,13 +174,8 @@ case "sign-in":
 case "sign-in-keep":
     guard arguments.count >= 2 else { fail("sign-in-keep DIR") }
     let directory = URL(fileURLWithPath: arguments[1])
-    let provider = ScriptedSignInProvider(
-        script: environment["BROWSER_SCRIPT"] ?? "browser_signin.py", username: environment["USERNAME"] ?? "alice",
-        password: environment["PASSWORD"] ?? "", loopbackPort: 53682)
-    WebviewProviderRegistry.register(provider)
     do throws(WebAuthError) {
-        let result = try await application.acquireToken(
-            with: .init(scopes: [], webviewParameters: .init(webviewType: .provider(provider.id))))
+        let result = try await signInThroughScriptedBrowser()
         var fields = describe(result)
         fields["tokenCacheError"] = result.tokenCacheError?.code.name ?? ""
         fields["tokenCacheMessage"] = result.tokenCacheError?.message ?? ""

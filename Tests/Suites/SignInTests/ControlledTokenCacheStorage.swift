@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioSupport
 import Synchronization
 
 @testable import SignIn

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioSupport
 import MicrosoftIdentityBroker
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioSupport
 import Testing
 
 @testable import SignIn

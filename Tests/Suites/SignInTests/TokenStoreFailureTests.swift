@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioSupport
 import Synchronization
 import Testing
 import WebviewHost

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Synchronization
 
 /// A private Xvfb (`Xvfb -displayfd`) that one scenario program shows its windows on.

@@ -54,7 +54,7 @@ final class ScriptedBrowserSession: WebviewProviderSession {
         case .signIn(let attempts, let allowConsent):
             for (index, credentials) in attempts.enumerated() {
                 guard !reporter.isFinished, !Task.isCancelled else { return }
-                var arguments = ["--print-only", "--timeout", "15", "-u", credentials.username, "-p", credentials.password]
+                var arguments = ["--print-only", "--timeout", String(provider.requestTimeout), "-u", credentials.username, "-p", credentials.password]
                 if !allowConsent { arguments.append("--no-consent") }
                 let output: ScriptRunner.Output
                 do {

@@ -1,31 +1,32 @@
-import Foundation
-import ScenarioSupport
+public import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Runs a helper program (bash, python3) off the main thread, bounded by a timeout.
-enum ScriptRunner {
-    struct Output: Sendable {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
-        var timedOut: Bool
+public enum ScriptRunner {
+    /// How a run ended: its exit status (-1 if it never ended), its output, and whether the
+    /// timeout stopped it.
+    public struct Output: Sendable {
+        public var status: Int32
+        public var standardOutput: String
+        public var standardError: String
+        public var timedOut: Bool
     }
 
     /// A started program that can be stopped from another thread.
-    final class Handle: Sendable {
+    public final class Handle: Sendable {
         private let pid: Int32
         private let finished = Mutex(false)
         fileprivate init(_ pid: Int32) { self.pid = pid }
         /// Sends SIGTERM, unless the program already ended (and its pid may be reused).
-        func terminate() { finished.withLock { if !$0 { _ = kill(pid, SIGTERM) } } }
+        public func terminate() { finished.withLock { if !$0 { _ = kill(pid, SIGTERM) } } }
         fileprivate func markFinished() { finished.withLock { $0 = true } }
     }
 
     /// Runs `executable arguments` with `environment` added; `started` receives a handle to stop it.
-    static func run(
+    public static func run(
         _ executable: String, _ arguments: [String], environment: [String: String] = [:],
         timeout: TimeInterval, started: @Sendable (Handle) -> Void = { _ in }
     ) async throws -> Output {
