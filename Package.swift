@@ -139,13 +139,16 @@ let package = Package(
             path: "Examples/SignInDemoGTK4"
         ),
 
-        // MARK: Tests: support, scenario programs (a real gtk_main() in a process of its own,
-        // launched by the test targets), test targets, benchmarks
-        .target(name: "ScenarioSupport", dependencies: ["WebviewHost", "GLibSupport", "CGLib"], path: "Tests/ScenarioSupport"),
+        // MARK: Tests: support (Tests/Support), scenario programs (Tests/Scenarios: a real gtk_main() in a
+        // process of its own, launched by the test targets), test targets (Tests/Suites), benchmarks.
+        // Tests/README.md says what each folder under Tests holds.
+        .target(
+            name: "ScenarioSupport", dependencies: ["WebviewHost", "GLibSupport", "CGLib"],
+            path: "Tests/Support/ScenarioSupport"),
         .executableTarget(
             name: "GLibScenarios",
             dependencies: ["ScenarioSupport", "GLibSupport", "CGLib", "CWebKitGTK3", "WebviewHost", "BuiltInWebviewProvidersGTK3"],
-            path: "Tests/GLibScenarios"
+            path: "Tests/Scenarios/GLibScenarios"
         ),
         .executableTarget(
             name: "SystemBrowserScenarios",
@@ -153,9 +156,9 @@ let package = Package(
                 "ScenarioSupport", "SystemBrowserProvider", "WebviewHost", "WebviewHostTestKit", "GLibSupport",
                 "WebviewHostGTK3",
             ],
-            path: "Tests/SystemBrowserScenarios"
+            path: "Tests/Scenarios/SystemBrowserScenarios"
         ),
-        // The same embedded scenarios (Tests/EmbeddedScenariosShared, linked into both as `Shared`)
+        // The same embedded scenarios (Tests/Scenarios/EmbeddedScenariosShared, linked into both as `Shared`)
         // once per toolkit; each adds only its Toolkit.swift.
         .executableTarget(
             name: "EmbeddedScenariosGTK3",
@@ -163,7 +166,7 @@ let package = Package(
                 "ScenarioSupport", "EmbeddedWebviewProviderGTK3", "SystemBrowserProvider", "WebviewHost",
                 "WebviewHostTestKit", "GLibSupport", "CGLib", "CWebKitGTK3",
             ],
-            path: "Tests/EmbeddedScenariosGTK3",
+            path: "Tests/Scenarios/EmbeddedScenariosGTK3",
             exclude: ["Shared/README.md"]
         ),
         .executableTarget(
@@ -172,7 +175,7 @@ let package = Package(
                 "ScenarioSupport", "EmbeddedWebviewProviderGTK4", "SystemBrowserProvider", "WebviewHost",
                 "WebviewHostTestKit", "GLibSupport", "CGLib", "CWebKitGTK4",
             ],
-            path: "Tests/EmbeddedScenariosGTK4",
+            path: "Tests/Scenarios/EmbeddedScenariosGTK4",
             exclude: ["Shared/README.md"],
             swiftSettings: [.define("WEBKITGTK_6")]
         ),
@@ -182,44 +185,54 @@ let package = Package(
                 "ScenarioSupport", "SignIn", "BuiltInWebviewProvidersGTK3", "WebviewHost", "GLibSupport", "CGLib",
                 "CWebKitGTK3",
             ],
-            path: "Tests/SignInScenarios"
+            path: "Tests/Scenarios/SignInScenarios"
         ),
         // A second process for the token cache tests: signs in, renews, lists, writes, over a store.
         .executableTarget(
             name: "TokenCacheScenarios",
             dependencies: ["ScenarioSupport", "SignIn", "WebviewHost", .product(name: "Crypto", package: "swift-crypto")],
-            path: "Tests/TokenCacheScenarios"
+            path: "Tests/Scenarios/TokenCacheScenarios"
         ),
         // Only the toolkit-neutral pieces, so that ToolkitLinkTests can check with ldd that they link no GTK.
         .executableTarget(
             name: "ToolkitNeutralApp",
             dependencies: ["SignIn", "SystemBrowserProvider", "WebviewHost", "MicrosoftIdentityBroker"],
-            path: "Tests/ToolkitNeutralApp"
+            path: "Tests/Scenarios/ToolkitNeutralApp"
         ),
-        .testTarget(name: "WebviewHostTests", dependencies: ["WebviewHost", "WebviewHostTestKit"]),
-        .testTarget(name: "GLibSupportTests", dependencies: ["ScenarioSupport", "GLibSupport", "CGLib"]),
+        .testTarget(
+            name: "WebviewHostTests", dependencies: ["WebviewHost", "WebviewHostTestKit"], path: "Tests/Suites/WebviewHostTests"),
+        .testTarget(
+            name: "GLibSupportTests", dependencies: ["ScenarioSupport", "GLibSupport", "CGLib"],
+            path: "Tests/Suites/GLibSupportTests"),
         // Launches SystemBrowserScenarios with a temporary XDG desktop; links the provider for the
         // checks that need no browser.
-        .testTarget(name: "SystemBrowserProviderTests", dependencies: ["ScenarioSupport", "SystemBrowserProvider", "WebviewHost"]),
+        .testTarget(
+            name: "SystemBrowserProviderTests", dependencies: ["ScenarioSupport", "SystemBrowserProvider", "WebviewHost"],
+            path: "Tests/Suites/SystemBrowserProviderTests"),
         // Launches EmbeddedScenariosGTK3 and ...GTK4, on X11 (Xvfb) and Wayland (a private Weston).
-        .testTarget(name: "EmbeddedWebviewProviderTests", dependencies: ["ScenarioSupport"]),
+        .testTarget(
+            name: "EmbeddedWebviewProviderTests", dependencies: ["ScenarioSupport"], path: "Tests/Suites/EmbeddedWebviewProviderTests"),
         .testTarget(
             name: "SignInTests",
             dependencies: [
-                "MicrosoftIdentityBroker", "GLibSupport",  // the broker tests, against Tests/BrokerDouble on a private D-Bus
+                "MicrosoftIdentityBroker", "GLibSupport",  // the broker tests: Tests/Fixtures/BrokerDouble, a private D-Bus
                 "ExternalWebviewProvider",
                 "SignIn", "WebviewHost", "ScenarioSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-            ]
+            ],
+            path: "Tests/Suites/SignInTests"
         ),
-        .testTarget(name: "TerminalPromptProviderTests", dependencies: ["TerminalPromptProvider", "WebviewHost", "WebviewHostTestKit"]),
+        .testTarget(
+            name: "TerminalPromptProviderTests", dependencies: ["TerminalPromptProvider", "WebviewHost", "WebviewHostTestKit"],
+            path: "Tests/Suites/TerminalPromptProviderTests"),
         .testTarget(
             name: "ExternalWebviewProviderTests",
-            dependencies: ["ExternalWebviewProvider", "WebviewHost", "WebviewHostTestKit", "ScenarioSupport"]
+            dependencies: ["ExternalWebviewProvider", "WebviewHost", "WebviewHostTestKit", "ScenarioSupport"],
+            path: "Tests/Suites/ExternalWebviewProviderTests"
         ),
         // ldd on SignInDemoGTK3, SignInDemoGTK4 and ToolkitNeutralApp: one GTK or none, never both.
-        .testTarget(name: "ToolkitLinkTests", dependencies: ["ScenarioSupport"]),
+        .testTarget(name: "ToolkitLinkTests", dependencies: ["ScenarioSupport"], path: "Tests/Suites/ToolkitLinkTests"),
         // `Tests/Benchmarks/run.sh` builds the floors (bare C WebKitGTK programs) and runs these under
         // Xvfb; both compile Tests/Benchmarks/WebviewHostBenchShared through their `Shared` links.
         .executableTarget(

@@ -24,8 +24,8 @@ done
 bash .ci/install
 swift build --product "$product"
 state="$(mktemp -d /tmp/webviewhost-demo.XXXXXX)"
-trap 'bash Tests/Glewlwyd/glewlwyd.sh stop "$state" >/dev/null 2>&1 || true; rm -rf "$state"' EXIT
-bash Tests/Glewlwyd/glewlwyd.sh start "$state" > "$state/env"
+trap 'bash Tests/Fixtures/Glewlwyd/glewlwyd.sh stop "$state" >/dev/null 2>&1 || true; rm -rf "$state"' EXIT
+bash Tests/Fixtures/Glewlwyd/glewlwyd.sh start "$state" > "$state/env"
 demo="$(swift build --product "$product" --show-bin-path)/$product"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   "$demo" ${arguments[@]+"${arguments[@]}"}
@@ -51,7 +51,7 @@ run_and_shoot='
 if [ "$wayland" = 1 ]; then
   echo "No display: running $product ${arguments[*]} on a headless Weston for $seconds seconds and saving $shot"
   runtime="$(mktemp -d /tmp/webviewhost-demo-wayland.XXXXXX)"   # mode 0700, as XDG_RUNTIME_DIR must be
-  trap 'kill "${weston:-0}" 2>/dev/null || true; rm -rf "$runtime"; bash Tests/Glewlwyd/glewlwyd.sh stop "$state" >/dev/null 2>&1 || true; rm -rf "$state"' EXIT
+  trap 'kill "${weston:-0}" 2>/dev/null || true; rm -rf "$runtime"; bash Tests/Fixtures/Glewlwyd/glewlwyd.sh stop "$state" >/dev/null 2>&1 || true; rm -rf "$state"' EXIT
   # --debug lets weston-screenshooter take the screenshot; --use-pixman renders in memory.
   XDG_RUNTIME_DIR="$runtime" weston --backend=headless-backend.so --socket=webviewhost-demo --idle-time=0 \
     --no-config --debug --use-pixman --width=1280 --height=800 > "$runtime/weston.log" 2>&1 &

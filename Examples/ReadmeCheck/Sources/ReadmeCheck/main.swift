@@ -146,7 +146,7 @@ check(parameters.externalSchemes.allows("MAILTO") && !parameters.externalSchemes
 check(!WebviewParameters().externalSchemes.allowedSchemes.contains("zoommtg") && WebviewParameters().externalSchemes.asksPerson, "default asks")
 
 // 6. README "Managed devices": sign in through the broker on the session bus. `.ci/run` runs this
-// under Tests/BrokerDouble/run-with-double.sh (a private bus where the broker's D-Bus double runs).
+// under Tests/Fixtures/BrokerDouble/run-with-double.sh (a private bus where the broker's D-Bus double runs).
 if ProcessInfo.processInfo.environment["README_CHECK_BROKER"] == "1" {
     var steps: [String] = []
     let observation = WebAuthSession.observeAll { _, event in steps.append("\(event)") }
@@ -157,7 +157,7 @@ if ProcessInfo.processInfo.environment["README_CHECK_BROKER"] == "1" {
           "willSwitchToBrokerApp first, didComplete last: \(steps)")
     observation.invalidate()
 } else {
-    print("skip broker sign-in (run under Tests/BrokerDouble/run-with-double.sh with README_CHECK_BROKER=1)")
+    print("skip broker sign-in (run under Tests/Fixtures/BrokerDouble/run-with-double.sh with README_CHECK_BROKER=1)")
 }
 
 print(failures.isEmpty ? "ALL OK" : "FAILURES: \(failures)")

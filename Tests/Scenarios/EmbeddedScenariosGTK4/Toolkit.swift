@@ -1,0 +1,137 @@
+import CGLib
+import CWebKitGTK4
+import Foundation
+
+/// The GTK 4 side of the few calls the shared scenarios (`Tests/Scenarios/EmbeddedScenariosShared`, linked
+/// here as `Shared`) cannot make the same way in GTK 3 and GTK 4: making, filling, showing and
+/// destroying the test's own windows, finding a widget's window and children, key events and
+/// clicks, and the header bar's subtitle.
+@MainActor
+enum Toolkit {
+    /// Opens the display (`gtk_init_check`); the default `GdkDisplay *`, or `nil` without one.
+    static func initialize() -> UnsafeMutableRawPointer? {
+        gtk_init_check() != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil
+    }
+
+    /// The window holding `widget` (`gtk_widget_get_root`: GTK 4 has no other toplevel), `nil`
+    /// when it is in none (a destroyed window unparents the children someone else still holds).
+    static func window(of widget: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        gtk_widget_get_root(wvh_widget(widget)).map { UnsafeMutableRawPointer($0) }
+    }
+
+    /// A new toplevel window, not yet shown.
+    static func makeWindow(width: Int32, height: Int32) -> UnsafeMutableRawPointer {
+        let window = UnsafeMutableRawPointer(gtk_window_new()!)
+        gtk_window_set_default_size(wvh_window(window), width, height)
+        return window
+    }
+
+    /// Puts `child` in `window` (`gtk_window_set_child`).
+    static func setChild(_ child: UnsafeMutableRawPointer, of window: UnsafeMutableRawPointer) {
+        gtk_window_set_child(wvh_window(window), wvh_widget(child))
+    }
+
+    static func makeVerticalBox() -> UnsafeMutableRawPointer {
+        UnsafeMutableRawPointer(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!)
+    }
+
+    /// Adds `child` at the end of `box`, taking the free space when `expand`.
+    static func append(_ child: UnsafeMutableRawPointer, to box: UnsafeMutableRawPointer, expand: Bool = false) {
+        gtk_widget_set_vexpand(wvh_widget(child), expand ? 1 : 0)
+        gtk_box_append(wvh_box(box), wvh_widget(child))
+    }
+
+    /// Shows `window` (`gtk_window_present`; GTK 4 widgets other than toplevels are visible from the start).
+    static func show(_ window: UnsafeMutableRawPointer) {
+        gtk_window_present(wvh_window(window))
+    }
+
+    /// Destroys a toplevel window (`gtk_window_destroy`).
+    static func destroyWindow(_ window: UnsafeMutableRawPointer) {
+        gtk_window_destroy(wvh_window(window))
+    }
+
+    /// How far the centre of `window` is from the centre of `parent`: always `nil`, GTK 4 has no
+    /// window position API (the compositor places windows; it centres a modal transient one).
+    static func distanceFromCentre(of window: UnsafeMutableRawPointer, on parent: UnsafeMutableRawPointer) -> Int? {
+        nil
+    }
+
+    /// The subtitle under the title of `window`'s header bar (the visible label with the
+    /// `subtitle` style class in its title widget; GTK 4's header bar has no subtitle of its own).
+    static func subtitle(of window: UnsafeMutableRawPointer) -> String {
+        guard let header = gtk_window_get_titlebar(wvh_window(window)),
+            let titles = gtk_header_bar_get_title_widget(wvh_header_bar(header))
+        else { return "" }
+        for label in descendants(of: UnsafeMutableRawPointer(titles))
+        where g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(label)), gtk_label_get_type()) != 0
+            && gtk_widget_has_css_class(wvh_widget(label), "subtitle") != 0 && gtk_widget_get_visible(wvh_widget(label)) != 0
+        {
+            return gtk_label_get_text(wvh_label(label)).map { String(cString: $0) } ?? ""
+        }
+        return ""
+    }
+
+    /// A shown app window with a header bar and a label, standing in for the app's main window.
+    static func makeAppWindow(title: String, width: Int32, height: Int32) -> UnsafeMutableRawPointer {
+        let window = makeWindow(width: width, height: height)
+        gtk_window_set_title(wvh_window(window), title)
+        // A client-side title bar (it shows the window's title), so the app window is
+        // recognisable even without a window manager.
+        let header = gtk_header_bar_new()!
+        gtk_header_bar_set_show_title_buttons(wvh_header_bar(header), 1)
+        gtk_window_set_titlebar(wvh_window(window), header)
+        setChild(makeAppContentLabel(), of: window)
+        show(window)
+        return window
+    }
+
+    /// Delivers a key press to `window`'s key controllers (`key-pressed`, as GTK does for a key
+    /// the window receives; GTK 4 has no public way to inject an event into the display).
+    static func pressKey(_ keyval: UInt32, on window: UnsafeMutableRawPointer) {
+        _ = wvh_emit_key_pressed(wvh_widget(window), guint(keyval))
+    }
+
+    /// Every toplevel window, shown or not (GTK 4's tooltips and popovers are no `GtkWindow`).
+    static func toplevels() -> [UnsafeMutableRawPointer] {
+        let list = gtk_window_list_toplevels()
+        defer { g_list_free(list) }
+        var windows: [UnsafeMutableRawPointer] = []
+        var node = list
+        while let current = node {
+            if let widget = current.pointee.data { windows.append(widget) }
+            node = current.pointee.next
+        }
+        return windows
+    }
+
+    /// The children of `widget` (`gtk_widget_get_first_child`, `gtk_widget_get_next_sibling`).
+    static func children(of widget: UnsafeMutableRawPointer) -> [UnsafeMutableRawPointer] {
+        var children: [UnsafeMutableRawPointer] = []
+        var child = gtk_widget_get_first_child(wvh_widget(widget))
+        while let current = child {
+            children.append(UnsafeMutableRawPointer(current))
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return children
+    }
+
+    private static func descendants(of widget: UnsafeMutableRawPointer) -> [UnsafeMutableRawPointer] {
+        [widget] + children(of: widget).flatMap { descendants(of: $0) }
+    }
+
+    /// The size `widget` was given (`gtk_widget_get_width` / `_height`).
+    static func size(of widget: UnsafeMutableRawPointer) -> (width: Int, height: Int) {
+        (Int(gtk_widget_get_width(wvh_widget(widget))), Int(gtk_widget_get_height(wvh_widget(widget))))
+    }
+
+    /// Clicks `button` as a person would (its `clicked` signal).
+    static func click(_ button: UnsafeMutableRawPointer) {
+        wvh_button_clicked(wvh_widget(button))
+    }
+
+    /// The URI of a back/forward list item (`WebKitBackForwardListItem` is final in 6.0: opaque).
+    static func uri(ofHistoryItem item: UnsafeMutableRawPointer) -> String? {
+        webkit_back_forward_list_item_get_uri(OpaquePointer(item)).map { String(cString: $0) }
+    }
+}

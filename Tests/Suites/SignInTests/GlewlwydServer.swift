@@ -1,0 +1,143 @@
+import Foundation
+import ScenarioSupport
+#if canImport(Glibc)
+    import Glibc
+#endif
+import Testing
+
+/// The local Glewlwyd OpenID Connect server, started with `Tests/Fixtures/Glewlwyd/glewlwyd.sh` on
+/// 127.0.0.1 in a temporary state directory for the suite that carries ``GlewlwydServer/Trait``.
+struct GlewlwydServer: Sendable {
+    /// `Tests/Fixtures/Glewlwyd` in this checkout.
+    static let scriptsDirectory = Checkout.fixture("Glewlwyd")
+    static var browserScript: URL { scriptsDirectory.appendingPathComponent("browser_signin.py") }
+    /// `SIGNIN_TESTS_GLEWLWYD_PORT`, else a port that is free on 127.0.0.1 now (the kernel's
+    /// choice): a fixed port clashed with other checkouts' runs and with a server an interrupted
+    /// run left behind.
+    static let port = ProcessInfo.processInfo.environment["SIGNIN_TESTS_GLEWLWYD_PORT"] ?? freeLoopbackPort()
+
+    /// A TCP port nothing listens on at 127.0.0.1, found by binding port 0 and letting go.
+    private static func freeLoopbackPort() -> String {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { return "4617" }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
+        }
+        return bound ? String(UInt16(bigEndian: address.sin_port)) : "4617"
+    }
+
+    let stateDirectory: URL
+    let values: [String: String]
+
+    var issuer: URL { URL(string: values["ISSUER"]!)! }
+    var baseURL: String { values["BASE_URL"]! }
+    var clientID: String { values["CLIENT_ID"]! }
+    var es256ClientID: String { values["CLIENT_ID_ES256"]! }
+    var consentClientID: String { values["CLIENT_ID_CONSENT"]! }
+    /// A client whose refresh tokens are one-use: a spent one is refused with `invalid_grant`.
+    var oneUseClientID: String { values["CLIENT_ID_ONE_USE"]! }
+    var username: String { values["USERNAME"]! }
+    var password: String { values["PASSWORD"]! }
+    var userName: String { values["USER_NAME"]!.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
+    var userEmail: String { values["USER_EMAIL"]! }
+
+    @TaskLocal static var current: GlewlwydServer?
+
+    static func start() async throws -> GlewlwydServer {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("signin-glewlwyd-\(UUID().uuidString)")
+        let output = try await script("start", directory.path, timeout: 90)
+        guard output.status == 0 else {
+            throw GlewlwydError(
+                "Glewlwyd did not start (glewlwyd.sh start exited \(output.status)); if it is not installed, install it with "
+                    + "'sudo Tests/Fixtures/Glewlwyd/glewlwyd.sh install'. Its output:\n\(output.standardError)")
+        }
+        var values: [String: String] = [:]
+        for line in output.standardOutput.split(separator: "\n") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2 { values[String(parts[0])] = String(parts[1]) }
+        }
+        for key in ["ISSUER", "BASE_URL", "CLIENT_ID", "CLIENT_ID_ES256", "CLIENT_ID_CONSENT", "CLIENT_ID_ONE_USE", "USERNAME", "PASSWORD", "USER_NAME", "USER_EMAIL"]
+        where values[key] == nil {
+            throw GlewlwydError("glewlwyd.sh start printed no \(key)=; output:\n\(output.standardOutput)")
+        }
+        return GlewlwydServer(stateDirectory: directory, values: values)
+    }
+
+    func stop() async throws {
+        _ = try await Self.script("stop", stateDirectory.path, timeout: 30)
+        try? FileManager.default.removeItem(at: stateDirectory)
+    }
+
+    /// `glewlwyd.sh grant|revoke STATE_DIR CLIENT_ID`: gives or withdraws alice's consent.
+    func setConsent(_ granted: Bool, for clientID: String) async throws {
+        let output = try await Self.script(granted ? "grant" : "revoke", stateDirectory.path, clientID, timeout: 60)
+        guard output.status == 0 else { throw GlewlwydError("glewlwyd.sh \(granted ? "grant" : "revoke") failed: \(output.standardError)") }
+    }
+
+    /// Revokes every refresh token alice holds, as she would on her Glewlwyd profile page.
+    func revokeRefreshTokens() async throws {
+        let program = """
+            import http.cookiejar, json, sys, urllib.parse, urllib.request
+            base, user, password = sys.argv[1:4]
+            op = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+            def call(method, path, body=None):
+                data = None if body is None else json.dumps(body).encode()
+                req = urllib.request.Request(base + "/api" + path, data=data, method=method, headers={"Content-Type": "application/json"})
+                with op.open(req, timeout=10) as r:
+                    return r.read()
+            call("POST", "/auth/", {"username": user, "password": password})
+            tokens = json.loads(call("GET", "/oidc/token?limit=1000"))
+            live = [t for t in tokens if t["enabled"]]
+            for t in live:
+                call("DELETE", "/oidc/token/" + urllib.parse.quote(t["token_hash"], safe=""))
+            print("REVOKED=%d" % len(live))
+            """
+        let output = try await ScriptRunner.run("python3", ["-c", program, baseURL, username, password], timeout: 30)
+        guard output.status == 0, output.standardOutput.contains("REVOKED=") else {
+            throw GlewlwydError("Revoking alice's refresh tokens failed: \(output.standardError)")
+        }
+    }
+
+    private static func script(_ arguments: String..., timeout: TimeInterval) async throws -> ScriptRunner.Output {
+        try await ScriptRunner.run(
+            "bash", [scriptsDirectory.appendingPathComponent("glewlwyd.sh").path] + arguments,
+            environment: ["GLEWLWYD_PORT": port], timeout: timeout)
+    }
+
+    /// Starts Glewlwyd once around the whole suite and stops it afterwards. The suite fails
+    /// (it is not skipped) when Glewlwyd cannot start.
+    struct Trait: SuiteTrait, TestScoping {
+        var isRecursive: Bool { false }
+
+        func provideScope(
+            for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
+        ) async throws {
+            let server = try await GlewlwydServer.start()
+            do {
+                try await GlewlwydServer.$current.withValue(server) { try await function() }
+            } catch {
+                try? await server.stop()
+                throw error
+            }
+            try await server.stop()
+        }
+    }
+}
+
+extension Trait where Self == GlewlwydServer.Trait {
+    /// Runs the suite against a local Glewlwyd server.
+    static var glewlwyd: Self { Self() }
+}
+
+struct GlewlwydError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
