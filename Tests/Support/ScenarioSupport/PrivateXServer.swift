@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A private Xvfb (`Xvfb -displayfd`) that one scenario program shows its windows on.
 ///
@@ -17,14 +16,11 @@ public final class PrivateXServer: Sendable {
 
     /// The display's name (`DISPLAY`), such as `:5`.
     public let display: String
-    private let folder: URL
-    private let xvfb: CleanSpawn
-    private let stopped = Mutex(false)
+    private let server: ServerProcess
 
-    private init(display: String, folder: URL, xvfb: CleanSpawn) {
+    private init(display: String, server: ServerProcess) {
         self.display = display
-        self.folder = folder
-        self.xvfb = xvfb
+        self.server = server
     }
 
     /// Starts Xvfb on a display number it picks itself (no race with parallel runs) and returns
@@ -32,36 +28,19 @@ public final class PrivateXServer: Sendable {
     /// - Throws: ``Failure`` when `Xvfb` is not installed, exits, or is not ready after `timeout`
     ///   (its log is in the message); nothing is left running then.
     public static func start(timeout: Duration = Patience.event) async throws -> PrivateXServer {
-        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-xvfb-\(tag)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let numberFile = folder.appendingPathComponent("display").path
-        let log = folder.appendingPathComponent("xvfb.log").path
-        let xvfb: CleanSpawn
         do {
-            xvfb = try CleanSpawn(
-                ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
-                environment: ProcessInfo.processInfo.environment, outputFiles: (output: numberFile, errors: log), processGroup: true)
-        } catch {
-            try? FileManager.default.removeItem(at: folder)
-            throw Failure(description: "could not start Xvfb (Debian: apt-get install xvfb, as .ci/install does): \(error)")
-        }
-        let deadline = ContinuousClock.now + timeout
-        while true {
-            let written = (try? String(contentsOfFile: numberFile, encoding: .utf8)) ?? ""
-            if written.hasSuffix("\n"), let number = Int(written.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                return PrivateXServer(display: ":\(number)", folder: folder, xvfb: xvfb)
+            let server = try ServerProcess(
+                folderPrefix: "wvh-xvfb",
+                arguments: ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"],
+                environment: { _ in ProcessInfo.processInfo.environment }, output: "display", log: "xvfb.log",
+                installHint: "Debian: apt-get install xvfb, as .ci/install does")
+            let number = try await server.waitUntilReady(for: "display number from Xvfb", timeout: timeout) { () -> Int? in
+                let written = (try? String(contentsOfFile: server.path("display"), encoding: .utf8)) ?? ""
+                return written.hasSuffix("\n") ? Int(written.trimmingCharacters(in: .whitespacesAndNewlines)) : nil
             }
-            let problem =
-                xvfb.hasEnded() ? "Xvfb exited before it was ready"
-                : ContinuousClock.now >= deadline ? "Xvfb was not ready after \(timeout)"
-                : Task.isCancelled ? "cancelled while waiting for Xvfb" : nil
-            if let problem {
-                let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                await PrivateXServer(display: "", folder: folder, xvfb: xvfb).stop()
-                throw Failure(description: "\(problem). Its log:\n\(output.suffix(3000))")
-            }
-            try? await Task.sleep(for: .milliseconds(20))
+            return PrivateXServer(display: ":\(number)", server: server)
+        } catch let problem as ServerProcess.Problem {
+            throw Failure(description: problem.description)
         }
     }
 
@@ -69,15 +48,7 @@ public final class PrivateXServer: Sendable {
     public static func with<Value>(
         timeout: Duration = Patience.event, _ body: (PrivateXServer) async throws -> Value
     ) async throws -> Value {
-        let server = try await start(timeout: timeout)
-        do {
-            let result = try await body(server)
-            await server.stop()
-            return result
-        } catch {
-            await server.stop()
-            throw error
-        }
+        try await ServerProcess.using(try await start(timeout: timeout), stop: { await $0.stop() }, body)
     }
 
     /// `base` as a GTK program needs it to run on this server only: its `DISPLAY`,
@@ -94,19 +65,6 @@ public final class PrivateXServer: Sendable {
     /// Ends Xvfb, reaps it and removes its folder, once; later calls do nothing. `SIGTERM`
     /// first, `SIGKILL` after 5 s or on cancellation.
     public func stop() async {
-        let first = stopped.withLock { stopped in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-        kill(-xvfb.pid, SIGTERM)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !xvfb.hasEnded(), ContinuousClock.now < deadline, !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        // Xvfb is not reaped yet, so its group ID is still its own: this reaches nothing else.
-        kill(-xvfb.pid, SIGKILL)
-        _ = xvfb.waitForExit()
-        try? FileManager.default.removeItem(at: folder)
+        await server.stop()
     }
 }

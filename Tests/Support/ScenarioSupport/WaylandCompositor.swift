@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// A private headless Weston (`weston --backend=headless-backend.so`) that scenario programs
 /// show their windows on: its own `XDG_RUNTIME_DIR` (mode 0700, in a temporary folder) and a
@@ -16,73 +15,52 @@ public final class WaylandCompositor: Sendable {
     /// The socket's name (`WAYLAND_DISPLAY`).
     public let socketName: String
     /// The folder the socket is in (`XDG_RUNTIME_DIR`); Weston's output is in `weston.log` there.
-    public let runtimeDirectory: URL
-    private let weston: CleanSpawn
-    private let stopped = Mutex(false)
+    public var runtimeDirectory: URL { server.folder }
+    private let server: ServerProcess
 
-    private init(socketName: String, runtimeDirectory: URL, weston: CleanSpawn) {
+    private init(socketName: String, server: ServerProcess) {
         self.socketName = socketName
-        self.runtimeDirectory = runtimeDirectory
-        self.weston = weston
+        self.server = server
     }
 
     /// Starts Weston and returns once its socket accepts connections.
     /// - Throws: ``Failure`` when `weston` is not installed, exits, or has no socket after
     ///   `timeout` (its log is in the message); nothing is left running then.
     public static func start(timeout: Duration = Patience.event) async throws -> WaylandCompositor {
-        let tag = String(UInt32.random(in: 0...UInt32.max), radix: 16)
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-wayland-\(tag)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let socketName = "wvh-\(getpid())-\(tag)"
-        let socket = directory.appendingPathComponent(socketName).path
-        guard socket.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
-            try? FileManager.default.removeItem(at: directory)
-            throw Failure(description: "the socket path \(socket) is too long for a Unix socket: set TMPDIR to a shorter folder")
-        }
-        let log = directory.appendingPathComponent("weston.log").path
-        var environment = ProcessInfo.processInfo.environment
-        for nested in ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"] { environment[nested] = nil }
-        environment["XDG_RUNTIME_DIR"] = directory.path
-        let weston: CleanSpawn
+        let socketName = "wvh-\(getpid())-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))"
         do {
-            weston = try CleanSpawn(
-                ["weston", "--backend=headless-backend.so", "--socket=\(socketName)", "--idle-time=0", "--no-config",
-                 "--width=1280", "--height=800"],
-                environment: environment, outputFiles: (output: "/dev/null", errors: log), processGroup: true)
-        } catch {
-            try? FileManager.default.removeItem(at: directory)
-            throw Failure(description: "could not start weston (Debian: apt-get install weston, as .ci/install does): \(error)")
-        }
-        let compositor = WaylandCompositor(socketName: socketName, runtimeDirectory: directory, weston: weston)
-        let deadline = ContinuousClock.now + timeout
-        while !acceptsConnections(socket) {
-            let problem =
-                weston.hasEnded() ? "weston exited before its socket was ready"
-                : ContinuousClock.now >= deadline ? "weston had no socket at \(socket) after \(timeout)"
-                : Task.isCancelled ? "cancelled while waiting for weston's socket" : nil
-            if let problem {
-                let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                await compositor.stop()
-                throw Failure(description: "\(problem). Its log:\n\(output.suffix(3000))")
+            let server = try ServerProcess(
+                folderPrefix: "wvh-wayland",
+                arguments: [
+                    "weston", "--backend=headless-backend.so", "--socket=\(socketName)", "--idle-time=0", "--no-config",
+                    "--width=1280", "--height=800",
+                ],
+                environment: { folder in
+                    var environment = ProcessInfo.processInfo.environment
+                    for nested in ["DISPLAY", "WAYLAND_DISPLAY", "WAYLAND_SOCKET"] { environment[nested] = nil }
+                    environment["XDG_RUNTIME_DIR"] = folder.path
+                    return environment
+                },
+                output: "weston.out", log: "weston.log", installHint: "Debian: apt-get install weston, as .ci/install does")
+            let socket = server.path(socketName)
+            guard socket.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path) else {
+                await server.stop()
+                throw Failure(description: "the socket path \(socket) is too long for a Unix socket: set TMPDIR to a shorter folder")
             }
-            try? await Task.sleep(for: .milliseconds(50))
+            _ = try await server.waitUntilReady(for: "socket at \(socket)", timeout: timeout) {
+                acceptsConnections(socket) ? true : nil
+            }
+            return WaylandCompositor(socketName: socketName, server: server)
+        } catch let problem as ServerProcess.Problem {
+            throw Failure(description: problem.description)
         }
-        return compositor
     }
 
     /// Starts a compositor, runs `body` with it, and stops it, whether `body` returns or throws.
     public static func with<Value>(
         timeout: Duration = Patience.event, _ body: (WaylandCompositor) async throws -> Value
     ) async throws -> Value {
-        let compositor = try await start(timeout: timeout)
-        do {
-            let result = try await body(compositor)
-            await compositor.stop()
-            return result
-        } catch {
-            await compositor.stop()
-            throw error
-        }
+        try await ServerProcess.using(try await start(timeout: timeout), stop: { await $0.stop() }, body)
     }
 
     /// `base` as a GTK program needs it to run on this compositor: `WAYLAND_DISPLAY`,
@@ -100,20 +78,7 @@ public final class WaylandCompositor: Sendable {
     /// Ends Weston and its helper clients (its process group), reaps it and removes its folder,
     /// once; later calls do nothing. `SIGTERM` first, `SIGKILL` after 5 s or on cancellation.
     public func stop() async {
-        let first = stopped.withLock { stopped in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-        kill(-weston.pid, SIGTERM)
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !weston.hasEnded(), ContinuousClock.now < deadline, !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        // Weston is not reaped yet, so its group ID is still its own: this reaches nothing else.
-        kill(-weston.pid, SIGKILL)
-        _ = weston.waitForExit()
-        try? FileManager.default.removeItem(at: runtimeDirectory)
+        await server.stop()
     }
 
     /// Whether a Unix socket at `path` accepts a connection (the file alone can appear a moment
