@@ -4,17 +4,20 @@ import CWebKitGTK4
 import CWebKitGTK3
 #endif
 import CGLib
+import GLibSupport
 import Foundation
 import WebviewHost
 
 /// A sign-in view after its session ended, until the session's handlers go: nothing the ended
 /// page does may deliver the code, and a caller's view is handed back blank.
 ///
-/// A caller's view is stopped, its web process ended and sent to `about:blank` (``start(keeping:)``,
-/// right after the caller resumed). Until the blank page or the app's own page is in (at most
-/// ``limit``), the session's `decide-policy` handler asks ``decide(_:type:)``, which refuses the
-/// redirect URI, windows and every navigation but `about:blank` and the app's first one; then
-/// ``end()`` removes the session's handlers. The library's window (and a caller's view that was
+/// A caller's view is stopped and its web process ended before the caller resumes
+/// (``start(keeping:)``); WebKit reports the end at once, which ends the blanking: ``end()``
+/// removes the session's handlers. The view loads `about:blank` once the main loop is idle, unless
+/// a load started by then. Only when there was no web process to end (the page had crashed) does
+/// the blanking last until the blank page or the app's own page is in (at most ``limit``): the
+/// session's `decide-policy` handler asks ``decide(_:type:)``, which refuses the redirect URI,
+/// windows and every navigation but `about:blank` and the app's first one. The library's window (and a caller's view that was
 /// destroyed) has nothing to blank: there `view` is `nil`, only the refusals apply, and the
 /// session removes its handlers itself.
 ///
@@ -38,6 +41,8 @@ final class CallerViewBlanking {
     /// The view was sent to `about:blank`: its next finished load ends the blanking (not the
     /// failed load a handler that ended the session is still inside of).
     private var blankLoadStarted = false
+    /// A load started on the caller's view after its page ended: no blank page is loaded over it.
+    private var loadStartedSinceEnd = false
     /// The first navigation that is not our `about:blank`: the app's, let through.
     private var appNavigation: String?
 
@@ -57,21 +62,36 @@ final class CallerViewBlanking {
         underWay[view]?.end()
     }
 
-    /// Stops the caller's view and sends it to `about:blank`, now, before the caller resumes: the
-    /// view is the app's the moment its `await` returns, and the app's first navigation, coming
-    /// after this one, wins. `owner` (the session) is kept until ``end()``.
+    /// Stops the caller's view and ends its page, now, before the caller resumes; the view goes
+    /// to `about:blank` right after, once the main loop is idle, unless the app started a load of
+    /// its own by then. The view is the app's the moment its `await` returns, and the app's first
+    /// navigation wins. `owner` (the session) is kept until ``end()``.
     func start(keeping owner: AnyObject) {
         guard let view else { return }
         self.owner = owner
         Self.underWay[WebviewHandle(view)] = self
         webkit_web_view_stop_loading(view)
-        // The ended page's process is ended too: a page's timer that starts a navigation (even
-        // one we refuse) cancels whatever load is pending, the app's included, so nothing of the
-        // ended page may run on. The app's own `web-process-terminated` handlers see
-        // WEBKIT_WEB_PROCESS_TERMINATED_BY_API; the next load starts a new process.
+        // The ended page's process is ended: a page's timer that starts a navigation (even one we
+        // refuse) cancels whatever load is pending, the app's included, so nothing of the ended
+        // page may run on. The app's own `web-process-terminated` handlers see
+        // WEBKIT_WEB_PROCESS_TERMINATED_BY_API. WebKit reports the end at once, which ends this
+        // blanking (the session's handlers go): nothing is left that could deliver the code.
         webkit_web_view_terminate_web_process(view)
-        webkit_web_view_load_uri(view, "about:blank")
-        blankLoadStarted = true
+        // The blank page is not loaded here: its load starts a new web process, synchronously
+        // (milliseconds, tens of them in WebKitGTK 6's sandbox), which the resuming caller would wait
+        // for, and which an app that shows its own page right after the `await` does not need.
+        // Any load started from now on (the app's, a new session's) sets `is-loading`, at once.
+        let blank = GObjectWeakRef(view)
+        let loads = SignalConnections()
+        loads.connect(view, "notify::is-loading", .pointer { [weak self] _ in
+            if let view = blank.get()?.pointer, webkit_web_view_is_loading(view) != 0 { self?.loadStartedSinceEnd = true }
+        })
+        whenIdle { [self] in
+            loads.disconnectAll()
+            guard !loadStartedSinceEnd, let view = blank.get()?.pointer, webkit_web_view_is_loading(view) == 0 else { return }
+            webkit_web_view_load_uri(view, "about:blank")
+            blankLoadStarted = true
+        }
         Task { @MainActor [weak self] in
             try? await Task.sleep(for: Self.limit)
             self?.end()

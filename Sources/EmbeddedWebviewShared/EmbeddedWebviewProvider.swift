@@ -20,8 +20,9 @@ public import WebviewHost
 /// ``WebviewParameters/externalSchemes`` (a gesture first, then the allow-list or the person's
 /// answer); a `form_post` response ends with `unsupportedResponseMode`. In a caller's view the
 /// provider turns on `javascript-can-open-windows-automatically` for the session (the caller's
-/// value is restored at the end), and at the end stops the view and loads `about:blank`, so the
-/// page's scripts cannot go on to the redirect URI. See the EmbeddedSignIn article for the reasons.
+/// value is restored at the end), and at the end stops the view and ends its web process, so the
+/// page's scripts cannot go on to the redirect URI; the view loads `about:blank` once the main
+/// loop is idle, unless the app loaded its own page by then. See the EmbeddedSignIn article for the reasons.
 public struct EmbeddedWebviewProvider: WebviewProvider {
     public init() {}
 

@@ -136,19 +136,23 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     }
 
     /// Ends the session's hold on the view. The library's window is destroyed. A caller's view is
-    /// stopped and loads `about:blank` (right after the caller has resumed): the page's scripts and timers die with it, so a page that
-    /// goes on (to the redirect URI, say) after a cancel, a timeout or a failure cannot deliver the
-    /// code, and a late redirect after a success cannot either. Until the blank page is in (at most
-    /// ``CallerViewBlanking/limit``) our `decide-policy` handler stays and refuses every other navigation;
-    /// then every handler is disconnected. The caller's popup setting is restored at once.
+    /// stopped and its page's web process ended before the caller resumes: the page's scripts and
+    /// timers die with it, so a page that goes on (to the redirect URI, say) after a cancel, a
+    /// timeout or a failure cannot deliver the code, and a late redirect after a success cannot
+    /// either; the view loads `about:blank` once the main loop is idle (``CallerViewBlanking``).
+    /// The caller's popup setting is restored at once.
     func dismiss() {
         guard !dismissed else { return }
-        let callerView = usesCustomWebview && !callerViewDestroyed ? webView : nil
+        let view = webView
+        let callerView = usesCustomWebview && !callerViewDestroyed ? view : nil
         let blanking = CallerViewBlanking(
             view: callerView, redirectURI: request.redirectURI,
             appPageStarted: { [weak self] in self?.surface?.end() },  // the app's page is the app's: no sign-in rule applies to it
             ended: { [weak self] in self?.removeHandlers() })
         self.blanking = blanking
+        // A caller's view first: its page ends (the handlers go with it) before anything else, so
+        // nothing of the page runs on, and what is put back below talks to no web process.
+        if callerView != nil { blanking.start(keeping: self) }
         question?.destroy()
         question = nil
         pageWatch?.stop()
@@ -156,8 +160,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         window?.offerContinueInBrowser(nil)
         appearance?.restore()
         appearance = nil
-        if let webView, let callerCouldOpenWindows, !callerViewDestroyed {
-            webkit_settings_set_javascript_can_open_windows_automatically(webkit_web_view_get_settings(webView), callerCouldOpenWindows)
+        if let view, let callerCouldOpenWindows, !callerViewDestroyed {
+            webkit_settings_set_javascript_can_open_windows_automatically(webkit_web_view_get_settings(view), callerCouldOpenWindows)
             surface?.restoreSettings()
         }
         if let window {
@@ -179,14 +183,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             }
             return
         }
-        guard callerView != nil else {
-            removeHandlers()
-            return
-        }
-        // Until the blank page or the app's page is in, our handlers refuse the redirect URI,
-        // windows and any navigation that is neither (the ended page's timers), so the page
-        // cannot deliver the code; then every handler goes.
-        blanking.start(keeping: self)
+        // A caller's view destroyed during the session: nothing to stop or blank.
+        if callerView == nil { removeHandlers() }
     }
 
     /// Disconnects every handler the session connected to the view.

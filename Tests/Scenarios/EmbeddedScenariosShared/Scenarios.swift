@@ -338,9 +338,11 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         }
         let result = await run.outcome()
         facts.merge(run.facts(result)) { $1 }
-        // The provider blanks the view, then lets go of it (its own limit is 5 s): wait for that.
+        // The provider ends the page, lets go of the view and, once the main loop is idle, loads
+        // the blank page (its own limit is 5 s): wait for that.
         _ = await ScenarioHost.wait {
             SignalInspection.handlerCount(on: view) == handlersBefore && webkit_web_view_is_loading(wvh_web_view(view)) == 0
+                && Probes.uri(of: view) == "about:blank"
         }
         facts.merge(viewFacts("After")) { $1 }
         facts["isLoadingAfter"] = .bool(webkit_web_view_is_loading(wvh_web_view(view)) != 0)
