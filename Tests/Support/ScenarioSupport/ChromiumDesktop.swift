@@ -129,6 +129,24 @@ public struct ChromiumDesktop: Sendable {
         }
     }
 
+    /// Runs `scenario` (``ScenarioRunner/run(_:in:arguments:environment:timeout:launcher:display:)``,
+    /// in `program` when its ``ScenarioName/program`` is `nil`) with this desktop's ``environment``
+    /// (and `environment` over it) on a private session bus (`dbus-run-session`), as a desktop app
+    /// runs. Chromium keeps running afterwards: call ``stop(grace:)``.
+    /// - Throws: ``Failure`` with the runner's error, Chromium's output and the session log.
+    public func runScenario<Name: ScenarioName>(
+        _ scenario: Name, in program: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
+        timeout: Duration = .seconds(150), display: DisplayServer = .x11
+    ) async throws -> ScenarioReport {
+        do {
+            return try await ScenarioRunner.run(
+                scenario, in: program, arguments: arguments, environment: self.environment.merging(environment) { $1 },
+                timeout: timeout, launcher: ["dbus-run-session", "--"], display: display)
+        } catch {
+            throw Failure(description: "\(error)\n--- Chromium's side:\n\(chromiumLog())")
+        }
+    }
+
     /// The URLs the desktop launched the browser with, in order (the session log's `launched`).
     public var launchedURLs: [String] {
         sessionEvents.filter { $0["event"] as? String == "launched" }.compactMap { $0["url"] as? String }

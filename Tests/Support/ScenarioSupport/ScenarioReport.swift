@@ -69,6 +69,12 @@ public struct ScenarioReport: Codable, Sendable {
     public func bool(_ key: String) -> Bool? { self[ReportKey(key)] }
     public func strings(_ key: String) -> [String]? { self[ReportKey(key)] }
 
+    /// This report with every name under `prefix`, read back through
+    /// ``ReportKey/prefixed(by:)``: for one report holding several runs side by side.
+    public func prefixed(by prefix: String) -> ScenarioReport {
+        ScenarioReport(Dictionary(uniqueKeysWithValues: values.map { (prefix + $0.key, $0.value) }))
+    }
+
     /// The error the scenario reported instead of a result, if any.
     public var error: String? { self[.error] }
 }

@@ -13,17 +13,19 @@ public enum ScenarioRunner {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
-    /// Runs `scenario` in its program (``ScenarioName/program``) and returns the report it
-    /// printed; the other parameters and what it throws are those of
+    /// Runs `scenario` in `program` (by default ``ScenarioName/program``) and returns the report
+    /// it printed; the other parameters and what it throws are those of
     /// ``run(_:_:arguments:environment:timeout:launcher:display:)``.
     public static func run<Name: ScenarioName>(
-        _ scenario: Name, arguments: [String] = [], environment: [String: String] = [:],
+        _ scenario: Name, in program: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
         timeout: Duration = Patience.scaled(.seconds(120)), launcher: [String] = [], display: DisplayServer = .x11
     ) async throws -> ScenarioReport {
-        guard let program = Name.program else {
+        guard let program = program ?? Name.program else {
             throw Failure(description: "\(Name.self) runs in more than one program: name the one to launch")
         }
-        return try await run(program, scenario.rawValue, arguments: arguments, environment: environment, timeout: timeout, launcher: launcher, display: display)
+        return try await run(
+            program, scenario.rawValue, arguments: arguments, environment: environment, timeout: timeout, launcher: launcher,
+            display: display)
     }
 
     /// Runs `program scenario arguments...` and returns the report it printed.
