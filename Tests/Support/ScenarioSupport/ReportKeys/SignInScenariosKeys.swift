@@ -32,7 +32,6 @@ extension ReportKey where Value == Bool {
 }
 
 extension ReportKey where Value == [String] {
-    public static var events: Self { .init("events") }
     public static var idTokenAudience: Self { .init("idTokenAudience") }
     public static var providerKinds: Self { .init("providerKinds") }
     public static var scopes: Self { .init("scopes") }

@@ -5,14 +5,10 @@ extension ReportKey where Value == String {
     public static var browserFinalURL: Self { .init("browserFinalURL") }
     public static var browserLaunchedWith: Self { .init("browserLaunchedWith") }
     public static var browserStartupID: Self { .init("browserStartupID") }
-    public static var callbackURL: Self { .init("callbackURL") }
-    public static var code: Self { .init("code") }
     public static var connectNotAnApp: Self { .init("connectNotAnApp") }
     public static var connectRegisteredWithoutOpen: Self { .init("connectRegisteredWithoutOpen") }
     public static var connectRegisteredWithoutOpenMessage: Self { .init("connectRegisteredWithoutOpenMessage") }
     public static var desktopFile: Self { .init("desktopFile") }
-    public static var errorCode: Self { .init("errorCode") }
-    public static var errorMessage: Self { .init("errorMessage") }
     public static var execLine: Self { .init("execLine") }
     public static var firstHopLocation: Self { .init("firstHopLocation") }
     public static var handlerPath: Self { .init("handlerPath") }
@@ -23,7 +19,6 @@ extension ReportKey where Value == String {
     public static var secondInstanceURI: Self { .init("secondInstanceURI") }
     public static var serverError: Self { .init("serverError") }
     public static var serverErrorDescription: Self { .init("serverErrorDescription") }
-    public static var state: Self { .init("state") }
 }
 
 extension ReportKey where Value == Int {
@@ -95,7 +90,6 @@ extension ReportKey where Value == [String] {
     public static var callbackAnswers: Self { .init("callbackAnswers") }
     public static var checks: Self { .init("checks") }
     public static var failedChecks: Self { .init("failedChecks") }
-    public static var failures: Self { .init("failures") }
     public static var handlerArguments: Self { .init("handlerArguments") }
     public static var loginRequests: Self { .init("loginRequests") }
     public static var openedURIs: Self { .init("openedURIs") }
