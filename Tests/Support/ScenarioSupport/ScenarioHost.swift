@@ -7,27 +7,14 @@ import GLibSupport
 public typealias Scenario = @MainActor (_ arguments: [String]) async throws -> ScenarioReport
 
 /// The program side of a GTK scenario: a real GTK main loop with the main-loop bridge, as a
-/// desktop app has it. `main(_:initializeToolkit:scenarios:)` runs the scenario named by the first argument, prints its
-/// report (with `gdkDisplay`, the GdkDisplay's type name) as one JSON line and exits; it never
-/// hangs (a watchdog ends it after `SCENARIO_TIMEOUT` seconds, default 90).
+/// desktop app has it. ``main(_:initializeToolkit:scenarios:)`` runs the scenario named by the
+/// first argument, prints its report (with `gdkDisplay`, the GdkDisplay's type name) as one JSON
+/// line and exits; it never hangs (a watchdog ends it after `SCENARIO_TIMEOUT` seconds, default 90).
 public enum ScenarioHost {
     public static let reportPrefix = "SCENARIO-REPORT "
 
     /// The main loop the scenario runs in; `quit` ends the program.
     @MainActor private static var loop: OpaquePointer?
-
-    /// Runs the scenario named by the first argument; see ``main(_:initializeToolkit:scenarios:)``.
-    @MainActor
-    public static func main(
-        _ scenarios: [String: Scenario], initializeToolkit: @MainActor () -> UnsafeMutableRawPointer?
-    ) -> Never {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        guard let name = arguments.first, let scenario = scenarios[name] else {
-            FileHandle.standardError.write(Data("usage: \(CommandLine.arguments[0]) <\(scenarios.keys.sorted().joined(separator: "|"))> [arguments]\n".utf8))
-            exit(2)
-        }
-        run(scenario, arguments: arguments, initializeToolkit: initializeToolkit)
-    }
 
     /// `initializeToolkit` opens the display (`gtk_init_check` for GTK 3, `gtk_init_check()` for
     /// GTK 4) and returns the default `GdkDisplay *`, or `nil` when there is none. `scenarios`

@@ -34,16 +34,23 @@ public struct ScenarioReport: Codable, Sendable {
         }
     }
 
-    public var values: [String: Value]
+    /// The values by name, as in the JSON line.
+    private var values: [String: Value]
 
-    public init(_ values: [String: Value] = [:]) { self.values = values }
+    /// An empty report, filled through ``subscript(_:)``.
+    public init() { values = [:] }
+
+    private init(_ values: [String: Value]) { self.values = values }
 
     /// A report of no result: the test that launched the scenario fails with `message`.
-    public init(error message: String) { self.values = [ReportKey<String>.error.name: .string(message)] }
+    public init(error message: String) {
+        self.init()
+        self[.error] = message
+    }
 
     /// The value under `key`, or `nil` when the scenario wrote none (or one of another type);
     /// setting `nil` removes it.
-    public subscript<Wrapped>(key: ReportKey<Wrapped>) -> Wrapped? {
+    public subscript<Wrapped>(_ key: ReportKey<Wrapped>) -> Wrapped? {
         get { values[key.name].flatMap(Wrapped.init(reportValue:)) }
         set { values[key.name] = newValue?.reportValue }
     }
@@ -57,17 +64,6 @@ public struct ScenarioReport: Codable, Sendable {
     public mutating func merge(_ other: ScenarioReport) {
         values.merge(other.values) { $1 }
     }
-
-    public subscript(key: String) -> Value? {
-        get { values[key] }
-        set { values[key] = newValue }
-    }
-
-    public func string(_ key: String) -> String? { self[ReportKey(key)] }
-    public func int(_ key: String) -> Int? { self[ReportKey(key)] }
-    public func double(_ key: String) -> Double? { self[ReportKey(key)] }
-    public func bool(_ key: String) -> Bool? { self[ReportKey(key)] }
-    public func strings(_ key: String) -> [String]? { self[ReportKey(key)] }
 
     /// This report with every name under `prefix`, read back through
     /// ``ReportKey/prefixed(by:)``: for one report holding several runs side by side.
