@@ -1,7 +1,7 @@
 /// The scenarios one scenario program runs: an enum whose raw values are the names on the
 /// program's command line. Declared in ScenarioSupport (one file each in `ScenarioNames/`): the
-/// program switches over it exhaustively (``ScenarioHost/main(_:initializeToolkit:scenarios:)``)
-/// and the tests launch by case
+/// program switches over it exhaustively (``ScenarioHost/main(_:initializeToolkit:scenarios:)``,
+/// or its own `switch` in TokenCacheScenarios) and the tests launch by case
 /// (``ScenarioRunner/run(_:in:arguments:environment:timeout:launcher:display:)``), so a renamed
 /// or removed scenario fails to compile on both sides.
 public protocol ScenarioName: RawRepresentable<String>, CaseIterable, Sendable {
