@@ -13,14 +13,14 @@ import ScenarioSupport
 import WebviewHost
 
 @MainActor
-let appAfterScenarios: [String: Scenario] = [
-    "app-after": { arguments in try await appAfterScenario(outcome: arguments[0], api: arguments[1], load: arguments[2]) }
-]
+extension EmbeddedScenarios {
+    static let appAfter: Scenario = { arguments in try await appAfterScenario(outcome: arguments[0], api: arguments[1], load: arguments[2]) }
+}
 
 @MainActor
 func appAfterScenario(outcome: String, api: String, load: String) async throws -> ScenarioReport {
     let surface = Surface("view")
-    guard let view = surface.callerView else { return ScenarioReport(["error": .string("no caller view")]) }
+    guard let view = surface.callerView else { return ScenarioReport(error: "no caller view") }
     let callback = try callbackListener()
     let idp = try TestServer()
     let app = try TestServer()
@@ -87,27 +87,28 @@ func appAfterScenario(outcome: String, api: String, load: String) async throws -
         if outcome == "task-cancel", let task { task.cancel() } else { session.cancel() }
     }
     guard await ScenarioHost.wait(upTo: Patience.event, until: { appLoadAt != nil }), let start = appLoadAt else {
-        return ScenarioReport(["error": .string("the session never ended")])
+        return ScenarioReport(error: "the session never ended")
     }
-    var facts: Facts = ["outcome": .string(result.map { (try? $0.get()) != nil ? "success" : "failure" } ?? "none")]
-    if case .failure(let error)? = result { facts["errorCode"] = .string(error.code.name) }
+    var facts = ScenarioReport()
+    facts[.outcome] = result.map { (try? $0.get()) != nil ? "success" : "failure" } ?? "none"
+    if case .failure(let error)? = result { facts[.errorCode] = error.code.name }
     // The app's page is in (its script ran): at once on an idle machine, later on a busy one.
     let title = { webkit_web_view_get_title(wvh_web_view(view)).map { String(cString: $0) } ?? "" }
     _ = await ScenarioHost.wait(upTo: Patience.event) { title() == "App page, script ran" }
     let inAfter = ContinuousClock.now - start
-    facts["appPageInMilliseconds"] = .int(Int(inAfter.components.seconds * 1000 + inAfter.components.attoseconds / 1_000_000_000_000_000))
+    facts[.appPageInMilliseconds] = Int(inAfter.components.seconds * 1000 + inAfter.components.attoseconds / 1_000_000_000_000_000)
     let settled = ContinuousClock.now
     for (label, after) in [("1s", Duration.seconds(1)), ("6s", Duration.seconds(6))] {
         // What the person sees a second, and six, after the app's load (after its page came in, when that took longer).
         let remaining = max(after - (settled - start), .zero) - (ContinuousClock.now - settled)
         if remaining > .zero { await ScenarioHost.idle(remaining) }
-        facts["uri\(label)"] = .string(Probes.uri(of: view))
-        facts["title\(label)"] = .string(webkit_web_view_get_title(wvh_web_view(view)).map { String(cString: $0) } ?? "")
-        facts["handlersLeft\(label)"] = .int(surface.handlersLeft)
+        facts[.uri.suffixed(by: label)] = Probes.uri(of: view)
+        facts[.title.suffixed(by: label)] = webkit_web_view_get_title(wvh_web_view(view)).map { String(cString: $0) } ?? ""
+        facts[.handlersLeft.suffixed(by: label)] = surface.handlersLeft
     }
-    facts["appURL"] = .string(appURL)
-    facts["redirectPortHits"] = .int(callback.requests.count)
-    facts["appRequests"] = .int(app.requests(to: "/app").count)
-    facts["terminalCount"] = .int(recorder.terminalCount)
-    return ScenarioReport(facts)
+    facts[.appURL] = appURL
+    facts[.redirectPortHits] = callback.requests.count
+    facts[.appRequests] = app.requests(to: "/app").count
+    facts[.terminalCount] = recorder.terminalCount
+    return facts
 }

@@ -16,9 +16,9 @@ import ScenarioSupport
 import WebviewHost
 
 @MainActor
-let appearanceScenarios: [String: Scenario] = [
-    "appearance": { arguments in try await appearanceScenario(preference: arguments[0]) },
-]
+extension EmbeddedScenarios {
+    static let appearance: Scenario = { arguments in try await appearanceScenario(preference: arguments[0]) }
+}
 
 /// `preference`: "dark" or "light" (the fake portal's `color-scheme` 1 or 2), "none" (the portal
 /// answers 0), "no-portal" (no portal on the bus; the desktop's GTK settings.ini decides).
@@ -26,11 +26,12 @@ let appearanceScenarios: [String: Scenario] = [
 /// the sign-in page shows.
 @MainActor
 func appearanceScenario(preference: String) async throws -> ScenarioReport {
-    var facts: Facts = ["preference": .string(preference)]
+    var facts = ScenarioReport()
+    facts[.preference] = preference
     let scheme: UInt32? = ["none": 0, "dark": 1, "light": 2][preference]
-    if let scheme { facts["portalOwned"] = .bool(FakeSettingsPortal.start(colorScheme: scheme)) }
+    if let scheme { facts[.portalOwned] = FakeSettingsPortal.start(colorScheme: scheme) }
     let settings = UnsafeMutableRawPointer(gtk_settings_get_default()!)
-    facts["appPrefersDarkBefore"] = .bool(preferDark(settings))
+    facts[.appPrefersDarkBefore] = preferDark(settings)
     let callback = try callbackListener()
     let idp = try TestServer()
     let redirect = callback.url("/callback")
@@ -52,19 +53,19 @@ func appearanceScenario(preference: String) async throws -> ScenarioReport {
     while idp.requests(to: "/report").isEmpty, run.result == nil, ContinuousClock.now < deadline {
         await ScenarioHost.idle(.milliseconds(25))
     }
-    facts["appPrefersDarkDuring"] = .bool(preferDark(settings))
+    facts[.appPrefersDarkDuring] = preferDark(settings)
     if let screenshot {
         await ScenarioHost.idle(.milliseconds(1000))  // painted (a picture for a person, not a check)
         var status: gint = -1
         _ = g_spawn_command_line_sync("import -window root \(screenshot)", nil, nil, &status, nil)
-        facts["screenshotStatus"] = .int(Int(status))
+        facts[.screenshotStatus] = Int(status)
     }
     let result = await run.outcome()
-    facts.merge(run.facts(result)) { $1 }
-    facts["pageReport"] = .string(idp.requests(to: "/report").first?.query ?? "")
-    facts["appPrefersDarkAfter"] = .bool(preferDark(settings))
+    facts.merge(run.facts(result))
+    facts[.pageReport] = idp.requests(to: "/report").first?.query ?? ""
+    facts[.appPrefersDarkAfter] = preferDark(settings)
     withExtendedLifetime(callback) {}
-    return ScenarioReport(facts)
+    return facts
 }
 
 @MainActor

@@ -16,11 +16,11 @@ import SystemBrowserProvider
 import WebviewHost
 
 @MainActor
-let handOverScenarios: [String: Scenario] = [
-    "handover": { arguments in
+extension EmbeddedScenarios {
+    static let handover: Scenario = { arguments in
         try await handOverScenario(mode: arguments[0], trigger: arguments[1], policy: arguments[2])
     }
-]
+}
 
 /// The policies by name, as the tests pass them.
 func handOverPolicy(_ name: String) -> SystemBrowserHandOverPolicy {
@@ -73,7 +73,10 @@ func handOverScenario(mode: String, trigger: String, policy policyName: String) 
     parameters.systemBrowserHandOver = policy
     parameters.systemBrowserRedirectURI = URL(string: "http://127.0.0.1/browser-callback")!
     parameters.timeout = .seconds(90)
-    var facts: Facts = ["mode": .string(mode), "trigger": .string(trigger), "policy": .string(policyName)]
+    var facts = ScenarioReport()
+    facts[.mode] = mode
+    facts[.trigger] = trigger
+    facts[.policy] = policyName
     let fallback = "\(viewRedirect)?code=from-view&state=s-1"
     idp.route("/report") { _ in .html("ok") }
     idp.route("/signin/oauth/error") { _ in
@@ -134,14 +137,14 @@ func handOverScenario(mode: String, trigger: String, policy policyName: String) 
     if trigger == "button" || trigger == "app" {
         if await recorder.waitForFinish(path: "/authorize") {
             if trigger == "app" {
-                facts["appCallAccepted"] = .bool(session.continueInSystemBrowser())
+                facts[.appCallAccepted] = session.continueInSystemBrowser()
             } else if let view = recorder.webview?.pointer, let window = Toolkit.window(of: view),
                 let button = Probes.findButton(labelled: "Continue in your _browser", in: window)
             {
-                facts["buttonVisible"] = .bool(Probes.isVisible(button))
+                facts[.buttonVisible] = Probes.isVisible(button)
                 if Probes.isVisible(button) { Toolkit.click(button) } else { session.cancel() }
             } else {
-                facts["buttonVisible"] = .bool(false)
+                facts[.buttonVisible] = false
                 session.cancel()
             }
         }
@@ -149,33 +152,33 @@ func handOverScenario(mode: String, trigger: String, policy policyName: String) 
     // Ask first: the question appears over the sign-in; the person answers with a key press.
     if policy == .askFirst, trigger != "button", trigger != "app" {
         let question = await Probes.waitForToplevel(titled: "Continue in your browser?", within: Patience.event)
-        facts["questionShown"] = .bool(question != nil)
+        facts[.questionShown] = question != nil
         if let question {
-            facts["questionButtons"] = .strings(Probes.buttonLabels(in: question))
-            facts["questionDefault"] = .string(Probes.defaultButtonLabel(in: question) ?? "")
+            facts[.questionButtons] = Probes.buttonLabels(in: question)
+            facts[.questionDefault] = Probes.defaultButtonLabel(in: question) ?? ""
             Probes.clickButton(labelled: policyName == "askFirst-decline" ? "_Stay here" : "Continue in _browser", in: question)
         }
     }
     let result = await outcome.value
     await ScenarioHost.idle(.milliseconds(800))
-    facts.merge(SessionRunFacts.make(result, recorder: recorder)) { $1 }
-    facts["built"] = .strings(built)
-    facts["viewCallbackHits"] = .int(callback.requests.count)
-    facts["reports"] = .strings(idp.requests(to: "/report").map { $0.query ?? "" })
-    facts["browserAuthorizeRequests"] = .int(idp.requests(to: "/authorize").filter { ($0.query ?? "").contains("browser-callback") }.count)
+    facts.merge(SessionRunFacts.make(result, recorder: recorder))
+    facts[.built] = built
+    facts[.viewCallbackHits] = callback.requests.count
+    facts[.reports] = idp.requests(to: "/report").map { $0.query ?? "" }
+    facts[.browserAuthorizeRequests] = idp.requests(to: "/authorize").filter { ($0.query ?? "").contains("browser-callback") }.count
     if let handOver = recorder.handOvers.first {
-        facts["handOverReason"] = .string(handOver.reason.name)
-        facts["handOverDetail"] = .string(handOver.detail)
+        facts[.handOverReason] = handOver.reason.name
+        facts[.handOverDetail] = handOver.detail
     }
     if case .failure(let error) = result, let handOver = error.handOver {
-        facts["errorHandOverReason"] = .string(handOver.reason.name)
+        facts[.errorHandOverReason] = handOver.reason.name
     }
-    facts["visibleToplevelsAfter"] = .int(Probes.visibleToplevels())
+    facts[.visibleToplevelsAfter] = Probes.visibleToplevels()
     if surface.isCallerView {
         await surface.waitForRelease()
-        facts["handlersLeft"] = .int(surface.handlersLeft)
+        facts[.handlersLeft] = surface.handlersLeft
     }
-    return ScenarioReport(facts)
+    return facts
 }
 
 /// A 403 page, as identity providers answer a refused user agent.

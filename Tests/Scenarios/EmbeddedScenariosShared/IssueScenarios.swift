@@ -13,12 +13,12 @@ import ScenarioSupport
 import WebviewHost
 
 @MainActor
-let issueScenarios: [String: Scenario] = [
-    "page": { arguments in try await pageScenario(mode: arguments[0], kind: arguments[1]) },
-    "outcome": { arguments in try await outcomeScenario(mode: arguments[0], kind: arguments[1]) },
-    "schemes": { arguments in try await schemesScenario(mode: arguments[0], kind: arguments[1]) },
-    "private-data": { arguments in try await privateDataScenario(existing: arguments.first == "existing") },
-]
+extension EmbeddedScenarios {
+    static let page: Scenario = { arguments in try await pageScenario(mode: arguments[0], kind: arguments[1]) }
+    static let outcome: Scenario = { arguments in try await outcomeScenario(mode: arguments[0], kind: arguments[1]) }
+    static let schemes: Scenario = { arguments in try await schemesScenario(mode: arguments[0], kind: arguments[1]) }
+    static let privateData: Scenario = { arguments in try await privateDataScenario(existing: arguments.first == "existing") }
+}
 
 /// An auto-submitting POST form to `action` (what `response_mode=form_post` answers with).
 func formPostPage(action: String, fields: [(String, String)]) -> String {
@@ -43,7 +43,9 @@ func pageScenario(mode: String, kind: String) async throws -> ScenarioReport {
     let idp = try TestServer()
     let redirect = callback.url("/callback")
     let code = "\(redirect)?code=\(kind)&state=xyz"
-    var facts: Facts = ["mode": .string(mode), "kind": .string(kind)]
+    var facts = ScenarioReport()
+    facts[.mode] = mode
+    facts[.kind] = kind
     var parameters = surface.parameters()
     var authorizationURL = idp.url("/authorize")
     /// The path of a page showing the session went on (the page did not end it).
@@ -109,7 +111,7 @@ func pageScenario(mode: String, kind: String) async throws -> ScenarioReport {
         let server = try TestServer(certificate: try Probes.selfSignedCertificate())
         server.route("/authorize") { _ in .html(Pages.scripted("Must never show", "location.href = '\(code)'")) }
         authorizationURL = server.url("/authorize")
-        facts["tlsServer"] = .int(server.port)
+        facts[.tlsServer] = server.port
         withExtendedLifetime(server) {}
     case "form-post":
         idp.route("/authorize") { _ in .html(formPostPage(action: redirect, fields: [("code", "posted"), ("state", "xyz")])) }
@@ -127,10 +129,10 @@ func pageScenario(mode: String, kind: String) async throws -> ScenarioReport {
         idp.route("/go") { _ in .html(sessionEnded.value ? "go" : "wait") }
         watchAfter = .milliseconds(1500)
     default:
-        return ScenarioReport(["error": .string("unknown page kind \(kind)")])
+        return ScenarioReport(error: "unknown page kind \(kind)")
     }
 
-    facts["canOpenWindowsBefore"] = surface.callerCanOpenWindows.map(ScenarioReport.Value.bool)
+    facts[.canOpenWindowsBefore] = surface.callerCanOpenWindows
     let run = SessionRun(redirectURI: redirect, parameters: parameters, authorizationURL: authorizationURL)
     // What a caller's view goes through (loads, failures its other handlers let through, ended
     // processes), for a failed expectation's message.
@@ -156,39 +158,39 @@ func pageScenario(mode: String, kind: String) async throws -> ScenarioReport {
         _ = await ScenarioHost.wait { run.result != nil }
     default:
         if let goesOnTo {
-            facts["wentOn"] = .bool(await run.recorder.waitForFinish(path: goesOnTo))
-            if let view = run.webview { facts["uriWhileGoingOn"] = .string(Probes.uri(of: view)) }
-            facts["libraryToplevelsDuring"] = .int(surface.libraryToplevels)
-            facts["canOpenWindowsDuring"] = surface.callerCanOpenWindows.map(ScenarioReport.Value.bool)
-            facts["endedWhileGoingOn"] = .bool(run.result != nil)
+            facts[.wentOn] = await run.recorder.waitForFinish(path: goesOnTo)
+            if let view = run.webview { facts[.uriWhileGoingOn] = Probes.uri(of: view) }
+            facts[.libraryToplevelsDuring] = surface.libraryToplevels
+            facts[.canOpenWindowsDuring] = surface.callerCanOpenWindows
+            facts[.endedWhileGoingOn] = run.result != nil
             run.session.cancel()
         } else if kind == "foreign-scheme" {
             _ = await run.recorder.waitForFinish(path: "/authorize")
             await ScenarioHost.idle(.milliseconds(1000))
-            if let view = run.webview { facts["uriWhileGoingOn"] = .string(Probes.uri(of: view)) }
-            facts["endedWhileGoingOn"] = .bool(run.result != nil)
+            if let view = run.webview { facts[.uriWhileGoingOn] = Probes.uri(of: view) }
+            facts[.endedWhileGoingOn] = run.result != nil
             run.session.cancel()
         } else {
             // The page is to end the session by itself: wait for that, as long as a loaded machine needs.
-            facts["pageEndedSession"] = .bool(await ScenarioHost.wait { run.result != nil })
+            facts[.pageEndedSession] = await ScenarioHost.wait { run.result != nil }
             run.session.cancel()
         }
     }
     let result = await run.outcome(settle: .zero)
     sessionEnded.value = true
     await ScenarioHost.idle(watchAfter)
-    facts.merge(run.facts(result)) { $1 }
-    facts["callbackHits"] = .int(callback.requests(to: "/callback").count)
-    facts["redirectPortHits"] = .int(callback.requests.count)
-    facts["page2Requests"] = .int(idp.requests(to: "/page2").count)
+    facts.merge(run.facts(result))
+    facts[.callbackHits] = callback.requests(to: "/callback").count
+    facts[.redirectPortHits] = callback.requests.count
+    facts[.page2Requests] = idp.requests(to: "/page2").count
     viewWatch.disconnectAll()
-    facts["callerViewEvents"] = .strings(viewEvents)
-    facts["releaseMilliseconds"] = .int(await surface.waitForRelease())
-    facts["handlersLeft"] = .int(surface.handlersLeft)
-    facts["libraryToplevelsAfter"] = .int(surface.libraryToplevels)
-    facts["canOpenWindowsAfter"] = surface.callerCanOpenWindows.map(ScenarioReport.Value.bool)
-    if let view = surface.callerView { facts["callerViewURIAfter"] = .string(Probes.uri(of: view)) }
-    return ScenarioReport(facts)
+    facts[.callerViewEvents] = viewEvents
+    facts[.releaseMilliseconds] = await surface.waitForRelease()
+    facts[.handlersLeft] = surface.handlersLeft
+    facts[.libraryToplevelsAfter] = surface.libraryToplevels
+    facts[.canOpenWindowsAfter] = surface.callerCanOpenWindows
+    if let view = surface.callerView { facts[.callerViewURIAfter] = Probes.uri(of: view) }
+    return facts
 }
 
 private func arguments(_ kind: String, hasPrefix prefix: String) -> Bool { kind.hasPrefix(prefix) }
@@ -278,22 +280,22 @@ func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport 
     let result = await run.outcome(settle: .milliseconds(1200))
     var facts = run.facts(result)
     let names = run.recorder.names
-    facts["terminalLast"] = .bool(
-        run.recorder.terminalCount == 1 && (names.last == "didComplete" || names.last == "didFail"))
-    facts["slotFree"] = .bool(await Surface.slotIsFree(redirectURI: redirect))
+    facts[.terminalLast] = 
+        run.recorder.terminalCount == 1 && (names.last == "didComplete" || names.last == "didFail")
+    facts[.slotFree] = await Surface.slotIsFree(redirectURI: redirect)
     // Destroyed, not just hidden: a destroyed toplevel leaves GTK's list of toplevels.
-    facts["windowGone"] = .bool(Probes.toplevelCount(titled: "Sign in to Test IdP") == 0 && surface.libraryToplevels == 0)
-    facts["sawSignInWindow"] = .bool(sawSignInWindow)
-    facts["releaseMilliseconds"] = .int(await surface.waitForRelease())
-    facts["handlersLeft"] = .int(surface.handlersLeft)
+    facts[.windowGone] = Probes.toplevelCount(titled: "Sign in to Test IdP") == 0 && surface.libraryToplevels == 0
+    facts[.sawSignInWindow] = sawSignInWindow
+    facts[.releaseMilliseconds] = await surface.waitForRelease()
+    facts[.handlersLeft] = surface.handlersLeft
     if surface.isCallerView {
         // A destroyed view has no handler left; one still alive (held by someone) is counted.
-        facts["handlersOnView"] = .int(surface.callerView.map { SignalInspection.handlerCount(on: $0) } ?? 0)
-        facts["callerViewAlive"] = .bool(surface.callerView != nil)
+        facts[.handlersOnView] = surface.callerView.map { SignalInspection.handlerCount(on: $0) } ?? 0
+        facts[.callerViewAlive] = surface.callerView != nil
     }
-    facts["redirectPortHits"] = .int(callback.requests.count)
-    if let tlsServer { facts["tlsServerRequests"] = .int(tlsServer.requests.count) }
-    return ScenarioReport(facts)
+    facts[.redirectPortHits] = callback.requests.count
+    if let tlsServer { facts[.tlsServerRequests] = tlsServer.requests.count }
+    return facts
 }
 
 // MARK: - Foreign schemes
@@ -323,7 +325,9 @@ func schemesScenario(mode: String, kind: String) async throws -> ScenarioReport 
     guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
         return run.recorder.pageNeverLoaded()
     }
-    var facts: Facts = ["mode": .string(mode), "kind": .string(kind)]
+    var facts = ScenarioReport()
+    facts[.mode] = mode
+    facts[.kind] = kind
     if !timer {
         // evaluate_javascript runs with a user gesture: exactly what a click on a link gives.
         Probes.evaluate("location.href = '\(target)'", in: view)
@@ -333,15 +337,15 @@ func schemesScenario(mode: String, kind: String) async throws -> ScenarioReport 
     let asks = mode == "window" && ["gesture-open", "gesture-cancel", "dialog-end"].contains(kind)
     _ = await ScenarioHost.wait(upTo: asks ? Patience.event : .seconds(3)) { Probes.visibleDialog() != nil }
     let dialog = Probes.visibleDialog()
-    facts["dialogShown"] = .bool(dialog != nil)
+    facts[.dialogShown] = dialog != nil
     if let dialog {
-        facts["dialogTexts"] = .strings(Probes.labelTexts(in: dialog))
+        facts[.dialogTexts] = Probes.labelTexts(in: dialog)
         let signInWindow = Toolkit.window(of: view)
-        facts["dialogTransientForSignIn"] = .bool(
-            gtk_window_get_transient_for(wvh_window(dialog)).map { UnsafeMutableRawPointer($0) } == signInWindow)
-        facts["dialogModal"] = .bool(gtk_window_get_modal(wvh_window(dialog)) != 0)
-        facts["dialogButtons"] = .strings(Probes.buttonLabels(in: dialog))
-        facts["dialogDefaultIsCancel"] = .bool(Probes.defaultButtonLabel(in: dialog) == "_Cancel")
+        facts[.dialogTransientForSignIn] = 
+            gtk_window_get_transient_for(wvh_window(dialog)).map { UnsafeMutableRawPointer($0) } == signInWindow
+        facts[.dialogModal] = gtk_window_get_modal(wvh_window(dialog)) != 0
+        facts[.dialogButtons] = Probes.buttonLabels(in: dialog)
+        facts[.dialogDefaultIsCancel] = Probes.defaultButtonLabel(in: dialog) == "_Cancel"
         if let seconds = ProcessInfo.processInfo.environment["SCREENSHOT_SECONDS"].flatMap(Int.init) {
             await ScenarioHost.idle(.seconds(seconds))
         }
@@ -355,19 +359,19 @@ func schemesScenario(mode: String, kind: String) async throws -> ScenarioReport 
     // that the policy lets through gets up to 15 s on a loaded machine (the wait ends when it comes).
     let launchComes = ["gesture-open", "allowed"].contains(kind)
     _ = await ScenarioHost.wait(upTo: launchComes ? Patience.event : .seconds(5)) { !launches().isEmpty }
-    facts["launches"] = .strings(launches())
-    facts["uriAfterAnswer"] = .string(Probes.uri(of: view))
-    facts["endedBeforeCancel"] = .bool(run.result != nil)
-    facts["dialogsBeforeEnd"] = .int(Probes.visibleDialog() == nil ? 0 : 1)
+    facts[.launches] = launches()
+    facts[.uriAfterAnswer] = Probes.uri(of: view)
+    facts[.endedBeforeCancel] = run.result != nil
+    facts[.dialogsBeforeEnd] = Probes.visibleDialog() == nil ? 0 : 1
     run.session.cancel()
     let result = await run.outcome()
-    facts.merge(run.facts(result)) { $1 }
-    facts["dialogsAfterEnd"] = .int(Probes.visibleDialog() == nil ? 0 : 1)
-    facts["launchesAfterEnd"] = .strings(launches())
-    facts["releaseMilliseconds"] = .int(await surface.waitForRelease())
-    facts["handlersLeft"] = .int(surface.handlersLeft)
-    facts["callbackHits"] = .int(callback.requests.count)
-    return ScenarioReport(facts)
+    facts.merge(run.facts(result))
+    facts[.dialogsAfterEnd] = Probes.visibleDialog() == nil ? 0 : 1
+    facts[.launchesAfterEnd] = launches()
+    facts[.releaseMilliseconds] = await surface.waitForRelease()
+    facts[.handlersLeft] = surface.handlersLeft
+    facts[.callbackHits] = callback.requests.count
+    return facts
 }
 
 /// The URIs the test desktop's handler was started with.
@@ -427,9 +431,9 @@ func privateDataScenario(existing: Bool) async throws -> ScenarioReport {
             if mode & 0o077 != 0, (Int(status.st_mode) & 0o170000) != 0o120000 { loose.append(line) }  // not a symbolic link
         }
     }
-    facts["entries"] = .strings(entries)
-    facts["looseEntries"] = .strings(loose)
-    facts["cookieFileExists"] = .bool(FileManager.default.fileExists(atPath: dataRoot + "/webview-host/cookies.sqlite"))
-    facts["callbackHits"] = .int(callback.requests.count)
-    return ScenarioReport(facts)
+    facts[.entries] = entries
+    facts[.looseEntries] = loose
+    facts[.cookieFileExists] = FileManager.default.fileExists(atPath: dataRoot + "/webview-host/cookies.sqlite")
+    facts[.callbackHits] = callback.requests.count
+    return facts
 }

@@ -58,86 +58,87 @@ func waitForPreparedWindows() async -> (loaded: Bool, milliseconds: Int) {
     return (loaded, Int(elapsed.components.seconds) * 1000 + Int(elapsed.components.attoseconds / 1_000_000_000_000_000))
 }
 
-let prewarmScenarios: [String: Scenario] = [
+@MainActor
+extension EmbeddedScenarios {
     // prewarm(keepReady:): two sign-ins in the library's window adopt prepared windows; each
     // window serves one session; a new one is ready after each; release leaves no window.
-    "prewarm": { _ in
-        var facts: Facts = [:]
+    static let prewarm: Scenario = { _ in
+        var facts = ScenarioReport()
         let callback = try callbackListener()
         let idp = try TestServer()
         // The test looks at the window while the session runs, then sends the page on itself.
         idp.route("/authorize") { _ in .html(Pages.plain("Sign in")) }
-        facts["toplevelsBefore"] = .int(allToplevelCount())
-        facts["readyBeforePrewarm"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
+        facts[.toplevelsBefore] = allToplevelCount()
+        facts[.readyBeforePrewarm] = EmbeddedWebviewProvider.isPrewarmed()
         EmbeddedWebviewProvider.prewarm(authorityHost: "127.0.0.1", keepReady: true)
-        facts["readyAfterPrewarm"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
-        facts["toplevelsAfterPrewarm"] = .int(allToplevelCount())
-        facts["visibleAfterPrewarm"] = .int(Probes.visibleToplevels())
+        facts[.readyAfterPrewarm] = EmbeddedWebviewProvider.isPrewarmed()
+        facts[.toplevelsAfterPrewarm] = allToplevelCount()
+        facts[.visibleAfterPrewarm] = Probes.visibleToplevels()
         let prepared = await waitForPreparedWindows()
-        facts["preparedLoaded"] = .bool(prepared.loaded)
-        facts["preparedLoadMilliseconds"] = .int(prepared.milliseconds)
+        facts[.preparedLoaded] = prepared.loaded
+        facts[.preparedLoadMilliseconds] = prepared.milliseconds
         for round in 1...2 {
             let run = SessionRun(
                 redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
                 authorizationURL: idp.url("/authorize?round\(round)"))
             if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
-                facts["readyDuring\(round)"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
-                facts.merge(windowFacts(view, parent: nil).map { ("round\(round)." + $0.key, $0.value) }) { $1 }
-                facts["round\(round).history"] = .strings(historyURIs(of: view))
+                facts[.readyDuring.suffixed(by: "\(round)")] = EmbeddedWebviewProvider.isPrewarmed()
+                facts.merge(windowFacts(view, parent: nil).prefixed(by: "round\(round)."))
+                facts[.history.prefixed(by: "round\(round).")] = historyURIs(of: view)
                 Probes.evaluate("location.href = '\(callback.url("/callback"))?code=round\(round)&state=xyz'", in: view)
             } else {
                 run.session.cancel()
             }
             let result = await run.outcome()
-            facts.merge(run.facts(result, prefix: "round\(round).")) { $1 }
+            facts.merge(run.facts(result, prefix: "round\(round)."))
             // keepReady makes the next window a main-loop turn after the outcome; round 2 adopts it
             // once its blank page is in, as an app's next sign-in a while later would.
             _ = await ScenarioHost.wait { EmbeddedWebviewProvider.isPrewarmed() }
-            facts["readyAfter\(round)"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
-            facts["preparedLoadedAfter\(round)"] = .bool(await waitForPreparedWindows().loaded)
+            facts[.readyAfter.suffixed(by: "\(round)")] = EmbeddedWebviewProvider.isPrewarmed()
+            facts[.preparedLoadedAfter.suffixed(by: "\(round)")] = await waitForPreparedWindows().loaded
         }
         EmbeddedWebviewProvider.releasePrewarmed()
-        facts["readyAfterRelease"] = .bool(EmbeddedWebviewProvider.isPrewarmed())
+        facts[.readyAfterRelease] = EmbeddedWebviewProvider.isPrewarmed()
         await ScenarioHost.idle(.milliseconds(300))
-        facts["toplevelsAfterRelease"] = .int(allToplevelCount())
-        facts["toplevelsAfterReleaseTypes"] = .strings(toplevelDescriptions())
-        facts["callbackRequests"] = .int(callback.requests.count)
-        return ScenarioReport(facts)
-    },
+        facts[.toplevelsAfterRelease] = allToplevelCount()
+        facts[.toplevelsAfterReleaseTypes] = toplevelDescriptions()
+        facts[.callbackRequests] = callback.requests.count
+        return facts
+    }
 
     // WebAuthSession.prewarm(parameters:): the window is prepared at the session's size, realized
     // and hidden; the session adopts it and shows the page at that size.
-    "prewarm-for-session": { _ in
-        var facts: Facts = [:]
+    static let prewarmForSession: Scenario = { _ in
+        var facts = ScenarioReport()
         let callback = try callbackListener()
         let idp = try TestServer()
         // The test looks at the window, then sends the page on itself (no timer racing the checks).
         idp.route("/authorize") { _ in .html(Pages.plain("Sign in")) }
         let parameters = windowParameters(parent: nil)
-        facts["prewarmedBy"] = .string(WebAuthSession.prewarm(parameters: parameters, authorityHost: "127.0.0.1")?.rawValue ?? "")
+        facts[.prewarmedBy] = WebAuthSession.prewarm(parameters: parameters, authorityHost: "127.0.0.1")?.rawValue ?? ""
         let prepared = Toolkit.toplevels().filter { gtk_widget_get_visible(wvh_widget($0)) == 0 }
-        facts["hiddenWindows"] = .int(prepared.count)
-        facts["hiddenRealized"] = .bool(prepared.allSatisfy { gtk_widget_get_realized(wvh_widget($0)) != 0 })
-        facts["visibleAfterPrewarm"] = .int(Probes.visibleToplevels())
+        facts[.hiddenWindows] = prepared.count
+        facts[.hiddenRealized] = prepared.allSatisfy { gtk_widget_get_realized(wvh_widget($0)) != 0 }
+        facts[.visibleAfterPrewarm] = Probes.visibleToplevels()
         // A session adopts the prepared window once its blank page is in (before, it would bring
         // that load's events into the session, and gets a new window instead).
         let ahead = await waitForPreparedWindows()
-        facts["preparedLoaded"] = .bool(ahead.loaded)
-        facts["preparedLoadMilliseconds"] = .int(ahead.milliseconds)
+        facts[.preparedLoaded] = ahead.loaded
+        facts[.preparedLoadMilliseconds] = ahead.milliseconds
         let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
         if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
-            facts["adopted"] = .bool(Toolkit.window(of: view).map { window in prepared.contains(window) } ?? false)
-            facts.merge(windowFacts(view, parent: nil)) { $1 }
+            facts[.adopted] = Toolkit.window(of: view).map { window in prepared.contains(window) } ?? false
+            facts.merge(windowFacts(view, parent: nil))
             // The view's size once the window is allocated.
             _ = await ScenarioHost.wait { Toolkit.size(of: view).width > 1 }
-            facts["viewWidth"] = .int(Toolkit.size(of: view).width)
+            facts[.viewWidth] = Toolkit.size(of: view).width
             Probes.evaluate("location.href = '\(callback.url("/callback"))?code=warm&state=xyz'", in: view)
         } else {
             run.session.cancel()
         }
         let result = await run.outcome()
-        facts.merge(run.facts(result)) { $1 }
+        facts.merge(run.facts(result))
         EmbeddedWebviewProvider.releasePrewarmed()
-        return ScenarioReport(facts)
-    },
-]
+        return facts
+    }
+}

@@ -17,8 +17,6 @@ import ScenarioSupport
 import WebviewHost
 import WebviewHostTestKit
 
-typealias Facts = [String: ScenarioReport.Value]
-
 /// A callback listener: the redirect URI's port, counting every request that reaches it.
 @MainActor
 func callbackListener() throws -> TestServer {
@@ -42,36 +40,36 @@ func windowParameters(parent: UnsafeMutableRawPointer?, ephemeral: Bool = false)
 
 /// Facts about the library-owned window around the view.
 @MainActor
-func windowFacts(_ view: UnsafeMutableRawPointer, parent: UnsafeMutableRawPointer?) -> Facts {
+func windowFacts(_ view: UnsafeMutableRawPointer, parent: UnsafeMutableRawPointer?) -> ScenarioReport {
     // Gone already when the page ended the session before the test looked (a loaded machine).
-    guard let window = Toolkit.window(of: view) else { return ["windowMissing": .bool(true)] }
+    var facts = ScenarioReport()
+    guard let window = Toolkit.window(of: view) else {
+        facts[.windowMissing] = true
+        return facts
+    }
     var width: gint = 0
     var height: gint = 0
     gtk_window_get_default_size(wvh_window(window), &width, &height)
     let transient = gtk_window_get_transient_for(wvh_window(window)).map { UnsafeMutableRawPointer($0) }
-    var facts: Facts = [:]
     if let parent, let distance = Toolkit.distanceFromCentre(of: window, on: parent) {
-        facts["windowCentreOffset"] = .int(distance)
+        facts[.windowCentreOffset] = distance
     }
-    return facts.merging([
-        "windowTitle": .string(gtk_window_get_title(wvh_window(window)).map { String(cString: $0) } ?? ""),
-        "windowModal": .bool(gtk_window_get_modal(wvh_window(window)) != 0),
-        "windowTransientForParent": .bool(parent != nil && transient == parent),
-        "windowDefaultWidth": .int(Int(width)),
-        "windowDefaultHeight": .int(Int(height)),
-        "windowVisible": .bool(gtk_widget_get_visible(wvh_widget(window)) != 0),
-        "windowSubtitle": .string(Toolkit.subtitle(of: window)),
-        "visibleToplevelsDuring": .int(Probes.visibleToplevels()),
-    ]) { $1 }
+    facts[.windowTitle] = gtk_window_get_title(wvh_window(window)).map { String(cString: $0) } ?? ""
+    facts[.windowModal] = gtk_window_get_modal(wvh_window(window)) != 0
+    facts[.windowTransientForParent] = parent != nil && transient == parent
+    facts[.windowDefaultWidth] = Int(width)
+    facts[.windowDefaultHeight] = Int(height)
+    facts[.windowVisible] = gtk_widget_get_visible(wvh_widget(window)) != 0
+    facts[.windowSubtitle] = Toolkit.subtitle(of: window)
+    facts[.visibleToplevelsDuring] = Probes.visibleToplevels()
+    return facts
 }
 
 @MainActor
-let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) { first, _ in first }
-    .merging(handOverScenarios) { first, _ in first }.merging(appAfterScenarios) { first, _ in first }
-    .merging(surfaceScenarios) { first, _ in first }.merging(appearanceScenarios) { first, _ in first }.merging([
+extension EmbeddedScenarios {
     // A login form posted by script, then a 302 to the redirect URI, in the library-owned window
     // over a parent window.
-    "login": { _ in
+    static let login: Scenario = { _ in
         let app = Probes.makeAppWindow()
         let callback = try callbackListener()
         let idp = try TestServer()
@@ -82,29 +80,29 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         let run = SessionRun(
             redirectURI: callback.url("/callback"), parameters: windowParameters(parent: app),
             authorizationURL: idp.url("/authorize?client_id=c&redirect_uri=\(encoded(callback.url("/callback")))&state=xyz"))
-        var facts: Facts = [:]
+        var facts = ScenarioReport()
         var windowRef: UnsafeMutablePointer<gpointer?>?
         if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
-            facts.merge(windowFacts(view, parent: app)) { $1 }
+            facts.merge(windowFacts(view, parent: app))
             windowRef = Toolkit.window(of: view).map(Probes.weakPointer(to:))
             Probes.evaluate(
                 "document.getElementById('user').value = 'alice'; document.getElementById('password').value = 'secret';"
                     + " document.forms[0].submit()", in: view)
         }
         let result = await run.outcome()
-        facts.merge(run.facts(result)) { $1 }
-        facts["callbackRequests"] = .int(callback.requests.count)
-        facts["idpPort"] = .int(idp.port)
-        facts["loginPosts"] = .int(idp.requests(to: "/login").filter { $0.method == "POST" }.count)
-        facts["loginBody"] = .string(idp.requests(to: "/login").first?.body ?? "")
-        facts["windowFinalized"] = .bool(windowRef?.pointee == nil)
-        facts["visibleToplevelsAfter"] = .int(Probes.visibleToplevels())
-        return ScenarioReport(facts)
-    },
+        facts.merge(run.facts(result))
+        facts[.callbackRequests] = callback.requests.count
+        facts[.idpPort] = idp.port
+        facts[.loginPosts] = idp.requests(to: "/login").filter { $0.method == "POST" }.count
+        facts[.loginBody] = idp.requests(to: "/login").first?.body ?? ""
+        facts[.windowFinalized] = windowRef?.pointee == nil
+        facts[.visibleToplevelsAfter] = Probes.visibleToplevels()
+        return facts
+    }
 
     // Client-side redirects to the redirect URI: meta refresh, location.replace, and a page whose
     // own URL (same host and path, other port) carries redirect_uri= in its query.
-    "redirect": { arguments in
+    static let redirect: Scenario = { arguments in
         let kind = arguments.first ?? "meta"
         let callback = try callbackListener()
         let idp = try TestServer()
@@ -129,15 +127,15 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             authorizationURL: idp.url("/authorize"))
         let result = await run.outcome()
         var facts = run.facts(result)
-        facts["callbackRequests"] = .int(callback.requests.count)
-        facts["lookalikeRequests"] = .int(idp.requests(to: "/callback").count)
-        facts["lookalikeQuery"] = .string(idp.requests(to: "/callback").first?.query ?? "")
-        return ScenarioReport(facts)
-    },
+        facts[.callbackRequests] = callback.requests.count
+        facts[.lookalikeRequests] = idp.requests(to: "/callback").count
+        facts[.lookalikeQuery] = idp.requests(to: "/callback").first?.query ?? ""
+        return facts
+    }
 
     // target=_blank and window.open stay in the view; a custom-scheme link and a broker URI are
     // not loaded in it.
-    "new-windows": { _ in
+    static let newWindows: Scenario = { _ in
         let callback = try callbackListener()
         let idp = try TestServer()
         idp.route("/authorize") { _ in .html(Pages.plain("Start", body: "<a id='blank' target='_blank' href='/page2'>new tab</a>")) }
@@ -152,43 +150,43 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         let run = SessionRun(
             redirectURI: callback.url("/callback"), parameters: parameters,
             authorizationURL: idp.url("/authorize"))
-        var facts: Facts = [:]
+        var facts = ScenarioReport()
         var maxToplevels = 0
         guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
             return run.recorder.pageNeverLoaded()
         }
         maxToplevels = max(maxToplevels, Probes.visibleToplevels())
         Probes.evaluate("document.getElementById('blank').click()", in: view)
-        facts["blankFinished"] = .bool(await run.recorder.waitForFinish(path: "/page2"))
-        facts["uriAfterBlank"] = .string(Probes.uri(of: view))
+        facts[.blankFinished] = await run.recorder.waitForFinish(path: "/page2")
+        facts[.uriAfterBlank] = Probes.uri(of: view)
         maxToplevels = max(maxToplevels, Probes.visibleToplevels())
         Probes.evaluate("window.open('/page3')", in: view)
-        facts["openFinished"] = .bool(await run.recorder.waitForFinish(path: "/page3"))
-        facts["uriAfterOpen"] = .string(Probes.uri(of: view))
+        facts[.openFinished] = await run.recorder.waitForFinish(path: "/page3")
+        facts[.uriAfterOpen] = Probes.uri(of: view)
         maxToplevels = max(maxToplevels, Probes.visibleToplevels())
         Probes.evaluate("document.getElementById('custom').click()", in: view)
-        facts["customReported"] = .bool(await run.recorder.wait() {
+        facts[.customReported] = await run.recorder.wait() {
             $0.name == "didFinishLoad" && $0.url?.scheme == "wvh-test-scheme"
-        })
+        }
         await ScenarioHost.idle(.milliseconds(300))
-        facts["uriAfterCustom"] = .string(Probes.uri(of: view))
+        facts[.uriAfterCustom] = Probes.uri(of: view)
         Probes.evaluate("window.open('msauth://broker/request?x=1')", in: view)
-        facts["brokerReported"] = .bool(await run.recorder.wait() { $0.name == "willSwitchToBrokerApp" })
+        facts[.brokerReported] = await run.recorder.wait() { $0.name == "willSwitchToBrokerApp" }
         await ScenarioHost.idle(.milliseconds(300))
-        facts["uriAfterBroker"] = .string(Probes.uri(of: view))
+        facts[.uriAfterBroker] = Probes.uri(of: view)
         maxToplevels = max(maxToplevels, Probes.visibleToplevels())
         Probes.evaluate("location.href = '\(callback.url("/callback"))?code=nw&state=xyz'", in: view)
         let result = await run.outcome()
-        facts.merge(run.facts(result)) { $1 }
-        facts["page2Requests"] = .int(idp.requests(to: "/page2").count)
-        facts["page3Requests"] = .int(idp.requests(to: "/page3").count)
-        facts["maxVisibleToplevels"] = .int(maxToplevels)
-        facts["callbackRequests"] = .int(callback.requests.count)
-        return ScenarioReport(facts)
-    },
+        facts.merge(run.facts(result))
+        facts[.page2Requests] = idp.requests(to: "/page2").count
+        facts[.page3Requests] = idp.requests(to: "/page3").count
+        facts[.maxVisibleToplevels] = maxToplevels
+        facts[.callbackRequests] = callback.requests.count
+        return facts
+    }
 
     // Each way a session fails, in the library-owned window over a parent window.
-    "failure": { arguments in
+    static let failure: Scenario = { arguments in
         let kind = arguments.first ?? "close"
         let app = Probes.makeAppWindow()
         let callback = try callbackListener()
@@ -212,14 +210,15 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         let run = SessionRun(
             redirectURI: callback.url("/callback"), parameters: windowParameters(parent: app),
             authorizationURL: authorizationURL)
-        var facts: Facts = ["kind": .string(kind)]
+        var facts = ScenarioReport()
+        facts[.kind] = kind
         var windowRef: UnsafeMutablePointer<gpointer?>?
         if ["close", "escape", "cancel", "web-process", "parent-destroyed"].contains(kind) {
             guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
                 return run.recorder.pageNeverLoaded()
             }
             guard let window = Toolkit.window(of: view) else {
-                return ScenarioReport(["error": .string("the sign-in view is in no window")])
+                return ScenarioReport(error: "the sign-in view is in no window")
             }
             windowRef = Probes.weakPointer(to: window)
             switch kind {
@@ -231,16 +230,16 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             }
         }
         let result = await run.outcome()
-        facts.merge(run.facts(result)) { $1 }
-        if let windowRef { facts["windowFinalized"] = .bool(windowRef.pointee == nil) }
-        facts["visibleToplevelsAfter"] = .int(Probes.visibleToplevels())
-        facts["callbackRequests"] = .int(callback.requests.count)
-        if let tlsServer { facts["tlsServerRequests"] = .int(tlsServer.requests.count) }
-        return ScenarioReport(facts)
-    },
+        facts.merge(run.facts(result))
+        if let windowRef { facts[.windowFinalized] = windowRef.pointee == nil }
+        facts[.visibleToplevelsAfter] = Probes.visibleToplevels()
+        facts[.callbackRequests] = callback.requests.count
+        if let tlsServer { facts[.tlsServerRequests] = tlsServer.requests.count }
+        return facts
+    }
 
     // A second session while one runs fails at once; the first still ends with its own outcome.
-    "second-session": { _ in
+    static let secondSession: Scenario = { _ in
         let callback = try callbackListener()
         let idp = try TestServer()
         idp.route("/authorize") { _ in .html(Pages.login(action: "/login", submitAfterMilliseconds: nil)) }
@@ -248,7 +247,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
             authorizationURL: idp.url("/authorize"))
         guard await first.recorder.waitForFinish(path: "/authorize"), let view = first.webview else {
-            return ScenarioReport(["error": .string("the first session's page never finished loading")])
+            return ScenarioReport(error: "the first session's page never finished loading")
         }
         let toplevelsBefore = Probes.visibleToplevels()
         let second = SessionRun(
@@ -259,20 +258,20 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         Probes.evaluate("location.href = '\(callback.url("/callback"))?code=first&state=xyz'", in: view)
         let firstResult = await first.outcome()
         var facts = first.facts(firstResult, prefix: "first.")
-        facts.merge(second.facts(secondResult, prefix: "second.")) { $1 }
-        facts["toplevelsBeforeSecond"] = .int(toplevelsBefore)
-        facts["toplevelsAfterSecond"] = .int(toplevelsDuringSecond)
-        facts["authorizeRequests"] = .int(idp.requests(to: "/authorize").count)
-        facts["callbackRequests"] = .int(callback.requests.count)
-        return ScenarioReport(facts)
-    },
+        facts.merge(second.facts(secondResult, prefix: "second."))
+        facts[.toplevelsBeforeSecond] = toplevelsBefore
+        facts[.toplevelsAfterSecond] = toplevelsDuringSecond
+        facts[.authorizeRequests] = idp.requests(to: "/authorize").count
+        facts[.callbackRequests] = callback.requests.count
+        return facts
+    }
 
     // The caller's own view in the caller's own window: success, failure or cancel. A second
     // argument `html`: the view first shows the app's own HTML (`load_html`, no base URI, as an
     // app shows its own content) instead of a page loaded from a URI; `html-at-once`: the same,
     // and the session starts at once, while that HTML may still be loading (an app that signs
     // in as it starts).
-    "custom-view": { arguments in
+    static let customView: Scenario = { arguments in
         let kind = arguments.first ?? "success"
         let ownHTML = arguments.dropFirst().first?.hasPrefix("html") == true
         let atOnce = arguments.dropFirst().first == "html-at-once"
@@ -302,22 +301,23 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         if !atOnce { _ = await ScenarioHost.wait { webkit_web_view_is_loading(wvh_web_view(view)) == 0 && appPageShown() } }
         if !atOnce { await ScenarioHost.idle(.milliseconds(200)) }
 
-        @MainActor func viewFacts(_ suffix: String) -> Facts {
-            [
-                "handlers\(suffix)": .int(SignalInspection.handlerCount(on: view)),
-                "parentIsBox\(suffix)": .bool(gtk_widget_get_parent(wvh_widget(view)).map { UnsafeMutableRawPointer($0) } == UnsafeMutableRawPointer(box)),
-                "width\(suffix)": .int(Toolkit.size(of: view).width),
-                "height\(suffix)": .int(Toolkit.size(of: view).height),
-                "visible\(suffix)": .bool(gtk_widget_get_visible(wvh_widget(view)) != 0),
-                "mapped\(suffix)": .bool(gtk_widget_get_mapped(wvh_widget(view)) != 0),
-                "inDestruction\(suffix)": .bool(gtk_widget_in_destruction(wvh_widget(view)) != 0),
-                "uri\(suffix)": .string(Probes.uri(of: view)),
-                "title\(suffix)": .string(webkit_web_view_get_title(wvh_web_view(view)).map { String(cString: $0) } ?? ""),
-            ]
+        @MainActor func viewFacts(_ moment: String) -> ScenarioReport {
+            var facts = ScenarioReport()
+            facts[.handlers.suffixed(by: moment)] = SignalInspection.handlerCount(on: view)
+            facts[.parentIsBox.suffixed(by: moment)] =
+                gtk_widget_get_parent(wvh_widget(view)).map { UnsafeMutableRawPointer($0) } == UnsafeMutableRawPointer(box)
+            facts[.width.suffixed(by: moment)] = Toolkit.size(of: view).width
+            facts[.height.suffixed(by: moment)] = Toolkit.size(of: view).height
+            facts[.visible.suffixed(by: moment)] = gtk_widget_get_visible(wvh_widget(view)) != 0
+            facts[.mapped.suffixed(by: moment)] = gtk_widget_get_mapped(wvh_widget(view)) != 0
+            facts[.inDestruction.suffixed(by: moment)] = gtk_widget_in_destruction(wvh_widget(view)) != 0
+            facts[.uri.suffixed(by: moment)] = Probes.uri(of: view)
+            facts[.title.suffixed(by: moment)] = webkit_web_view_get_title(wvh_web_view(view)).map { String(cString: $0) } ?? ""
+            return facts
         }
         var facts = viewFacts("Before")
         let handlersBefore = SignalInspection.handlerCount(on: view)
-        facts["kind"] = .string(kind)
+        facts[.kind] = kind
         let run = SessionRun(
             redirectURI: callback.url("/callback"),
             parameters: WebviewParameters(webviewType: .default, customWebview: WebviewHandle(view)),
@@ -327,7 +327,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         }
         // The title reaches the UI process a moment after the load finished; wait for it.
         _ = await ScenarioHost.wait { !(webkit_web_view_get_title(wvh_web_view(view)).map({ String(cString: $0) })?.isEmpty ?? true) }
-        facts.merge(viewFacts("During")) { $1 }
+        facts.merge(viewFacts("During"))
         let dead = try TestServer()
         let deadURL = dead.url("/unreachable")
         dead.close()
@@ -337,44 +337,45 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         default: run.session.cancel()
         }
         let result = await run.outcome()
-        facts.merge(run.facts(result)) { $1 }
+        facts.merge(run.facts(result))
         // The provider ends the page, lets go of the view and, once the main loop is idle, loads
         // the blank page (its own limit is 5 s): wait for that.
         _ = await ScenarioHost.wait {
             SignalInspection.handlerCount(on: view) == handlersBefore && webkit_web_view_is_loading(wvh_web_view(view)) == 0
                 && Probes.uri(of: view) == "about:blank"
         }
-        facts.merge(viewFacts("After")) { $1 }
-        facts["isLoadingAfter"] = .bool(webkit_web_view_is_loading(wvh_web_view(view)) != 0)
-        facts["notificationsCarryView"] = .bool(run.recorder.all.allSatisfy { $0.webview?.pointer == view })
-        facts["provider"] = .string(run.session.provider?.id.rawValue ?? "")
-        facts["callbackRequests"] = .int(callback.requests.count)
-        facts["visibleToplevelsAfter"] = .int(Probes.visibleToplevels())
-        return ScenarioReport(facts)
-    },
+        facts.merge(viewFacts("After"))
+        facts[.isLoadingAfter] = webkit_web_view_is_loading(wvh_web_view(view)) != 0
+        facts[.notificationsCarryView] = run.recorder.all.allSatisfy { $0.webview?.pointer == view }
+        facts[.provider] = run.session.provider?.id.rawValue ?? ""
+        facts[.callbackRequests] = callback.requests.count
+        facts[.visibleToplevelsAfter] = Probes.visibleToplevels()
+        return facts
+    }
 
     // A customWebview with .authenticationSession is refused, not ignored.
-    "custom-view-authentication-session": { _ in
+    static let customViewAuthenticationSession: Scenario = { _ in
         let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
         g_object_ref_sink(view)
         let session = WebAuthSession(
             redirectURI: URL(string: "http://127.0.0.1:45678/callback")!,
             parameters: WebviewParameters(webviewType: .authenticationSession, customWebview: WebviewHandle(view)))
-        var facts: Facts = ["handlersBefore": .int(SignalInspection.handlerCount(on: view))]
+        var facts = ScenarioReport()
+        facts[.handlersBefore] = SignalInspection.handlerCount(on: view)
         do throws(WebAuthError) {
             _ = try await session.prepare()
-            facts["outcome"] = .string("prepared")
+            facts[.outcome] = "prepared"
         } catch {
-            facts["outcome"] = .string(error.code.name)
-            facts["errorMessage"] = .string(error.message)
+            facts[.outcome] = error.code.name
+            facts[.errorMessage] = error.message
         }
-        facts["handlersAfter"] = .int(SignalInspection.handlerCount(on: view))
-        facts["visibleToplevels"] = .int(Probes.visibleToplevels())
-        return ScenarioReport(facts)
-    },
+        facts[.handlersAfter] = SignalInspection.handlerCount(on: view)
+        facts[.visibleToplevels] = Probes.visibleToplevels()
+        return facts
+    }
 
     // A cookie set in session one, and whether session two sends it; persistent mode then signs out.
-    "cookies": { arguments in
+    static let cookies: Scenario = { arguments in
         let ephemeral = arguments.first == "ephemeral"
         let callback = try callbackListener()
         let idp = try TestServer()
@@ -385,36 +386,37 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             return response
         }
         idp.route("/check") { _ in .html(Pages.scripted("Checked", finish)) }
-        var facts: Facts = ["mode": .string(ephemeral ? "ephemeral" : "persistent")]
+        var facts = ScenarioReport()
+        facts[.mode] = ephemeral ? "ephemeral" : "persistent"
         for (index, path) in ["/set", "/check"].enumerated() {
             let run = SessionRun(
                 redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil, ephemeral: ephemeral),
                 authorizationURL: idp.url(path))
-            facts.merge(run.facts(await run.outcome(), prefix: "session\(index + 1).")) { $1 }
+            facts.merge(run.facts(await run.outcome(), prefix: "session\(index + 1)."))
         }
-        facts["cookieInSecond"] = .string(idp.requests(to: "/check").last?.cookie ?? "")
+        facts[.cookieInSecond] = idp.requests(to: "/check").last?.cookie ?? ""
         let dataHome = String(cString: g_get_user_data_dir())
         // The app's folder: no GApplication here, so the program name (GTK 4 sets no prgname).
         let folder = "\(dataHome)/\(ProcessInfo.processInfo.processName)/webview-host"
-        facts["dataFolder"] = .string(folder)
-        facts["cookieFileExists"] = .bool(FileManager.default.fileExists(atPath: folder + "/cookies.sqlite"))
-        facts["dataFolderExists"] = .bool(FileManager.default.fileExists(atPath: folder))
+        facts[.dataFolder] = folder
+        facts[.cookieFileExists] = FileManager.default.fileExists(atPath: folder + "/cookies.sqlite")
+        facts[.dataFolderExists] = FileManager.default.fileExists(atPath: folder)
         if !ephemeral {
             try await EmbeddedWebviewProvider.clearPersistentData()
             let run = SessionRun(
                 redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
                 authorizationURL: idp.url("/check"))
-            facts.merge(run.facts(await run.outcome(), prefix: "session3.")) { $1 }
-            facts["cookieAfterSignOut"] = .string(idp.requests(to: "/check").last?.cookie ?? "")
+            facts.merge(run.facts(await run.outcome(), prefix: "session3."))
+            facts[.cookieAfterSignOut] = idp.requests(to: "/check").last?.cookie ?? ""
         }
-        facts["checkRequests"] = .int(idp.requests(to: "/check").count)
-        facts["callbackRequests"] = .int(callback.requests.count)
-        return ScenarioReport(facts)
-    },
+        facts[.checkRequests] = idp.requests(to: "/check").count
+        facts[.callbackRequests] = callback.requests.count
+        return facts
+    }
 
     // One persistent-mode session in this process: "set" sets a cookie, "check" reports the cookie
     // it sent. Run twice with the same XDG_DATA_HOME, it shows sign-in state surviving the process.
-    "cookie-step": { arguments in
+    static let cookieStep: Scenario = { arguments in
         let step = arguments.first ?? "check"
         let callback = try callbackListener()
         let idp = try TestServer()
@@ -428,12 +430,12 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
             authorizationURL: idp.url("/step"))
         var facts = run.facts(await run.outcome())
-        facts["cookieSent"] = .string(idp.requests(to: "/step").last?.cookie ?? "")
-        return ScenarioReport(facts)
-    },
+        facts[.cookieSent] = idp.requests(to: "/step").last?.cookie ?? ""
+        return facts
+    }
 
     // A slow page: the load indicator shows while it loads and hides once it finished.
-    "slow-page": { _ in
+    static let slowPage: Scenario = { _ in
         let callback = try callbackListener()
         let idp = try TestServer()
         // Slow enough that the check 1.2 s after the load started still finds it loading on a busy machine.
@@ -441,27 +443,27 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         let run = SessionRun(
             redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
             authorizationURL: idp.url("/authorize"))
-        var facts: Facts = [:]
+        var facts = ScenarioReport()
         guard await run.recorder.wait(until: { $0.name == "didStartLoad" }), let view = run.webview else {
-            return ScenarioReport(["error": .string("no load started")])
+            return ScenarioReport(error: "no load started")
         }
         guard let window = Toolkit.window(of: view), let spinner = Probes.descendant(of: window, named: "GtkSpinner") else {
-            return ScenarioReport(["error": .string("no GtkSpinner in the sign-in window")])
+            return ScenarioReport(error: "no GtkSpinner in the sign-in window")
         }
         await ScenarioHost.idle(.milliseconds(1200))
-        facts["indicatorVisibleWhileSlow"] = .bool(gtk_widget_is_visible(wvh_widget(spinner)) != 0)
-        facts["loadingWhileSlow"] = .bool(webkit_web_view_is_loading(wvh_web_view(view)) != 0)
-        facts["finished"] = .bool(await run.recorder.waitForFinish(path: "/authorize"))
+        facts[.indicatorVisibleWhileSlow] = gtk_widget_is_visible(wvh_widget(spinner)) != 0
+        facts[.loadingWhileSlow] = webkit_web_view_is_loading(wvh_web_view(view)) != 0
+        facts[.finished] = await run.recorder.waitForFinish(path: "/authorize")
         await ScenarioHost.idle(.milliseconds(100))
-        facts["indicatorVisibleAfterLoad"] = .bool(gtk_widget_is_visible(wvh_widget(spinner)) != 0)
+        facts[.indicatorVisibleAfterLoad] = gtk_widget_is_visible(wvh_widget(spinner)) != 0
         run.session.cancel()
-        facts.merge(run.facts(await run.outcome())) { $1 }
-        return ScenarioReport(facts)
-    },
+        facts.merge(run.facts(await run.outcome()))
+        return facts
+    }
 
     // A sign-in page that navigates to a broker app's URI (msauth://) while a broker provider is
     // registered: the broker takes the session over and completes it; the window goes away.
-    "broker": { _ in
+    static let broker: Scenario = { _ in
         let brokerLog = FakeWebviewProvider(id: "test-broker", brokerSchemes: ["msauth"], behavior: { presentation in
             let callback = FakeWebviewProvider.callback(for: presentation, query: "code=from-broker&state=xyz")
             DispatchQueue.main.async { presentation.reporter.handleRedirect(callback) }
@@ -474,21 +476,21 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
         let run = SessionRun(
             redirectURI: callback.url("/callback"), parameters: windowParameters(parent: app),
             authorizationURL: idp.url("/authorize"))
-        var facts: Facts = [:]
+        var facts = ScenarioReport()
         if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
             Probes.evaluate("location.href = 'msauth://broker/authorize?request=abc'", in: view)
         }
         let result = await run.outcome()
-        facts.merge(run.facts(result)) { $1 }
-        facts["brokerCalls"] = .strings(brokerLog.log.all.map { "\($0)" })
-        facts["callbackRequests"] = .int(callback.requests.count)
-        facts["visibleToplevelsAfter"] = .int(Probes.visibleToplevels())
-        return ScenarioReport(facts)
-    },
+        facts.merge(run.facts(result))
+        facts[.brokerCalls] = brokerLog.log.all.map { "\($0)" }
+        facts[.callbackRequests] = callback.requests.count
+        facts[.visibleToplevelsAfter] = Probes.visibleToplevels()
+        return facts
+    }
 
     // The provider contract suite (WebviewHostTestKit), in a library-owned window ("window") or
     // in a caller-supplied view ("custom-view").
-    "conformance": { arguments in
+    static let conformance: Scenario = { arguments in
         let callback = try callbackListener()
         let idp = try TestServer()
         idp.route("/authorize") { request in
@@ -517,15 +519,15 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             pendingAuthorizationURL: { _ in URL(string: pending)! },
             handOverAuthorizationURL: { _ in URL(string: passkey)! })
         let failures = await WebviewProviderConformance.run(provider: EmbeddedWebviewProvider(), fixture: fixture)
-        return ScenarioReport([
-            "failures": .strings(failures.map(\.description)),
-            "callbackRequests": .int(callback.requests(to: "/callback").count),
-        ])
-    },
+        var facts = ScenarioReport()
+        facts[.failures] = failures.map(\.description)
+        facts[.callbackRequests] = callback.requests(to: "/callback").count
+        return facts
+    }
 
     // For screenshots: the sign-in window over an app window ("window"), or on a slow page
     // ("loading"), kept open for the given seconds.
-    "show": { arguments in
+    static let show: Scenario = { arguments in
         let kind = arguments.first ?? "window"
         let seconds = arguments.dropFirst().first.flatMap(Int.init) ?? 8
         let app = Probes.makeAppWindow()
@@ -540,7 +542,7 @@ let allScenarios: [String: Scenario] = issueScenarios.merging(prewarmScenarios) 
             authorizationURL: idp.url("/authorize"))
         await ScenarioHost.idle(.seconds(seconds))
         run.session.cancel()
-        return ScenarioReport(run.facts(await run.outcome()))
-    },
-]) { first, _ in first }
+        return run.facts(await run.outcome())
+    }
+}
 

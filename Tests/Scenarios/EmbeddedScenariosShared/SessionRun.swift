@@ -44,33 +44,32 @@ final class SessionRun {
     var webview: UnsafeMutableRawPointer? { recorder.webview?.pointer }
 
     /// Facts about the outcome and the notifications, for a ``ScenarioReport``.
-    func facts(_ result: Result<WebAuthResponse, WebAuthError>, prefix: String = "") -> [String: ScenarioReport.Value] {
+    func facts(_ result: Result<WebAuthResponse, WebAuthError>, prefix: String = "") -> ScenarioReport {
         var facts = SessionRunFacts.make(result, recorder: recorder)
-        facts["resumeCount"] = .int(resumeCount)
-        return Dictionary(uniqueKeysWithValues: facts.map { (prefix + $0.key, $0.value) })
+        facts[.resumeCount] = resumeCount
+        return facts.prefixed(by: prefix)
     }
 }
 
 /// Facts about a session's outcome and notifications, for a ``ScenarioReport``.
 @MainActor
 enum SessionRunFacts {
-    static func make(_ result: Result<WebAuthResponse, WebAuthError>, recorder: NotificationRecorder) -> [String: ScenarioReport.Value] {
-        var facts: [String: ScenarioReport.Value] = [
-            "events": .strings(recorder.texts),
-            "eventNames": .strings(recorder.names),
-            "allOnMainThread": .bool(recorder.allOnMainThread),
-            "terminalCount": .int(recorder.terminalCount),
-            "failCount": .int(recorder.failCount),
-        ]
+    static func make(_ result: Result<WebAuthResponse, WebAuthError>, recorder: NotificationRecorder) -> ScenarioReport {
+        var facts = ScenarioReport()
+            facts[.events] = recorder.texts
+            facts[.eventNames] = recorder.names
+            facts[.allOnMainThread] = recorder.allOnMainThread
+            facts[.terminalCount] = recorder.terminalCount
+            facts[.failCount] = recorder.failCount
         switch result {
         case .success(let response):
-            facts["outcome"] = .string("success")
-            facts["callbackURL"] = .string(response.callbackURL.absoluteString)
-            facts["code"] = .string(response.code ?? "")
-            facts["state"] = .string(response.state ?? "")
+            facts[.outcome] = "success"
+            facts[.callbackURL] = response.callbackURL.absoluteString
+            facts[.code] = response.code ?? ""
+            facts[.state] = response.state ?? ""
         case .failure(let error):
-            facts["outcome"] = .string(error.code.name)
-            facts["errorMessage"] = .string(error.message)
+            facts[.outcome] = error.code.name
+            facts[.errorMessage] = error.message
         }
         return facts
     }

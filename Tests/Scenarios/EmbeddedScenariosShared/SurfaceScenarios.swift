@@ -20,9 +20,9 @@ import WebviewHost
 let downloadMarker = "WVH-DOWNLOAD-MARKER-7f3a"
 
 @MainActor
-let surfaceScenarios: [String: Scenario] = [
-    "surface": { arguments in try await surfaceScenario(mode: arguments[0], kind: arguments[1]) },
-]
+extension EmbeddedScenarios {
+    static let surface: Scenario = { arguments in try await surfaceScenario(mode: arguments[0], kind: arguments[1]) }
+}
 
 /// The marker as a script expression that does not contain it (the page itself is cached on disk).
 private let jsMarker = "'" + downloadMarker.dropLast(4) + "' + '" + downloadMarker.suffix(4) + "'"
@@ -63,7 +63,9 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
     let idp = try TestServer()
     let redirect = callback.url("/callback")
     let code = "\(redirect)?code=\(kind)&state=xyz"
-    var facts: Facts = ["mode": .string(mode), "kind": .string(kind)]
+    var facts = ScenarioReport()
+    facts[.mode] = mode
+    facts[.kind] = kind
     var parameters = surface.parameters(timeout: .seconds(60))  // a page that holds the view ends as timedOut
     var click: Int?  // the X button a real click presses once the page is ready
     idp.route("/report") { _ in .html("ok") }
@@ -167,17 +169,17 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
                 """,
             code: code)
     default:
-        return ScenarioReport(["error": .string("unknown surface kind \(kind)")])
+        return ScenarioReport(error: "unknown surface kind \(kind)")
     }
     idp.route("/authorize") { _ in .html(page) }
 
     // An app whose view has the inspector on: it must be off for the sign-in and on again afterwards.
     if let view = surface.callerView { webkit_settings_set_enable_developer_extras(webkit_web_view_get_settings(wvh_web_view(view)), 1) }
-    facts["settingsBefore"] = .strings(surfaceSettings(of: surface.callerView))
+    facts[.settingsBefore] = surfaceSettings(of: surface.callerView)
     let signalsBefore = signalsWithHandlers(surface.callerView)
     let run = SessionRun(redirectURI: redirect, parameters: parameters, authorizationURL: idp.url("/authorize"))
     if surface.isCallerView, await run.recorder.wait(for: Patience.event, until: { $0.name == "didStartLoad" }) {
-        facts["settingsDuring"] = .strings(surfaceSettings(of: surface.callerView))
+        facts[.settingsDuring] = surfaceSettings(of: surface.callerView)
     }
     // Context menus that get past the library's handler (connected after it: WebKit shows them),
     // and the stock actions they hold.
@@ -207,12 +209,12 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
         var attempts = 0
         repeat {
             attempts += 1
-            facts["clickStatus"] = .int(Int(realClick(button: button, windowTitle: title)))
+            facts[.clickStatus] = Int(realClick(button: button, windowTitle: title))
             _ = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(5))) {
                 !idp.requests(to: "/report").isEmpty || run.result != nil || !menusShown.isEmpty
             }
         } while attempts < 3 && idp.requests(to: "/report").isEmpty && run.result == nil && menusShown.isEmpty
-        facts["clickAttempts"] = .int(attempts)
+        facts[.clickAttempts] = attempts
     }
     while run.result == nil {
         maxToplevels = max(maxToplevels, surface.libraryToplevels)
@@ -220,24 +222,24 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
         await ScenarioHost.idle(.milliseconds(20))
     }
     let result = await run.outcome()
-    facts.merge(run.facts(result)) { $1 }
-    facts["maxLibraryToplevels"] = .int(maxToplevels)
-    facts["maxPopovers"] = .int(maxPopups)
-    facts["contextMenusShown"] = .strings(menusShown)
+    facts.merge(run.facts(result))
+    facts[.maxLibraryToplevels] = maxToplevels
+    facts[.maxPopovers] = maxPopups
+    facts[.contextMenusShown] = menusShown
     menus.disconnectAll()
-    facts["libraryToplevelsAfter"] = .int(surface.libraryToplevels)
-    facts["pageReport"] = .string(idp.requests(to: "/report").first?.query ?? "")
-    facts["reports"] = .int(idp.requests(to: "/report").count)
-    facts["ticks"] = .int(idp.requests(to: "/tick").count)
+    facts[.libraryToplevelsAfter] = surface.libraryToplevels
+    facts[.pageReport] = idp.requests(to: "/report").first?.query ?? ""
+    facts[.reports] = idp.requests(to: "/report").count
+    facts[.ticks] = idp.requests(to: "/tick").count
     for path in ["/attachment", "/html-attachment", "/octet", "/anchor"] {
-        facts["requests" + path] = .int(idp.requests(to: path).count)
+        facts[.requests.suffixed(by: path)] = idp.requests(to: path).count
     }
-    facts["callbackHits"] = .int(callback.requests(to: "/callback").count)
+    facts[.callbackHits] = callback.requests(to: "/callback").count
     if surface.isCallerView {
         await surface.waitForRelease()
-        facts["handlersLeft"] = .int(surface.handlersLeft)
-        facts["signalsGainingHandlers"] = .strings(signalsWithHandlers(surface.callerView).subtracting(signalsBefore).sorted())
-        facts["settingsAfter"] = .strings(surfaceSettings(of: surface.callerView))
+        facts[.handlersLeft] = surface.handlersLeft
+        facts[.signalsGainingHandlers] = signalsWithHandlers(surface.callerView).subtracting(signalsBefore).sorted()
+        facts[.settingsAfter] = surfaceSettings(of: surface.callerView)
     }
     // What is on disk: every file under $HOME (the tests' temporary home, holding the XDG folders).
     let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
@@ -254,10 +256,10 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
             }
         }
     }
-    facts["homeFiles"] = .strings(files.sorted())
-    facts["filesWithDownload"] = .strings(marked.sorted())
+    facts[.homeFiles] = files.sorted()
+    facts[.filesWithDownload] = marked.sorted()
     withExtendedLifetime(callback) {}
-    return ScenarioReport(facts)
+    return facts
 }
 
 /// The signals of `view` (its class and ancestors) that have a handler connected.

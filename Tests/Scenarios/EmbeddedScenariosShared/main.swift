@@ -8,5 +8,34 @@ import EmbeddedWebviewProviderGTK3
 import ScenarioSupport
 import WebviewHost
 
+/// The scenarios, one static closure each (in the files of their topic), chosen by name below.
+enum EmbeddedScenarios {}
+
 WebviewProviderRegistry.register(EmbeddedWebviewProvider())
-ScenarioHost.main(allScenarios, initializeToolkit: Toolkit.initialize)
+ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) { name in
+    switch name {
+    case .appAfter: EmbeddedScenarios.appAfter
+    case .appearance: EmbeddedScenarios.appearance
+    case .handover: EmbeddedScenarios.handover
+    case .page: EmbeddedScenarios.page
+    case .outcome: EmbeddedScenarios.outcome
+    case .schemes: EmbeddedScenarios.schemes
+    case .privateData: EmbeddedScenarios.privateData
+    case .prewarm: EmbeddedScenarios.prewarm
+    case .prewarmForSession: EmbeddedScenarios.prewarmForSession
+    case .login: EmbeddedScenarios.login
+    case .redirect: EmbeddedScenarios.redirect
+    case .newWindows: EmbeddedScenarios.newWindows
+    case .failure: EmbeddedScenarios.failure
+    case .secondSession: EmbeddedScenarios.secondSession
+    case .customView: EmbeddedScenarios.customView
+    case .customViewAuthenticationSession: EmbeddedScenarios.customViewAuthenticationSession
+    case .cookies: EmbeddedScenarios.cookies
+    case .cookieStep: EmbeddedScenarios.cookieStep
+    case .slowPage: EmbeddedScenarios.slowPage
+    case .broker: EmbeddedScenarios.broker
+    case .conformance: EmbeddedScenarios.conformance
+    case .show: EmbeddedScenarios.show
+    case .surface: EmbeddedScenarios.surface
+    }
+}

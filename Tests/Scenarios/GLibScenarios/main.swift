@@ -21,10 +21,11 @@ func processCPUSeconds() -> Double {
         + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
-ScenarioHost.main([
+ScenarioHost.main(GLibScenario.self, initializeToolkit: { gtk_init_check(nil, nil) != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil }) { name in
+    switch name {
     // A main-actor Task, a DispatchQueue.main block and an await on a main-actor API all run
     // while gtk_main() runs, and GLib's own sources keep running beside them.
-    "bridge-resumes": { _ in
+    case .bridgeResumes: { _ in
         let insideGTKMain = g_main_depth() > 0
         var order: [String] = []
         let taskDone = await withCheckedContinuation { continuation in
@@ -49,37 +50,36 @@ ScenarioHost.main([
             }, box, nil)
         }
         timeoutFired = glibTimeout
-        return ScenarioReport([
-            "insideGTKMain": .bool(insideGTKMain),
-            "taskOnMainThread": .bool(taskDone),
-            "dispatchOnMainThread": .bool(dispatchDone),
-            "awaitedValue": .int(value),
-            "order": .strings(order),
-            "glibTimeoutFired": .bool(timeoutFired),
-        ])
-    },
+        var report = ScenarioReport()
+        report[.insideGTKMain] = insideGTKMain
+        report[.taskOnMainThread] = taskDone
+        report[.dispatchOnMainThread] = dispatchDone
+        report[.awaitedValue] = value
+        report[.order] = order
+        report[.glibTimeoutFired] = timeoutFired
+        return report
+    }
     // An idle gtk_main() with the bridge installed: CPU time used over one second.
-    "bridge-idle-cpu": { _ in
+    case .bridgeIdleCpu: { _ in
         await ScenarioHost.idle(.milliseconds(200))
         let before = processCPUSeconds()
         let start = ContinuousClock.now
         await ScenarioHost.idle(.seconds(1))
         let elapsed = ContinuousClock.now - start
-        return ScenarioReport([
-            "cpuSeconds": .double(processCPUSeconds() - before),
-            "wallSeconds": .double(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18),
-        ])
-    },
+        var report = ScenarioReport()
+        report[.cpuSeconds] = processCPUSeconds() - before
+        report[.wallSeconds] = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return report
+    }
     // The built-in providers through the real policy, in this process's environment.
-    "built-ins": { _ in
+    case .builtIns: { _ in
         WebviewProviderRegistry.registerBuiltInProviders()
         let environment = WebviewEnvironment.current
         let providers = WebviewProviderRegistry.providers
         let policy = WebviewProviderRegistry.selectionPolicy
-        var facts: [String: ScenarioReport.Value] = [
-            "registered": .strings(providers.map(\.id.rawValue)),
-            "help": .string(DefaultWebviewSelectionPolicy.helpText(providers: providers, environment: environment)),
-        ]
+        var facts = ScenarioReport()
+        facts[.registered] = providers.map(\.id.rawValue)
+        facts[.help] = DefaultWebviewSelectionPolicy.helpText(providers: providers, environment: environment)
         func choice(_ parameters: WebviewParameters, _ environment: WebviewEnvironment) -> String {
             let chosen = Result { () throws(WebAuthError) -> any WebviewProvider in
                 try policy.selectProvider(for: parameters, among: providers, in: environment)
@@ -89,14 +89,14 @@ ScenarioHost.main([
             case .failure(let error): return "\(error.code): \(error.message)"
             }
         }
-        facts["default"] = .string(choice(.init(), environment))
-        facts["authenticationSession"] = .string(choice(.init(webviewType: .authenticationSession), environment))
-        facts["noDisplay"] = .string(choice(.init(), WebviewEnvironment(variables: [:])))
-        return ScenarioReport(facts)
-    },
+        facts[.default] = choice(.init(), environment)
+        facts[.authenticationSession] = choice(.init(webviewType: .authenticationSession), environment)
+        facts[.noDisplay] = choice(.init(), WebviewEnvironment(variables: [:]))
+        return facts
+    }
     // Handlers connected through SignalConnections run, are counted by GLib, and are all gone
     // (closures released) after disconnectAll().
-    "signals": { _ in
+    case .signals: { _ in
         let label = gtk_label_new("before")!
         g_object_ref_sink(label)
         defer { g_object_unref(label) }
@@ -120,17 +120,18 @@ ScenarioHost.main([
         let afterDisconnect = SignalInspection.handlerCount(on: label)
         gtk_label_set_text(wvh_label(label), "ignored")
         connections.disconnectAll()
-        return ScenarioReport([
-            "baseline": .int(baseline),
-            "connected": .int(connected),
-            "afterDisconnect": .int(afterDisconnect),
-            "notified": .strings(notified),
-            "closureAliveWhileConnected": .bool(trackerAliveWhileConnected),
-            "closureReleasedAfterDisconnect": .bool(released == nil),
-            "countAfter": .int(connections.count),
-        ])
-    },
-], initializeToolkit: { gtk_init_check(nil, nil) != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil })
+        var report = ScenarioReport()
+        report[.baseline] = baseline
+        report[.connected] = connected
+        report[.afterDisconnect] = afterDisconnect
+        report[.notified] = notified
+        report[.closureAliveWhileConnected] = trackerAliveWhileConnected
+        report[.closureReleasedAfterDisconnect] = released == nil
+        report[.countAfter] = connections.count
+        return report
+    }
+    }
+}
 
 final class ContinuationBox {
     let continuation: CheckedContinuation<Bool, Never>

@@ -46,7 +46,7 @@ final class HandOverScenario {
     }
 
     func run() async -> ScenarioReport {
-        var facts: [String: ScenarioReport.Value] = [:]
+        var facts = ScenarioReport()
         let observation = WebAuthSession.observeAll { [weak self] session, event in
             self?.observe(session, event)
         }
@@ -65,35 +65,35 @@ final class HandOverScenario {
                 clientID: clientID, authority: issuer, redirectURI: embeddedRedirect,
                 tokenCacheStorage: InMemoryTokenCacheStorage()))
             let result = try await app.acquireToken(with: InteractiveTokenParameters(scopes: scopes, webviewParameters: parameters))
-            facts["outcome"] = .string("success")
-            facts["name"] = .string(result.account.name ?? "")
-            facts["username"] = .string(result.account.username ?? "")
-            facts["subject"] = .string(result.account.subject)
-            facts["issuer"] = .string(result.account.issuer)
-            facts["idTokenSubject"] = .string(result.idTokenClaims.subject)
-            facts["idTokenAudience"] = .strings(result.idTokenClaims.audience)
-            facts["idTokenNonce"] = .string(result.idTokenClaims.nonce ?? "")
-            facts["scopes"] = .strings(result.scopes)
-            facts["hasRefreshToken"] = .bool(result.refreshToken != nil)
-            facts["accessTokenLength"] = .int(result.accessToken.count)
+            facts[.outcome] = "success"
+            facts[.name] = result.account.name ?? ""
+            facts[.username] = result.account.username ?? ""
+            facts[.subject] = result.account.subject
+            facts[.issuer] = result.account.issuer
+            facts[.idTokenSubject] = result.idTokenClaims.subject
+            facts[.idTokenAudience] = result.idTokenClaims.audience
+            facts[.idTokenNonce] = result.idTokenClaims.nonce ?? ""
+            facts[.scopes] = result.scopes
+            facts[.hasRefreshToken] = result.refreshToken != nil
+            facts[.accessTokenLength] = result.accessToken.count
         } catch {
-            facts["outcome"] = .string("\(error.code)")
-            facts["message"] = .string(error.message)
+            facts[.outcome] = "\(error.code)"
+            facts[.message] = error.message
         }
         observation.invalidate()
-        facts["events"] = .strings(events)
-        facts["providerKinds"] = .strings(providerKinds)
-        if let replayTask { facts["replayAnswer"] = .string(await replayTask.value) }
-        for (prefix, url) in [("first", firstAuthorizationURL), ("browser", browserAuthorizationURL)] {
+        facts[.events] = events
+        facts[.providerKinds] = providerKinds
+        if let replayTask { facts[.replayAnswer] = await replayTask.value }
+        for (url, keys) in [(firstAuthorizationURL, AuthorizationKeys.first), (browserAuthorizationURL, .browser)] {
             guard let url else { continue }
-            facts[prefix + "AuthorizationURL"] = .string(url.absoluteString)
+            facts[keys.url] = url.absoluteString
             let query = Self.query(url)
-            facts[prefix + "State"] = .string(query["state"] ?? "")
-            facts[prefix + "Nonce"] = .string(query["nonce"] ?? "")
-            facts[prefix + "CodeChallenge"] = .string(query["code_challenge"] ?? "")
-            facts[prefix + "RedirectURI"] = .string(query["redirect_uri"] ?? "")
+            facts[keys.state] = query["state"] ?? ""
+            facts[keys.nonce] = query["nonce"] ?? ""
+            facts[keys.codeChallenge] = query["code_challenge"] ?? ""
+            facts[keys.redirectURI] = query["redirect_uri"] ?? ""
         }
-        return ScenarioReport(facts)
+        return facts
     }
 
     private func observe(_ session: WebAuthSession, _ event: WebAuthEvent) {
@@ -171,4 +171,16 @@ final class HandOverScenario {
         }
         return statusLine + " | " + (title ?? "no title")
     }
+}
+
+/// The report keys for what one authorization request asked (the embedded view's first, the browser's).
+private struct AuthorizationKeys {
+    let url, state, nonce, codeChallenge, redirectURI: ReportKey<String>
+
+    static let first = Self(
+        url: .firstAuthorizationURL, state: .firstState, nonce: .firstNonce, codeChallenge: .firstCodeChallenge,
+        redirectURI: .firstRedirectURI)
+    static let browser = Self(
+        url: .browserAuthorizationURL, state: .browserState, nonce: .browserNonce, codeChallenge: .browserCodeChallenge,
+        redirectURI: .browserRedirectURI)
 }

@@ -67,44 +67,45 @@ final class PageDriver {
 func signIn(
     clientID: String, redirect: String, webview: WebviewParameters, driver: PageDriver, silentAfterwards: Bool = false
 ) async -> ScenarioReport {
-    var facts: [String: ScenarioReport.Value] = [:]
+    var facts = ScenarioReport()
     do throws(WebAuthError) {
         let app = try PublicClientApplication(configuration: .init(
             clientID: clientID, authority: issuer, redirectURI: URL(string: redirect)!, tokenCacheStorage: InMemoryTokenCacheStorage()))
         let result = try await app.acquireToken(with: InteractiveTokenParameters(scopes: scopes, webviewParameters: webview))
-        facts["outcome"] = .string("success")
-        facts["name"] = .string(result.account.name ?? "")
-        facts["username"] = .string(result.account.username ?? "")
-        facts["subject"] = .string(result.account.subject)
-        facts["issuer"] = .string(result.account.issuer)
-        facts["scopes"] = .strings(result.scopes)
-        facts["hasRefreshToken"] = .bool(result.refreshToken != nil)
-        facts["accessTokenLength"] = .int(result.accessToken.count)
+        facts[.outcome] = "success"
+        facts[.name] = result.account.name ?? ""
+        facts[.username] = result.account.username ?? ""
+        facts[.subject] = result.account.subject
+        facts[.issuer] = result.account.issuer
+        facts[.scopes] = result.scopes
+        facts[.hasRefreshToken] = result.refreshToken != nil
+        facts[.accessTokenLength] = result.accessToken.count
         if silentAfterwards {
             let renewed = try await app.acquireTokenSilent(with: SilentTokenParameters(scopes: scopes, account: result.account, forceRefresh: true))
-            facts["renewedAccessTokenDiffers"] = .bool(renewed.accessToken != result.accessToken)
-            facts["renewedSubject"] = .string(renewed.account.subject)
+            facts[.renewedAccessTokenDiffers] = renewed.accessToken != result.accessToken
+            facts[.renewedSubject] = renewed.account.subject
         }
     } catch {
-        facts["outcome"] = .string("\(error.code)")
-        facts["message"] = .string(error.message)
+        facts[.outcome] = "\(error.code)"
+        facts[.message] = error.message
     }
     driver.stop()
-    facts["titles"] = .strings(driver.titles)
-    facts["notifications"] = .strings(driver.notifications)
-    return ScenarioReport(facts)
+    facts[.titles] = driver.titles
+    facts[.notifications] = driver.notifications
+    return facts
 }
 
-ScenarioHost.main([
+ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check(nil, nil) != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil }) { name in
+    switch name {
     // arguments: client id, then the passwords to type in turn (comma-separated).
-    "embedded-window": { arguments in
+    case .embeddedWindow: { arguments in
         let passwords = arguments.dropFirst().first.map { $0.split(separator: ",").map(String.init) } ?? ["alice-password"]
         let driver = PageDriver(script: autopilotScript(username: "alice", passwords: passwords))
         return await signIn(
             clientID: arguments.first ?? "webviewhost-tests", redirect: "http://127.0.0.1:53685/embedded-callback",
             webview: WebviewParameters(webviewType: .embedded, timeout: .seconds(60)), driver: driver)
-    },
-    "embedded-custom-view": { arguments in
+    }
+    case .embeddedCustomView: { arguments in
         let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
         gtk_window_set_default_size(wvh_window(window), 800, 700)
         let view = webkit_web_view_new()!
@@ -114,23 +115,24 @@ ScenarioHost.main([
         var report = await signIn(
             clientID: arguments.first ?? "webviewhost-tests", redirect: "http://127.0.0.1:53685/embedded-callback",
             webview: WebviewParameters(customWebview: WebviewHandle(view), timeout: .seconds(60)), driver: driver)
-        report["viewStillInWindow"] = .bool(gtk_widget_get_parent(view) == UnsafeMutablePointer<GtkWidget>(OpaquePointer(window)))
+        report[.viewStillInWindow] = gtk_widget_get_parent(view) == UnsafeMutablePointer<GtkWidget>(OpaquePointer(window))
         return report
-    },
+    }
     // The person's browser: whatever the desktop's default http handler is (the test registers
     // a scripted one); then a silent renewal with the refresh token.
-    "system-browser": { arguments in
+    case .systemBrowser: { arguments in
         let driver = PageDriver(script: nil)
         return await signIn(
             clientID: arguments.first ?? "webviewhost-tests", redirect: "http://127.0.0.1:53682/callback",
             webview: WebviewParameters(webviewType: .authenticationSession, timeout: .seconds(60)), driver: driver,
             silentAfterwards: true)
-    },
+    }
     // Starts in the library's embedded window and is handed over to the person's browser (the
     // test's Chromium) in the same await. arguments: client id, trigger (`refusal`: an app rule
     // matches Glewlwyd's login page; `app`: continueInSystemBrowser() after the first page
     // loaded), and `replay` to deliver the embedded request's state to the browser's listener.
-    "embedded-hand-over": { arguments in
+    case .embeddedHandOver: { arguments in
         await HandOverScenario(arguments: arguments).run()
-    },
-], initializeToolkit: { gtk_init_check(nil, nil) != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil })
+    }
+    }
+}

@@ -33,11 +33,11 @@ enum ConformanceRun {
         await ScenarioHost.idle(.milliseconds(500))
         login.close()
         var report = ScenarioReport()
-        report["checks"] = .strings(WebviewProviderConformance.checks)
-        report["failures"] = .strings(failures.map(\.description))
-        report["failedChecks"] = .strings(Array(Set(failures.map(\.check))).sorted())
-        report["loginRequests"] = .strings(login.requests)
-        report["elapsedSeconds"] = .double(Double(elapsed.components.seconds))
+        report[.checks] = WebviewProviderConformance.checks
+        report[.failures] = failures.map(\.description)
+        report[.failedChecks] = Array(Set(failures.map(\.check))).sorted()
+        report[.loginRequests] = login.requests
+        report[.elapsedSeconds] = Double(elapsed.components.seconds)
         return report
     }
 }

@@ -85,9 +85,9 @@ enum CustomSchemeApp {
             redirectURI: redirectURI, timeout: .seconds(20),
             browserEnvironment: browser(["TEST_BROWSER_OPEN_WITH": "gio open"])
         ).run()
-        report["desktopFile"] = .string(desktopFile.path)
-        report["firstInstanceIsRemote"] = .bool(isRemote)
-        report["handlesOpenAfterConnect"] = .bool(flagsAfterConnect & G_APPLICATION_HANDLES_OPEN.rawValue != 0)
+        report[.desktopFile] = desktopFile.path
+        report[.firstInstanceIsRemote] = isRemote
+        report[.handlesOpenAfterConnect] = flagsAfterConnect & G_APPLICATION_HANDLES_OPEN.rawValue != 0
 
         // The second instance's own account of itself (bounded wait).
         let log = ProcessInfo.processInfo.environment["SCHEME_TEST_SECOND_LOG"] ?? "/dev/null"
@@ -100,22 +100,22 @@ enum CustomSchemeApp {
             }.last
             if second == nil { await ScenarioHost.idle(.milliseconds(100)) }
         }
-        report["secondInstanceCount"] = .int(
-            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count)
+        report[.secondInstanceCount] =
+            ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").count
         if let second {
-            report["secondInstanceStatus"] = .int(second["status"] as? Int ?? -1)
-            report["secondInstanceIsRemote"] = .bool(second["isRemote"] as? Bool ?? false)
-            report["secondInstanceSeconds"] = .double(second["seconds"] as? Double ?? -1)
-            report["secondInstanceURI"] = .string(second["uri"] as? String ?? "")
-            report["secondInstanceOpenedHere"] = .int(second["openedHere"] as? Int ?? -1)
+            report[.secondInstanceStatus] = second["status"] as? Int ?? -1
+            report[.secondInstanceIsRemote] = second["isRemote"] as? Bool ?? false
+            report[.secondInstanceSeconds] = second["seconds"] as? Double ?? -1
+            report[.secondInstanceURI] = second["uri"] as? String ?? ""
+            report[.secondInstanceOpenedHere] = second["openedHere"] as? Int ?? -1
         }
-        report["openedURIs"] = .strings(opened)
+        report[.openedURIs] = opened
         // A second delivery of the same redirect after the outcome changes nothing.
         if let callback = opened.first.flatMap(URL.init(string:)) {
-            report["handOverAfterEnd"] = .bool(WebAuthSession.handleOpenURL(callback))
+            report[.handOverAfterEnd] = WebAuthSession.handleOpenURL(callback)
         }
         redirects.disconnect()
-        report["connectedAfterDisconnect"] = .bool(redirects.isConnected)
+        report[.connectedAfterDisconnect] = redirects.isConnected
         observer.disconnectAll()
         g_object_unref(app)
         return report
@@ -127,25 +127,25 @@ enum CustomSchemeApp {
     static func runEdges() async throws -> ScenarioReport {
         var report = ScenarioReport()
         let callback = URL(string: "\(redirectURI)?code=the-code&state=s-123")!
-        report["handOverWithoutSession"] = .bool(WebAuthSession.handleOpenURL(callback))
+        report[.handOverWithoutSession] = WebAuthSession.handleOpenURL(callback)
 
         // connect(to:) refuses what is not a GApplication, and a registered app without HANDLES_OPEN.
         let notAnApp = UnsafeMutableRawPointer(g_cancellable_new()!)  // a GObject, not a GApplication
         do {
             _ = try CustomSchemeRedirect.connect(to: notAnApp)
-            report["connectNotAnApp"] = .string("connected")
+            report[.connectNotAnApp] = "connected"
         } catch {
-            report["connectNotAnApp"] = .string(error.code.name)
+            report[.connectNotAnApp] = error.code.name
         }
         g_object_unref(notAnApp)
         let closed = g_application_new("org.webviewhost.NoOpen", G_APPLICATION_NON_UNIQUE)!
         _ = try withGError { g_application_register(wvh_application(closed), nil, $0) }
         do {
             _ = try CustomSchemeRedirect.connect(to: closed)
-            report["connectRegisteredWithoutOpen"] = .string("connected")
+            report[.connectRegisteredWithoutOpen] = "connected"
         } catch {
-            report["connectRegisteredWithoutOpen"] = .string(error.code.name)
-            report["connectRegisteredWithoutOpenMessage"] = .string(error.message)
+            report[.connectRegisteredWithoutOpen] = error.code.name
+            report[.connectRegisteredWithoutOpenMessage] = error.message
         }
         g_object_unref(closed)
 
@@ -153,9 +153,9 @@ enum CustomSchemeApp {
         let app = g_application_new("org.webviewhost.EdgeTest", G_APPLICATION_NON_UNIQUE)!
         let redirects = try CustomSchemeRedirect.connect(to: app)
         _ = try withGError { g_application_register(wvh_application(app), nil, $0) }
-        report["handlersAfterConnect"] = .int(SignalInspection.handlerCount(on: app))
+        report[.handlersAfterConnect] = SignalInspection.handlerCount(on: app)
         open(app, callback.absoluteString)
-        report["openWithoutSessionSurvived"] = .bool(true)
+        report[.openWithoutSessionSurvived] = true
 
         // A sign-in waits (the browser stops at the login page); wrong URIs do not end it.
         WebviewProviderRegistry.register(SystemBrowserProvider())
@@ -165,33 +165,33 @@ enum CustomSchemeApp {
             redirectURI: URL(string: redirectURI)!,
             parameters: .init(webviewType: .authenticationSession, timeout: .seconds(20)))
         let prepared = try await session.prepare()
-        report["preparedRedirectURI"] = .string(prepared.absoluteString)
-        report["handOverBeforePresent"] = .bool(WebAuthSession.handleOpenURL(callback))
+        report[.preparedRedirectURI] = prepared.absoluteString
+        report[.handOverBeforePresent] = WebAuthSession.handleOpenURL(callback)
         let running = Task { @MainActor in
             try await session.start(
                 authorizationURL: login.authorizationURL(redirectURI: prepared, parameters: [("state", "s-123")]),
                 expectedState: "s-123")
         }
         await ScenarioHost.idle(.milliseconds(300))
-        report["handOverOtherPath"] = .bool(
-            WebAuthSession.handleOpenURL(URL(string: "\(scheme):/elsewhere?code=x&state=s-123")!))
-        report["handOverOtherScheme"] = .bool(
-            WebAuthSession.handleOpenURL(URL(string: "com.example.other:/oauth2redirect?code=x&state=s-123")!))
+        report[.handOverOtherPath] =
+            WebAuthSession.handleOpenURL(URL(string: "\(scheme):/elsewhere?code=x&state=s-123")!)
+        report[.handOverOtherScheme] =
+            WebAuthSession.handleOpenURL(URL(string: "com.example.other:/oauth2redirect?code=x&state=s-123")!)
         open(app, "file:///tmp/not-a-redirect.txt")
-        report["runningAfterWrongURIs"] = .bool(await isStillRunning(running))
+        report[.runningAfterWrongURIs] = await isStillRunning(running)
         open(app, callback.absoluteString)
         switch await running.result {
         case .success(let response):
-            report["outcome"] = .string("success")
-            report["code"] = .string(response.code ?? "")
-            report["state"] = .string(response.state ?? "")
+            report[.outcome] = "success"
+            report[.code] = response.code ?? ""
+            report[.state] = response.state ?? ""
         case .failure(let error):
-            report["outcome"] = .string("error")
-            report["errorCode"] = .string((error as? WebAuthError)?.code.name ?? "\(error)")
+            report[.outcome] = "error"
+            report[.errorCode] = (error as? WebAuthError)?.code.name ?? "\(error)"
         }
-        report["handOverAfterEnd"] = .bool(WebAuthSession.handleOpenURL(callback))
+        report[.handOverAfterEnd] = WebAuthSession.handleOpenURL(callback)
         redirects.disconnect()
-        report["handlersAfterDisconnect"] = .int(SignalInspection.handlerCount(on: app))
+        report[.handlersAfterDisconnect] = SignalInspection.handlerCount(on: app)
         g_object_unref(app)
         login.close()
         return report

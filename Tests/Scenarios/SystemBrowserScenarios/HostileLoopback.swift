@@ -38,18 +38,18 @@ enum HostileLoopback {
         ).run()
         // Give the browser time to finish, then let closed connections be released.
         await ScenarioHost.idle(.seconds(3))
-        report["fdBaseline"] = .int(baseline)
-        report["fdAfter"] = .int(openFileDescriptors())
+        report[.fdBaseline] = baseline
+        report[.fdAfter] = openFileDescriptors()
         return report
     }
 
-    private static func underLoad(port: Int, gate: String) -> [String: ScenarioReport.Value] {
-        var results: [String: ScenarioReport.Value] = [:]
+    private static func underLoad(port: Int, gate: String) -> ScenarioReport {
+        var results = ScenarioReport()
         let own = "127.0.0.1:\(port)"
         // 1,000 connections; 600 of them closed again (half after a line of garbage), 400 held.
         var fds: [Int32] = []
         for _ in 0..<1000 { if let fd = RawHTTP.connect(port: port) { fds.append(fd) } }
-        results["opened"] = .int(fds.count)
+        results[.opened] = fds.count
         for (index, fd) in fds.dropFirst(400).enumerated() {
             if index % 2 == 0 { RawHTTP.send(fd, Array("GARBAGE\r\n\r\n".utf8)) }
             close(fd)
@@ -75,22 +75,22 @@ enum HostileLoopback {
         sender.start()
         // 1 MiB of headers to another path.
         let bigHeader = "GET /other HTTP/1.1\r\nHost: \(own)\r\nX-Big: " + String(repeating: "a", count: 1 << 20) + "\r\n\r\n"
-        results["hugeHeaderStatus"] = .int(RawHTTP.exchange(port: port, Array(bigHeader.utf8)).status ?? -1)
+        results[.hugeHeaderStatus] = RawHTTP.exchange(port: port, Array(bigHeader.utf8)).status ?? -1
         // 10 MiB form_post bodies: to another path, and to the callback path as text/plain.
         let body = "code=evil&state=s-123&pad=" + String(repeating: "b", count: 10 << 20)
         for (key, path, type) in [
-            ("hugeBodyOtherPathStatus", "/other", "application/x-www-form-urlencoded"),
-            ("hugeBodyCallbackStatus", "/callback", "text/plain"),
+            (ReportKey<Int>.hugeBodyOtherPathStatus, "/other", "application/x-www-form-urlencoded"),
+            (.hugeBodyCallbackStatus, "/callback", "text/plain"),
         ] {
             let request = "POST \(path) HTTP/1.1\r\nHost: \(own)\r\nContent-Type: \(type)\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body
-            results[key] = .int(RawHTTP.exchange(port: port, Array(request.utf8)).status ?? 0)
+            results[key] = RawHTTP.exchange(port: port, Array(request.utf8)).status ?? 0
         }
         // A second burst of connections on top of the held ones.
         var burstAnswered = 0
         for _ in 0..<50 where RawHTTP.exchange(port: port, "GET /favicon.ico HTTP/1.1\r\nHost: \(own)\r\n\r\n") == 404 {
             burstAnswered += 1
         }
-        results["burstAnswered"] = .int(burstAnswered)
+        results[.burstAnswered] = burstAnswered
         // Now the browser: first hop, login page, the real callback, while 400 + 5 are held.
         _ = FileManager.default.createFile(atPath: gate, contents: nil)
         var ended = false
@@ -98,7 +98,7 @@ enum HostileLoopback {
             if let fd = RawHTTP.connect(port: port) { close(fd) } else { ended = true; break }
             usleep(100_000)
         }
-        results["portClosedAfterOutcome"] = .bool(ended)
+        results[.portClosedAfterOutcome] = ended
         // The held connections were closed by the listener (read sees the end, or a reset).
         // The listener lets go of what it still holds within a few seconds of the outcome (it
         // answers requests it already read for up to 2 s); wait for each end, 10 s at most in all.
@@ -111,10 +111,10 @@ enum HostileLoopback {
             let count = recv(fd, &byte, 1, Int32(MSG_DONTWAIT))
             if count == 0 || (count < 0 && errno != EAGAIN) { heldClosedByListener += 1 }
         }
-        results["heldClosedByListener"] = .int(heldClosedByListener)
+        results[.heldClosedByListener] = heldClosedByListener
         stop.raise()
         slowDone.wait()
-        results["slowBytesSent"] = .int(results_slowBytes.get())
+        results[.slowBytesSent] = results_slowBytes.get()
         for fd in held + slow { close(fd) }
         return results
     }
@@ -155,7 +155,9 @@ enum HostileLoopback {
                 usleep(200_000)
                 for _ in fds { start.signal() }
                 group.wait()
-                return ["callbackAnswers": .strings(answers.all.sorted())]
+                var facts = ScenarioReport()
+                facts[.callbackAnswers] = answers.all.sorted()
+                return facts
             }
         ).run()
     }

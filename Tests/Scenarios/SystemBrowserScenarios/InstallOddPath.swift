@@ -22,7 +22,7 @@ enum InstallOddPath {
         let argsFile = base.appendingPathComponent("args")
         try "#!/bin/sh\nprintf '%s\\n' \"$0\" \"$@\" > \"$WVH_ARGS_FILE\"\n".write(to: handler, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: handler.path)
-        report["handlerPath"] = .string(handler.path)
+        report[.handlerPath] = handler.path
         let scheme = "com.example.oddpath"
         do {
             let entry = try CustomSchemeRegistration.install(
@@ -31,23 +31,23 @@ enum InstallOddPath {
             defer { g_key_file_free(keyFile) }
             _ = g_key_file_load_from_file(keyFile, entry.path, G_KEY_FILE_NONE, nil)
             if let exec = g_key_file_get_string(keyFile, "Desktop Entry", "Exec", nil) {
-                report["execLine"] = .string(String(cString: exec))
+                report[.execLine] = String(cString: exec)
                 g_free(exec)
             }
         } catch {
-            report["installError"] = .string(error.message)
+            report[.installError] = error.message
             return report
         }
         let uri = "\(scheme):/cb?x=1%202"
-        report["openedURI"] = .string(uri)
+        report[.openedURI] = uri
         var environment = ProcessInfo.processInfo.environment
         environment["WVH_ARGS_FILE"] = argsFile.path
         let gio = try CleanSpawn(["timeout", "10", "gio", "open", uri], environment: environment)
-        report["gioStatus"] = .int(Int(gio.waitForExit()))
+        report[.gioStatus] = Int(gio.waitForExit())
         for _ in 0..<100 where !FileManager.default.fileExists(atPath: argsFile.path) { usleep(50_000) }
         usleep(100_000)
         let lines = ((try? String(contentsOf: argsFile, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-        report["handlerArguments"] = .strings(lines)
+        report[.handlerArguments] = lines
         return report
     }
 }

@@ -48,8 +48,8 @@ enum OutcomeMatrix {
             rows.append(try await runCase(entry, login: login, baseline: baseline))
         }
         var report = ScenarioReport()
-        report["rows"] = .strings(rows)
-        report["fdBaseline"] = .int(baseline)
+        report[.rows] = rows
+        report[.fdBaseline] = baseline
         return report
     }
 

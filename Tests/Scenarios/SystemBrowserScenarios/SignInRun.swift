@@ -24,7 +24,7 @@ struct SignInRun {
     var expectBrowser = true
     /// Runs on a thread of its own once the redirect URI is prepared, while the session waits
     /// (a hostile local process); what it returns joins the report.
-    var whilePending: (@Sendable (_ redirectURI: URL) -> [String: ScenarioReport.Value])? = nil
+    var whilePending: (@Sendable (_ redirectURI: URL) -> ScenarioReport)? = nil
 
     @MainActor
     func run() async throws -> ScenarioReport {
@@ -38,9 +38,9 @@ struct SignInRun {
             free.close()
             redirectText = redirectText.replacingOccurrences(of: "{port}", with: String(free.port))
         }
-        report["requestedRedirectURI"] = .string(redirectText)
+        report[.requestedRedirectURI] = redirectText
         if let timeout {
-            report["timeoutSeconds"] = .double(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+            report[.timeoutSeconds] = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         }
         let session = WebAuthSession(
             redirectURI: URL(string: redirectText)!,
@@ -65,11 +65,11 @@ struct SignInRun {
         }
         let started = ContinuousClock.now
         var preparedURL: URL?
-        var pending: Task<[String: ScenarioReport.Value], Never>?
+        var pending: Task<ScenarioReport, Never>?
         do {
             let prepared = try await session.prepare()
             preparedURL = prepared
-            report["preparedRedirectURI"] = .string(prepared.absoluteString)
+            report[.preparedRedirectURI] = prepared.absoluteString
             if let whilePending {
                 pending = Task.detached { whilePending(prepared) }
             }
@@ -77,36 +77,36 @@ struct SignInRun {
             if formPost { parameters.append(("response_mode", "form_post")) }
             let url = login.authorizationURL(redirectURI: prepared, parameters: parameters)
             let response = try await session.start(authorizationURL: url, expectedState: expectedState)
-            report["outcome"] = .string("success")
-            report["code"] = .string(response.code ?? "")
-            report["state"] = .string(response.state ?? "")
-            report["callbackURL"] = .string(response.callbackURL.absoluteString)
+            report[.outcome] = "success"
+            report[.code] = response.code ?? ""
+            report[.state] = response.state ?? ""
+            report[.callbackURL] = response.callbackURL.absoluteString
         } catch {
-            report["outcome"] = .string("error")
-            report["errorCode"] = .string(error.code.name)
-            report["errorMessage"] = .string(error.message)
+            report[.outcome] = "error"
+            report[.errorCode] = error.code.name
+            report[.errorMessage] = error.message
             if let serverError = error.serverError {
-                report["serverError"] = .string(serverError.error)
-                report["serverErrorDescription"] = .string(serverError.errorDescription ?? "")
+                report[.serverError] = serverError.error
+                report[.serverErrorDescription] = serverError.errorDescription ?? ""
             }
         }
         let elapsed = ContinuousClock.now - started
-        if let pending { for (key, value) in await pending.value { report[key] = value } }
-        report["elapsedSeconds"] = .double(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        if let pending { report.merge(await pending.value) }
+        report[.elapsedSeconds] = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         // Right after the outcome: the caller resumes first and the listener is closed behind it,
         // on the same turn of the main loop. One yield later, is the port closed?
         await Task.yield()
         if let preparedURL, let components = URLComponents(url: preparedURL, resolvingAgainstBaseURL: true),
             let host = components.host, let port = components.port
         {
-            report["listenerPort"] = .int(port)
-            report["listenerRefusedAfterEnd"] = .bool(
-                connectionRefused(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port))
+            report[.listenerPort] = port
+            report[.listenerRefusedAfterEnd] =
+                connectionRefused(host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")), port: port)
         }
         // Let late reports arrive, then take the notifications seen.
         await ScenarioHost.idle(.milliseconds(300))
-        report["notifications"] = .strings(notifications)
-        report["loginRequests"] = .strings(login.requests)
+        report[.notifications] = notifications
+        report[.loginRequests] = login.requests
         if expectBrowser, let log = browserEnvironment["TEST_BROWSER_LOG"] {
             await addBrowserFacts(from: log, to: &report)
         }
@@ -127,24 +127,24 @@ struct SignInRun {
             if events.contains(where: { $0["event"] as? String == "done" }) { break }
             await ScenarioHost.idle(.milliseconds(100))
         }
-        report["browserFinished"] = .bool(events.contains { $0["event"] as? String == "done" })
-        report["browserLaunchedWith"] = .string(events.first { $0["event"] as? String == "launched" }?["url"] as? String ?? "")
-        report["browserStartupID"] = .string(
-            events.first { $0["event"] as? String == "launched" }?["startup_id"] as? String ?? "")
+        report[.browserFinished] = events.contains { $0["event"] as? String == "done" }
+        report[.browserLaunchedWith] = events.first { $0["event"] as? String == "launched" }?["url"] as? String ?? ""
+        report[.browserStartupID] =
+            events.first { $0["event"] as? String == "launched" }?["startup_id"] as? String ?? ""
         // Where the first hop sent the browser: the authorization URL.
-        report["browserAuthorizationURL"] = .string(
-            events.first { $0["event"] as? String == "request" }?["location"] as? String ?? "")
+        report[.browserAuthorizationURL] =
+            events.first { $0["event"] as? String == "request" }?["location"] as? String ?? ""
         // "METHOD path?query -> status" (or "-> error: ...") for every request, in order.
-        report["browserRequests"] = .strings(events.filter { $0["event"] as? String == "request" }.map { event in
+        report[.browserRequests] = events.filter { $0["event"] as? String == "request" }.map { event in
             let url = URLComponents(string: event["url"] as? String ?? "")
             let target = (url?.percentEncodedPath ?? "") + (url?.percentEncodedQuery.map { "?" + $0 } ?? "")
             let result = (event["status"] as? Int).map(String.init) ?? "error: \(event["error"] as? String ?? "?")"
             return "\(event["method"] as? String ?? "?") \(url?.host ?? ""):\(url?.port ?? 0)\(target) -> \(result)"
-        })
+        }
         if let final = events.last(where: { $0["event"] as? String == "final" }) {
-            report["browserFinalStatus"] = .int(final["status"] as? Int ?? 0)
-            report["browserFinalBody"] = .string(final["body"] as? String ?? "")
-            report["browserFinalURL"] = .string(final["url"] as? String ?? "")
+            report[.browserFinalStatus] = final["status"] as? Int ?? 0
+            report[.browserFinalBody] = final["body"] as? String ?? ""
+            report[.browserFinalURL] = final["url"] as? String ?? ""
         }
     }
 }

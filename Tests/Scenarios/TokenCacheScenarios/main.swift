@@ -160,8 +160,11 @@ func signInThroughScriptedBrowser() async throws(WebAuthError) -> Authentication
     return try await application.acquireToken(with: .init(scopes: [], webviewParameters: .init(webviewType: .provider(provider.id))))
 }
 
-switch arguments.first {
-case "sign-in":
+guard let command = arguments.first.flatMap(TokenCacheCommand.init(rawValue:)) else {
+    fail("unknown command \(arguments.first ?? "(none)"): one of \(TokenCacheCommand.allCases.map(\.rawValue).joined(separator: ", "))")
+}
+switch command {
+case .signIn:
     do throws(WebAuthError) {
         let result = try await signInThroughScriptedBrowser()
         var fields = describe(result)
@@ -171,7 +174,7 @@ case "sign-in":
         report(error)
     }
 
-case "sign-in-keep":
+case .signInKeep:
     guard arguments.count >= 2 else { fail("sign-in-keep DIR") }
     let directory = URL(fileURLWithPath: arguments[1])
     do throws(WebAuthError) {
@@ -198,7 +201,7 @@ case "sign-in-keep":
         report(error)
     }
 
-case "refresh-rounds":
+case .refreshRounds:
     guard arguments.count >= 6, let rounds = Int(arguments[2]) else { fail("refresh-rounds ACCOUNT_ID ROUNDS DIR NAME OTHER") }
     let found = await account(arguments[1])
     let directory = URL(fileURLWithPath: arguments[3])
@@ -229,7 +232,7 @@ case "refresh-rounds":
     }
     emit(["rounds": results])
 
-case "silent":
+case .silent:
     guard arguments.count >= 2 else { fail("silent ACCOUNT_ID [force]") }
     let before = application.accounts.map(\.identifier)
     let found = await account(arguments[1])
@@ -243,7 +246,7 @@ case "silent":
         report(error)
     }
 
-case "concurrent-silent":
+case .concurrentSilent:
     guard arguments.count >= 2 else { fail("concurrent-silent ACCOUNT_ID") }
     let found = await account(arguments[1])
     @Sendable func silent() async -> Result<AuthenticationResult, WebAuthError> {
@@ -265,14 +268,14 @@ case "concurrent-silent":
     }
     emit(["accessTokens": tokens])
 
-case "accounts":
+case .accounts:
     do throws(WebAuthError) {
         emit(["accounts": try await application.allAccounts().map(\.identifier)])
     } catch {
         report(error)
     }
 
-case "remove":
+case .remove:
     guard arguments.count >= 2 else { fail("remove ACCOUNT_ID") }
     let found = await account(arguments[1])
     do throws(WebAuthError) {
@@ -282,7 +285,7 @@ case "remove":
         report(error)
     }
 
-case "write-loop":
+case .writeLoop:
     guard arguments.count >= 3, let count = Int(arguments[2]) else { fail("write-loop WRITER COUNT") }
     let writer = arguments[1]
     let now = Date()
@@ -306,7 +309,7 @@ case "write-loop":
     }
     emit(["written": count])
 
-case "hold-lock":
+case .holdLock:
     guard arguments.count >= 3, let lock = storage.refreshLock(for: arguments[1]) else { fail("hold-lock KEY DIR (a file or Secret Service store)") }
     do throws(TokenCacheStorageError) {
         let held = try await lock.acquire()
@@ -318,7 +321,7 @@ case "hold-lock":
         fail(error.message)
     }
 
-case "clear":
+case .clear:
     guard let secretStore = storage as? SecretServiceTokenCacheStorage else { fail("clear needs STORE=secret:...") }
     do throws(TokenCacheStorageError) {
         emit(["cleared": try secretStore.clear()])
@@ -327,7 +330,7 @@ case "clear":
         exit(1)
     }
 
-case "dump":
+case .dump:
     guard arguments.count >= 2 else { fail("dump FILE") }
     do throws(TokenCacheStorageError) {
         let data = try storage.load() ?? Data()
@@ -337,8 +340,5 @@ case "dump":
         emit(["error": ["code": "storage", "storageCode": error.code.name, "message": error.message]])
         exit(1)
     }
-
-default:
-    fail("unknown command \(arguments.first ?? "(none)")")
 }
 exit(0)

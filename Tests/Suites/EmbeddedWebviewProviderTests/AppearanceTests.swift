@@ -20,7 +20,7 @@ struct AppearanceTests {
             }
         }
         let report = try await ScenarioRunner.run(
-            platform.toolkit.program, "appearance", arguments: [preference],
+            EmbeddedScenario.appearance, in: platform.toolkit.program, arguments: [preference],
             environment: [
                 "HOME": home.path,
                 "XDG_CONFIG_HOME": config.path,
@@ -28,19 +28,19 @@ struct AppearanceTests {
                 "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
             ],
             launcher: ["dbus-run-session", "--"], display: platform.display)
-        #expect(report.string("gdkDisplay") == platform.gdkDisplayType, "GTK ran on another display than asked")
-        #expect(report.string("outcome") == "success", "\(report.string("errorMessage") ?? "")")
+        #expect(report[.gdkDisplay] == platform.gdkDisplayType, "GTK ran on another display than asked")
+        #expect(report[.outcome] == "success", "\(report[.errorMessage] ?? "")")
         return report
     }
 
     @Test("The portal prefers dark: the page sees prefers-color-scheme: dark, and the app's GTK setting is back afterwards", arguments: Platform.everywhere)
     func portalDark(_ platform: Platform) async throws {
         let report = try await Self.appearance("dark", on: platform)
-        #expect(report.bool("portalOwned") == true)
-        #expect(report.string("pageReport") == "dark=true")
-        #expect(report.bool("appPrefersDarkBefore") == false)
-        #expect(report.bool("appPrefersDarkDuring") == true, "the library's window is dark")
-        #expect(report.bool("appPrefersDarkAfter") == false, "the app's own setting is back")
+        #expect(report[.portalOwned] == true)
+        #expect(report[.pageReport] == "dark=true")
+        #expect(report[.appPrefersDarkBefore] == false)
+        #expect(report[.appPrefersDarkDuring] == true, "the library's window is dark")
+        #expect(report[.appPrefersDarkAfter] == false, "the app's own setting is back")
     }
 
     @Test(
@@ -48,23 +48,23 @@ struct AppearanceTests {
         arguments: Platform.standard, ["light", "none"])
     func portalLight(_ platform: Platform, preference: String) async throws {
         let report = try await Self.appearance(preference, on: platform)
-        #expect(report.bool("portalOwned") == true)
-        #expect(report.string("pageReport") == "dark=false")
-        #expect(report.bool("appPrefersDarkDuring") == false)
+        #expect(report[.portalOwned] == true)
+        #expect(report[.pageReport] == "dark=false")
+        #expect(report[.appPrefersDarkDuring] == false)
     }
 
     @Test("The portal prefers light over a GTK setting that prefers dark, for the session only", arguments: Platform.standard)
     func portalLightOverGTKDark(_ platform: Platform) async throws {
         let report = try await Self.appearance("light", on: platform, gtkPrefersDark: true)
-        #expect(report.string("pageReport") == "dark=false")
-        #expect(report.bool("appPrefersDarkBefore") == true)
-        #expect(report.bool("appPrefersDarkAfter") == true)
+        #expect(report[.pageReport] == "dark=false")
+        #expect(report[.appPrefersDarkBefore] == true)
+        #expect(report[.appPrefersDarkAfter] == true)
     }
 
     @Test("No portal: the desktop's GTK setting (settings.ini prefers dark) decides", arguments: Platform.standard)
     func gtkSettingWithoutPortal(_ platform: Platform) async throws {
         let report = try await Self.appearance("no-portal", on: platform, gtkPrefersDark: true)
-        #expect(report.string("pageReport") == "dark=true")
-        #expect(report.bool("appPrefersDarkAfter") == true)
+        #expect(report[.pageReport] == "dark=true")
+        #expect(report[.appPrefersDarkAfter] == true)
     }
 }

@@ -18,17 +18,17 @@ struct CallerViewAfterTests {
 
     @Test("The app's page, loaded right after the outcome, is shown 1 s and 6 s later; no handler left", arguments: Platform.standard, cases)
     func appPageWins(_ platform: Platform, _ setup: (outcome: String, api: String, load: String)) async throws {
-        let report = try await EmbeddedWebviewProviderTests.scenario("app-after", setup.outcome, setup.api, setup.load, on: platform)
-        #expect(report.string("error") == nil, "\(report.string("error") ?? "")")
-        #expect(report.string("outcome") == (setup.outcome == "success" ? "success" : "failure"))
-        let appURL = try #require(report.string("appURL"))
+        let report = try await EmbeddedWebviewProviderTests.scenario(.appAfter, setup.outcome, setup.api, setup.load, on: platform)
+        #expect(report[.error] == nil, "\(report[.error] ?? "")")
+        #expect(report[.outcome] == (setup.outcome == "success" ? "success" : "failure"))
+        let appURL = try #require(report[.appURL])
         for moment in ["1s", "6s"] {
-            #expect(report.string("uri\(moment)") == appURL, "at \(moment)")
-            #expect(report.string("title\(moment)") == "App page, script ran", "at \(moment): the app's page and its script")
-            #expect(report.int("handlersLeft\(moment)") == 0, "at \(moment)")
+            #expect(report[.uri.suffixed(by: "\(moment)")] == appURL, "at \(moment)")
+            #expect(report[.title.suffixed(by: "\(moment)")] == "App page, script ran", "at \(moment): the app's page and its script")
+            #expect(report[.handlersLeft.suffixed(by: "\(moment)")] == 0, "at \(moment)")
         }
-        #expect(report.int("redirectPortHits") == 0, "the ended page never reached the redirect URI")
-        #expect(report.int("terminalCount") == 1)
-        if setup.load == "uri" { #expect(report.int("appRequests") == 1) }
+        #expect(report[.redirectPortHits] == 0, "the ended page never reached the redirect URI")
+        #expect(report[.terminalCount] == 1)
+        if setup.load == "uri" { #expect(report[.appRequests] == 1) }
     }
 }

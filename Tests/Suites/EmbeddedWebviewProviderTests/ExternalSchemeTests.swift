@@ -19,25 +19,25 @@ struct ExternalSchemeTests {
         var environment = desktop.environment
         environment["LAUNCH_LOG"] = folder.appendingPathComponent("launches.log").path
         let report = try await ScenarioRunner.run(
-            platform.toolkit.program, "schemes", arguments: [mode, kind], environment: environment,
+            EmbeddedScenario.schemes, in: platform.toolkit.program, arguments: [mode, kind], environment: environment,
             launcher: ["dbus-run-session", "--"], display: platform.display)
-        #expect(report.string("gdkDisplay") == platform.gdkDisplayType, "GTK ran on another display than asked")
+        #expect(report[.gdkDisplay] == platform.gdkDisplayType, "GTK ran on another display than asked")
         return report
     }
 
     static func expectSessionWentOn(_ report: ScenarioReport) {
-        #expect(report.bool("endedBeforeCancel") == false)
-        #expect(report.string("uriAfterAnswer")?.hasSuffix("/authorize") == true, "the sign-in page stays where it is")
-        #expect(report.string("outcome") == "canceled")
-        #expect(report.int("callbackHits") == 0)
-        #expect(report.int("handlersLeft") == 0)
+        #expect(report[.endedBeforeCancel] == false)
+        #expect(report[.uriAfterAnswer]?.hasSuffix("/authorize") == true, "the sign-in page stays where it is")
+        #expect(report[.outcome] == "canceled")
+        #expect(report[.callbackHits] == 0)
+        #expect(report[.handlersLeft] == 0)
     }
 
     @Test("A page's timer navigating to mailto: (no gesture) launches nothing and asks nothing", arguments: Platform.standard, ["window", "view"])
     func timerLaunchesNothing(_ platform: Platform, mode: String) async throws {
         let report = try await Self.scenario(mode, "timer", on: platform)
-        #expect(report.bool("dialogShown") == false)
-        #expect(report.strings("launchesAfterEnd") == [])
+        #expect(report[.dialogShown] == false)
+        #expect(report[.launchesAfterEnd] == [])
         Self.expectSessionWentOn(report)
     }
 
@@ -46,33 +46,33 @@ struct ExternalSchemeTests {
         arguments: Platform.everywhere)
     func gestureAsks(_ platform: Platform) async throws {
         let report = try await Self.scenario("window", "gesture-cancel", on: platform)
-        #expect(report.bool("dialogShown") == true)
-        #expect(report.bool("dialogModal") == true)
-        #expect(report.bool("dialogTransientForSignIn") == true)
-        #expect(report.strings("dialogButtons") == ["_Cancel", "_Open"])
-        #expect(report.bool("dialogDefaultIsCancel") == true)
-        let texts = report.strings("dialogTexts") ?? []
+        #expect(report[.dialogShown] == true)
+        #expect(report[.dialogModal] == true)
+        #expect(report[.dialogTransientForSignIn] == true)
+        #expect(report[.dialogButtons] == ["_Cancel", "_Open"])
+        #expect(report[.dialogDefaultIsCancel] == true)
+        let texts = report[.dialogTexts] ?? []
         #expect(texts.contains("Open mailto link?"))
         #expect(texts.contains { $0.contains("mailto:someone@example.com") && $0.contains("Test Browser") })
         // Answered Cancel: nothing launched, the dialog is gone, the session goes on.
-        #expect(report.strings("launchesAfterEnd") == [])
-        #expect(report.int("dialogsBeforeEnd") == 0)
+        #expect(report[.launchesAfterEnd] == [])
+        #expect(report[.dialogsBeforeEnd] == 0)
         Self.expectSessionWentOn(report)
     }
 
     @Test("Answered Open: the handler is started once with the URI", arguments: Platform.everywhere)
     func gestureOpen(_ platform: Platform) async throws {
         let report = try await Self.scenario("window", "gesture-open", on: platform)
-        #expect(report.bool("dialogShown") == true)
-        #expect(report.strings("launchesAfterEnd") == ["mailto:someone@example.com"])
+        #expect(report[.dialogShown] == true)
+        #expect(report[.launchesAfterEnd] == ["mailto:someone@example.com"])
         Self.expectSessionWentOn(report)
     }
 
     @Test("An allow-listed scheme is handed on after a gesture without a question", arguments: Platform.standard, ["window", "view"])
     func allowListed(_ platform: Platform, mode: String) async throws {
         let report = try await Self.scenario(mode, "allowed", on: platform)
-        #expect(report.bool("dialogShown") == false)
-        #expect(report.strings("launchesAfterEnd") == ["mailto:someone@example.com"])
+        #expect(report[.dialogShown] == false)
+        #expect(report[.launchesAfterEnd] == ["mailto:someone@example.com"])
         Self.expectSessionWentOn(report)
     }
 
@@ -80,18 +80,18 @@ struct ExternalSchemeTests {
           arguments: Platform.standard, [("window", "refuse-all"), ("window", "allowed-no-ask"), ("view", "gesture-open")])
     func refused(_ platform: Platform, page: (mode: String, kind: String)) async throws {
         let report = try await Self.scenario(page.mode, page.kind, on: platform)
-        #expect(report.bool("dialogShown") == false)
-        #expect(report.strings("launchesAfterEnd") == [])
+        #expect(report[.dialogShown] == false)
+        #expect(report[.launchesAfterEnd] == [])
         Self.expectSessionWentOn(report)
     }
 
     @Test("A question still up when the session ends is destroyed with it and launches nothing", arguments: Platform.standard)
     func questionEndsWithSession(_ platform: Platform) async throws {
         let report = try await Self.scenario("window", "dialog-end", on: platform)
-        #expect(report.bool("dialogShown") == true)
-        #expect(report.int("dialogsBeforeEnd") == 1)
-        #expect(report.int("dialogsAfterEnd") == 0)
-        #expect(report.strings("launchesAfterEnd") == [])
-        #expect(report.string("outcome") == "canceled")
+        #expect(report[.dialogShown] == true)
+        #expect(report[.dialogsBeforeEnd] == 1)
+        #expect(report[.dialogsAfterEnd] == 0)
+        #expect(report[.launchesAfterEnd] == [])
+        #expect(report[.outcome] == "canceled")
     }
 }

@@ -19,8 +19,8 @@ struct HandOverTests {
         defer { browser.remove() }
         // The desktop's own XDG folders (fresh for this run) hold the view's data too.
         let report = try await browser.runScenario(
-            platform.toolkit.program, "handover", arguments: [mode, trigger, policy], display: platform.display)
-        #expect(report.string("gdkDisplay") == platform.gdkDisplayType, "GTK ran on another display than asked")
+            EmbeddedScenario.handover, in: platform.toolkit.program, arguments: [mode, trigger, policy], display: platform.display)
+        #expect(report[.gdkDisplay] == platform.gdkDisplayType, "GTK ran on another display than asked")
         let launches = browser.launchedURLs
         let cleanup = await browser.stop()
         return Run(report: report, launches: launches, cleanup: cleanup)
@@ -31,25 +31,25 @@ struct HandOverTests {
     /// the view's redirect, the view gone or left clean.
     static func expectFinishedInBrowser(_ run: Run, mode: String, reason: String) {
         let report = run.report
-        #expect(report.string("outcome") == "success", "\(report.string("errorMessage") ?? "")")
-        #expect(report.string("code") == "from-browser")
-        #expect(report.string("state") == "s-2", "the browser's own request answered")
-        #expect(report.string("callbackURL")?.hasPrefix("http://127.0.0.1:") == true)
-        #expect(report.string("callbackURL")?.contains("/browser-callback?") == true)
-        #expect(report.string("handOverReason") == reason)
-        let names = report.strings("eventNames") ?? []
+        #expect(report[.outcome] == "success", "\(report[.errorMessage] ?? "")")
+        #expect(report[.code] == "from-browser")
+        #expect(report[.state] == "s-2", "the browser's own request answered")
+        #expect(report[.callbackURL]?.hasPrefix("http://127.0.0.1:") == true)
+        #expect(report[.callbackURL]?.contains("/browser-callback?") == true)
+        #expect(report[.handOverReason] == reason)
+        let names = report[.eventNames] ?? []
         #expect(names.first == "didStartLoad", "\(names)")
         #expect(names.filter { $0 == "willSwitchToSystemBrowser" }.count == 1, "\(names)")
         #expect(names.last == "didComplete", "\(names)")
-        #expect(report.int("terminalCount") == 1)
-        let built = report.strings("built") ?? []
+        #expect(report[.terminalCount] == 1)
+        let built = report[.built] ?? []
         #expect(built.count == 2, "one request for the view, one for the browser: \(built)")
         #expect(built.last?.hasPrefix("http://127.0.0.1:") == true && built.last?.hasSuffix("/browser-callback") == true)
-        #expect(report.int("viewCallbackHits") == 0, "nothing of the view reached its redirect")
-        #expect(report.int("browserAuthorizeRequests") == 1)
+        #expect(report[.viewCallbackHits] == 0, "nothing of the view reached its redirect")
+        #expect(report[.browserAuthorizeRequests] == 1)
         #expect(run.launches.count == 1, "the browser was started once: \(run.launches)")
-        #expect(report.int("visibleToplevelsAfter") == (mode == "view" ? 1 : 0), "the library's window is gone; the app's stays")
-        if mode == "view" { #expect(report.int("handlersLeft") == 0) }
+        #expect(report[.visibleToplevelsAfter] == (mode == "view" ? 1 : 0), "the library's window is gone; the app's stays")
+        if mode == "view" { #expect(report[.handlersLeft] == 0) }
         #expect(run.cleanup.isClean, "\(run.cleanup)")
     }
 
@@ -62,7 +62,7 @@ struct HandOverTests {
         if page.trigger.hasPrefix("webauthn") {
             // The view advertised WebAuthn, with no platform authenticator and no autofill, so the
             // site offered its passkey step.
-            #expect(run.report.strings("reports")?.first == "pkc=true&uvpa=false&conditional=false", "\(run.report.strings("reports") ?? [])")
+            #expect(run.report[.reports]?.first == "pkc=true&uvpa=false&conditional=false", "\(run.report[.reports] ?? [])")
         }
     }
 
@@ -75,7 +75,7 @@ struct HandOverTests {
     @Test("The person's \"Continue in your browser\" button in the library's window", arguments: Platform.x11)
     func personsButton(_ platform: Platform) async throws {
         let run = try await Self.run("window", "button", "automatic", on: platform)
-        #expect(run.report.bool("buttonVisible") == true)
+        #expect(run.report[.buttonVisible] == true)
         Self.expectFinishedInBrowser(run, mode: "window", reason: "personChose")
     }
 
@@ -83,7 +83,7 @@ struct HandOverTests {
           arguments: Platform.x11, product(["view", "window"], ["automatic", "never"]))
     func appsCall(_ platform: Platform, _ setup: (mode: String, policy: String)) async throws {
         let run = try await Self.run(setup.mode, "app", setup.policy, on: platform)
-        #expect(run.report.bool("appCallAccepted") == true)
+        #expect(run.report[.appCallAccepted] == true)
         Self.expectFinishedInBrowser(run, mode: setup.mode, reason: "appRequested")
     }
 
@@ -91,9 +91,9 @@ struct HandOverTests {
           arguments: Platform.x11, ["window", "view"])
     func askFirstAccepted(_ platform: Platform, mode: String) async throws {
         let run = try await Self.run(mode, "webauthn-get", "askFirst", on: platform)
-        #expect(run.report.bool("questionShown") == true)
-        #expect(run.report.strings("questionButtons") == ["_Stay here", "Continue in _browser"])
-        #expect(run.report.string("questionDefault") == "Continue in _browser")
+        #expect(run.report[.questionShown] == true)
+        #expect(run.report[.questionButtons] == ["_Stay here", "Continue in _browser"])
+        #expect(run.report[.questionDefault] == "Continue in _browser")
         Self.expectFinishedInBrowser(run, mode: mode, reason: "webAuthn")
     }
 
@@ -102,11 +102,11 @@ struct HandOverTests {
     func askFirstDeclined(_ platform: Platform) async throws {
         let run = try await Self.run("window", "webauthn-get", "askFirst-decline", on: platform)
         let report = run.report
-        #expect(report.bool("questionShown") == true)
-        #expect(report.string("outcome") == "success", "\(report.string("errorMessage") ?? "")")
-        #expect(report.string("code") == "from-view")
-        #expect(report.strings("reports")?.contains("webauthn=NotAllowedError") == true, "\(report.strings("reports") ?? [])")
-        #expect(report.strings("eventNames")?.contains("willSwitchToSystemBrowser") == false)
+        #expect(report[.questionShown] == true)
+        #expect(report[.outcome] == "success", "\(report[.errorMessage] ?? "")")
+        #expect(report[.code] == "from-view")
+        #expect(report[.reports]?.contains("webauthn=NotAllowedError") == true, "\(report[.reports] ?? [])")
+        #expect(report[.eventNames]?.contains("willSwitchToSystemBrowser") == false)
         #expect(run.launches.isEmpty)
         #expect(run.cleanup.isClean, "\(run.cleanup)")
     }
@@ -116,10 +116,10 @@ struct HandOverTests {
     func neverFeatureDetecting(_ platform: Platform, mode: String) async throws {
         let run = try await Self.run(mode, "webauthn-get", "never", on: platform)
         let report = run.report
-        #expect(report.string("outcome") == "success", "\(report.string("errorMessage") ?? "")")
-        #expect(report.string("code") == "from-view")
+        #expect(report[.outcome] == "success", "\(report[.errorMessage] ?? "")")
+        #expect(report[.code] == "from-view")
         // Two fetches the page sends one after the other may arrive in either order.
-        #expect(report.strings("reports")?.sorted() == ["password=1", "pkc=false&uvpa=false&conditional=false"])
+        #expect(report[.reports]?.sorted() == ["password=1", "pkc=false&uvpa=false&conditional=false"])
         #expect(run.launches.isEmpty)
     }
 
@@ -128,19 +128,19 @@ struct HandOverTests {
     func neverEnds(_ platform: Platform, _ page: (mode: String, trigger: String)) async throws {
         let run = try await Self.run(page.mode, page.trigger, "never", on: platform)
         let report = run.report
-        #expect(report.string("outcome") == "systemBrowserRequired", "\(report.string("errorMessage") ?? "")")
-        #expect(report.string("errorHandOverReason") == (page.trigger == "refused-url" ? "embeddedAgentRefused" : "webAuthn"))
-        #expect(report.strings("eventNames")?.last == "didFail")
-        #expect(report.strings("eventNames")?.contains("willSwitchToSystemBrowser") == false)
-        #expect(report.int("viewCallbackHits") == 0)
+        #expect(report[.outcome] == "systemBrowserRequired", "\(report[.errorMessage] ?? "")")
+        #expect(report[.errorHandOverReason] == (page.trigger == "refused-url" ? "embeddedAgentRefused" : "webAuthn"))
+        #expect(report[.eventNames]?.last == "didFail")
+        #expect(report[.eventNames]?.contains("willSwitchToSystemBrowser") == false)
+        #expect(report[.viewCallbackHits] == 0)
         #expect(run.launches.isEmpty)
-        if page.mode == "view" { #expect(report.int("handlersLeft") == 0) }
+        if page.mode == "view" { #expect(report[.handlersLeft] == 0) }
     }
 
     @Test("Never: the library's window offers no button", arguments: Platform.x11)
     func neverNoButton(_ platform: Platform) async throws {
         let run = try await Self.run("window", "button", "never", on: platform)
-        #expect(run.report.bool("buttonVisible") == false)
-        #expect(run.report.string("outcome") == "canceled")
+        #expect(run.report[.buttonVisible] == false)
+        #expect(run.report[.outcome] == "canceled")
     }
 }

@@ -11,7 +11,7 @@ struct HostilePageTests {
     static let modes = ["window", "view"]
 
     static func page(_ mode: String, _ kind: String, on platform: Platform) async throws -> ScenarioReport {
-        try await EmbeddedWebviewProviderTests.scenario("page", mode, kind, on: platform)
+        try await EmbeddedWebviewProviderTests.scenario(.page, mode, kind, on: platform)
     }
 
     // MARK: 1. Popups
@@ -21,11 +21,11 @@ struct HostilePageTests {
         arguments: Platform.everywhere, product(modes, ["popup-timer-redirect", "blank-click-redirect"]))
     func popupToRedirect(_ platform: Platform, page: (mode: String, kind: String)) async throws {
         let report = try await Self.page(page.mode, page.kind, on: platform)
-        #expect(report.bool("pageEndedSession") == true, "the page's own popup never reached the provider")
-        #expect(report.string("outcome") == "success")
-        #expect(report.int("redirectPortHits") == 0)
-        #expect(report.int("libraryToplevelsAfter") == 0)
-        #expect(report.int("handlersLeft") == 0)
+        #expect(report[.pageEndedSession] == true, "the page's own popup never reached the provider")
+        #expect(report[.outcome] == "success")
+        #expect(report[.redirectPortHits] == 0)
+        #expect(report[.libraryToplevelsAfter] == 0)
+        #expect(report[.handlersLeft] == 0)
     }
 
     @Test(
@@ -34,30 +34,30 @@ struct HostilePageTests {
     func popupToPage(_ platform: Platform, page: (mode: String, kind: String)) async throws {
         let mode = page.mode
         let report = try await Self.page(mode, page.kind, on: platform)
-        #expect(report.bool("wentOn") == true)
-        #expect(report.string("uriWhileGoingOn")?.hasSuffix("/page2") == true)
-        #expect(report.int("page2Requests") == 1)
-        #expect(report.bool("endedWhileGoingOn") == false)
-        #expect(report.int("libraryToplevelsDuring") == (mode == "window" ? 1 : 0), "no window besides the sign-in window")
-        #expect(report.string("outcome") == "canceled")
-        #expect(report.int("redirectPortHits") == 0)
+        #expect(report[.wentOn] == true)
+        #expect(report[.uriWhileGoingOn]?.hasSuffix("/page2") == true)
+        #expect(report[.page2Requests] == 1)
+        #expect(report[.endedWhileGoingOn] == false)
+        #expect(report[.libraryToplevelsDuring] == (mode == "window" ? 1 : 0), "no window besides the sign-in window")
+        #expect(report[.outcome] == "canceled")
+        #expect(report[.redirectPortHits] == 0)
     }
 
     @Test("A caller's popup setting is on for the session and restored afterwards (false stays false)", arguments: Platform.standard)
     func callerPopupSettingRestoredFalse(_ platform: Platform) async throws {
         let report = try await Self.page("view", "popup-timer-page", on: platform)
-        #expect(report.bool("canOpenWindowsBefore") == false)
-        #expect(report.bool("canOpenWindowsDuring") == true)
-        #expect(report.bool("canOpenWindowsAfter") == false)
+        #expect(report[.canOpenWindowsBefore] == false)
+        #expect(report[.canOpenWindowsDuring] == true)
+        #expect(report[.canOpenWindowsAfter] == false)
     }
 
     @Test("A caller that already allows popups keeps its setting (true stays true)", arguments: Platform.standard)
     func callerPopupSettingRestoredTrue(_ platform: Platform) async throws {
         let report = try await Self.page("view", "caller-allows-popups-redirect", on: platform)
-        #expect(report.string("outcome") == "success")
-        #expect(report.bool("canOpenWindowsBefore") == true)
-        #expect(report.bool("canOpenWindowsAfter") == true)
-        #expect(report.int("redirectPortHits") == 0)
+        #expect(report[.outcome] == "success")
+        #expect(report[.canOpenWindowsBefore] == true)
+        #expect(report[.canOpenWindowsAfter] == true)
+        #expect(report[.redirectPortHits] == 0)
     }
 
     // MARK: 2. The page after the end
@@ -68,26 +68,26 @@ struct HostilePageTests {
     func pageAfterTheEnd(_ platform: Platform, page: (mode: String, kind: String)) async throws {
         let (mode, kind) = page
         let report = try await Self.page(mode, kind, on: platform)
-        #expect(report.string("outcome") == (kind == "late-nav-timeout" ? "timedOut" : "canceled"))
-        #expect(report.int("redirectPortHits") == 0, "the code reached the network after the session ended")
-        #expect(report.int("terminalCount") == 1)
-        #expect(report.int("handlersLeft") == 0)
+        #expect(report[.outcome] == (kind == "late-nav-timeout" ? "timedOut" : "canceled"))
+        #expect(report[.redirectPortHits] == 0, "the code reached the network after the session ended")
+        #expect(report[.terminalCount] == 1)
+        #expect(report[.handlersLeft] == 0)
         if mode == "view" {
-            #expect(report.string("callerViewURIAfter") == "about:blank", "the view's events: \(report.strings("callerViewEvents") ?? [])")
+            #expect(report[.callerViewURIAfter] == "about:blank", "the view's events: \(report[.callerViewEvents] ?? [])")
         }
     }
 
     @Test("A caller that destroys its view mid-session ends the session with canceled, once, and the slot is free", arguments: Platform.standard)
     func callerDestroysView(_ platform: Platform) async throws {
-        let report = try await EmbeddedWebviewProviderTests.scenario("outcome", "view", "view-destroyed", on: platform)
-        #expect(report.string("outcome") == "canceled")
-        #expect(report.string("errorMessage")?.contains("destroyed") == true)
-        #expect(report.int("terminalCount") == 1)
-        #expect(report.bool("terminalLast") == true)
-        #expect(report.bool("slotFree") == true)
-        #expect(report.int("handlersOnView") == 0, "a destroyed view keeps no handler")
-        #expect(report.bool("callerViewAlive") == false, "the provider let go of the view the app let go of")
-        #expect(report.int("redirectPortHits") == 0)
+        let report = try await EmbeddedWebviewProviderTests.scenario(.outcome, "view", "view-destroyed", on: platform)
+        #expect(report[.outcome] == "canceled")
+        #expect(report[.errorMessage]?.contains("destroyed") == true)
+        #expect(report[.terminalCount] == 1)
+        #expect(report[.terminalLast] == true)
+        #expect(report[.slotFree] == true)
+        #expect(report[.handlersOnView] == 0, "a destroyed view keeps no handler")
+        #expect(report[.callerViewAlive] == false, "the provider let go of the view the app let go of")
+        #expect(report[.redirectPortHits] == 0)
     }
 
     // MARK: 12. form_post
@@ -97,10 +97,10 @@ struct HostilePageTests {
         arguments: Platform.standard, modes)
     func formPost(_ platform: Platform, mode: String) async throws {
         let report = try await Self.page(mode, "form-post", on: platform)
-        #expect(report.string("outcome") == "unsupportedResponseMode")
-        #expect(report.string("errorMessage")?.contains("response_mode=query") == true)
-        #expect(report.int("redirectPortHits") == 0)
-        #expect(report.int("terminalCount") == 1)
+        #expect(report[.outcome] == "unsupportedResponseMode")
+        #expect(report[.errorMessage]?.contains("response_mode=query") == true)
+        #expect(report[.redirectPortHits] == 0)
+        #expect(report[.terminalCount] == 1)
     }
 
     // MARK: The page suite
@@ -128,19 +128,19 @@ struct HostilePageTests {
         let kind = page.kind
         let expected = try #require(Self.suite.first { $0.kind == kind })
         let report = try await Self.page(page.mode, kind, on: platform)
-        #expect(report.string("outcome") == expected.outcome, "\(report.string("errorMessage") ?? "")")
-        #expect(report.int("callbackHits") == 0)
-        #expect(report.int("redirectPortHits") == expected.portHits)
-        #expect(report.int("terminalCount") == 1)
-        #expect(report.int("handlersLeft") == 0)
-        #expect(report.int("libraryToplevelsAfter") == 0)
+        #expect(report[.outcome] == expected.outcome, "\(report[.errorMessage] ?? "")")
+        #expect(report[.callbackHits] == 0)
+        #expect(report[.redirectPortHits] == expected.portHits)
+        #expect(report[.terminalCount] == 1)
+        #expect(report[.handlersLeft] == 0)
+        #expect(report[.libraryToplevelsAfter] == 0)
         if expected.goesOn {
-            #expect(report.bool("wentOn") == true)
-            #expect(report.bool("endedWhileGoingOn") == false)
+            #expect(report[.wentOn] == true)
+            #expect(report[.endedWhileGoingOn] == false)
         }
         if kind == "foreign-scheme" {
-            #expect(report.bool("endedWhileGoingOn") == false)
-            #expect(report.string("uriWhileGoingOn")?.hasSuffix("/authorize") == true, "the page stays where it is")
+            #expect(report[.endedWhileGoingOn] == false)
+            #expect(report[.uriWhileGoingOn]?.hasSuffix("/authorize") == true, "the page stays where it is")
         }
     }
 
@@ -150,10 +150,10 @@ struct HostilePageTests {
         "Persistent data under umask 000: every folder 0700 and file 0600 after a session that set a cookie (existing 0755 folders tightened)",
         arguments: Platform.standard, ["new", "existing"])
     func privateData(_ platform: Platform, folders: String) async throws {
-        let report = try await EmbeddedWebviewProviderTests.scenario("private-data", folders, on: platform)
-        #expect(report.string("outcome") == "success")
-        #expect(report.bool("cookieFileExists") == true)
-        #expect((report.strings("entries") ?? []).count > 4, "the walk saw WebKit's files")
-        #expect(report.strings("looseEntries") == [], "group or other bits: \(report.strings("looseEntries") ?? [])")
+        let report = try await EmbeddedWebviewProviderTests.scenario(.privateData, folders, on: platform)
+        #expect(report[.outcome] == "success")
+        #expect(report[.cookieFileExists] == true)
+        #expect((report[.entries] ?? []).count > 4, "the walk saw WebKit's files")
+        #expect(report[.looseEntries] == [], "group or other bits: \(report[.looseEntries] ?? [])")
     }
 }

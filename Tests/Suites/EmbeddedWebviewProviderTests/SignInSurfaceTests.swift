@@ -21,7 +21,7 @@ struct SignInSurfaceTests {
         try FileManager.default.createDirectory(at: home.appendingPathComponent("Downloads"), withIntermediateDirectories: true)
         try Data("XDG_DOWNLOAD_DIR=\"$HOME/Downloads\"\n".utf8).write(to: config.appendingPathComponent("user-dirs.dirs"))
         let report = try await ScenarioRunner.run(
-            platform.toolkit.program, "surface", arguments: [mode, kind],
+            EmbeddedScenario.surface, in: platform.toolkit.program, arguments: [mode, kind],
             environment: [
                 "HOME": home.path,
                 "XDG_CONFIG_HOME": config.path,
@@ -35,35 +35,35 @@ struct SignInSurfaceTests {
             // that point of the screen, and on the shared display that can be a window of a test
             // running in parallel (it was, once in a while, on a busy machine).
             launcher: ["dbus-run-session", "--"], display: platform.display == .x11 ? .privateX11 : platform.display)
-        #expect(report.string("gdkDisplay") == platform.gdkDisplayType, "GTK ran on another display than asked")
+        #expect(report[.gdkDisplay] == platform.gdkDisplayType, "GTK ran on another display than asked")
         return (report, home)
     }
 
     /// What every surface scenario must show: the page finished the sign-in by itself, once, and
     /// nothing of the session is left (no window, no handler on a caller's view).
     static func expectSignInCompleted(_ report: ScenarioReport, mode: String) {
-        #expect(report.string("outcome") == "success", "\(report.string("errorMessage") ?? "")")
-        #expect(report.int("terminalCount") == 1)
-        #expect(report.int("callbackHits") == 0)
-        #expect(report.int("libraryToplevelsAfter") == 0)
+        #expect(report[.outcome] == "success", "\(report[.errorMessage] ?? "")")
+        #expect(report[.terminalCount] == 1)
+        #expect(report[.callbackHits] == 0)
+        #expect(report[.libraryToplevelsAfter] == 0)
         if mode == "view" {
             // After a right click WebKitGTK 4.1 keeps its GtkMenu attached to the view, which
             // connects the view's `screen-changed` (WebKit's handler, not the library's).
-            let gained = report.strings("signalsGainingHandlers") ?? []
-            #expect(report.int("handlersLeft") == 0 || gained == ["screen-changed"], "handlers left on \(gained)")
+            let gained = report[.signalsGainingHandlers] ?? []
+            #expect(report[.handlersLeft] == 0 || gained == ["screen-changed"], "handlers left on \(gained)")
         }
     }
 
     /// Only the library's window (or nothing besides the caller's window) was ever shown.
     static func expectNothingShown(_ report: ScenarioReport, mode: String) {
-        #expect(report.int("maxLibraryToplevels") == (mode == "window" ? 1 : 0), "a window or dialog besides the sign-in page")
-        #expect(report.int("maxPopovers") == 0, "a menu or popover was shown")
+        #expect(report[.maxLibraryToplevels] == (mode == "window" ? 1 : 0), "a window or dialog besides the sign-in page")
+        #expect(report[.maxPopovers] == 0, "a menu or popover was shown")
     }
 
     /// The page's own report (`/report?name=value&...`), decoded.
     static func pageReport(_ report: ScenarioReport) -> [String: String] {
         // URLSearchParams writes a space as "+", which URLComponents leaves as it is.
-        let query = (report.string("pageReport") ?? "").replacingOccurrences(of: "+", with: "%20")
+        let query = (report[.pageReport] ?? "").replacingOccurrences(of: "+", with: "%20")
         let items = URLComponents(string: "?" + query)?.queryItems ?? []
         return Dictionary(items.map { ($0.name, $0.value ?? "") }) { $1 }
     }
@@ -82,7 +82,7 @@ struct SignInSurfaceTests {
         let (report, home) = try await Self.surface(page.mode, page.kind, on: platform)
         Self.expectSignInCompleted(report, mode: page.mode)
         Self.expectNothingShown(report, mode: page.mode)
-        #expect(report.strings("filesWithDownload") == [], "the download's content is on disk")
+        #expect(report[.filesWithDownload] == [], "the download's content is on disk")
         let saved = try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("Downloads").path)
         #expect(saved == [], "the Downloads folder holds \(saved)")
         try? FileManager.default.removeItem(at: home)
@@ -92,7 +92,7 @@ struct SignInSurfaceTests {
     func downloadRefusedOnWayland(_ platform: Platform) async throws {
         let (report, home) = try await Self.surface("window", "download-attachment", on: platform)
         Self.expectSignInCompleted(report, mode: "window")
-        #expect(report.strings("filesWithDownload") == [])
+        #expect(report[.filesWithDownload] == [])
         #expect(try FileManager.default.contentsOfDirectory(atPath: home.appendingPathComponent("Downloads").path) == [])
         try? FileManager.default.removeItem(at: home)
     }
@@ -122,7 +122,7 @@ struct SignInSurfaceTests {
     func permissionsAfterClick(_ platform: Platform, kind: String) async throws {
         let (report, home) = try await Self.surface("window", kind, on: platform)
         defer { try? FileManager.default.removeItem(at: home) }
-        #expect(report.int("clickStatus") == 0, "xdotool could not click")
+        #expect(report[.clickStatus] == 0, "xdotool could not click")
         Self.expectSignInCompleted(report, mode: "window")
         let page = Self.pageReport(report)
         let allowed = kind.hasSuffix("allow-notifications")
@@ -166,11 +166,11 @@ struct SignInSurfaceTests {
     func gestureRequests(_ platform: Platform, page: (mode: String, kind: String)) async throws {
         let (report, home) = try await Self.surface(page.mode, page.kind, on: platform)
         defer { try? FileManager.default.removeItem(at: home) }
-        #expect(report.int("clickStatus") == 0, "xdotool could not click")
+        #expect(report[.clickStatus] == 0, "xdotool could not click")
         Self.expectSignInCompleted(report, mode: page.mode)
         Self.expectNothingShown(report, mode: page.mode)
         let values = Self.pageReport(report)
-        #expect(!values.isEmpty, "the click never reached the page (\(report.int("clickAttempts") ?? 0) clicks)")
+        #expect(!values.isEmpty, "the click never reached the page (\(report[.clickAttempts] ?? 0) clicks)")
         #expect(values["fullscreen"] != "entered" && values["element"] == nil)
         #expect(values["pointerLock"] == nil || values["pointerLock"]?.hasPrefix("refused") == true)
     }
@@ -185,9 +185,9 @@ struct SignInSurfaceTests {
     func contextMenu(_ platform: Platform, page: (mode: String, kind: String)) async throws {
         let (report, home) = try await Self.surface(page.mode, page.kind, on: platform)
         defer { try? FileManager.default.removeItem(at: home) }
-        #expect(report.int("clickStatus") == 0, "xdotool could not click")
+        #expect(report[.clickStatus] == 0, "xdotool could not click")
         Self.expectSignInCompleted(report, mode: page.mode)
-        let menus = report.strings("contextMenusShown") ?? []
+        let menus = report[.contextMenusShown] ?? []
         if page.kind == "context-menu-click" {
             #expect(menus == [], "a menu reached the screen: \(menus)")
         } else {
@@ -205,14 +205,14 @@ struct SignInSurfaceTests {
         let (report, home) = try await Self.surface("view", "dialogs", on: platform)
         defer { try? FileManager.default.removeItem(at: home) }
         Self.expectSignInCompleted(report, mode: "view")
-        let before = report.strings("settingsBefore") ?? []
-        let during = report.strings("settingsDuring") ?? []
+        let before = report[.settingsBefore] ?? []
+        let during = report[.settingsDuring] ?? []
         #expect(before.contains("enable-developer-extras=true"))
         #expect(during.contains("enable-developer-extras=false"))
         #expect(during.contains("enable-fullscreen=false"))
         #expect(during.contains("enable-media-stream=false"))
         #expect(during.contains("media-playback-requires-user-gesture=true"))
-        #expect(report.strings("settingsAfter") == before)
+        #expect(report[.settingsAfter] == before)
     }
 
     @Test("An ephemeral sign-in whose page stores cookies, local storage and caches leaves nothing of it on disk", arguments: Platform.standard)
@@ -222,7 +222,7 @@ struct SignInSurfaceTests {
         Self.expectSignInCompleted(report, mode: "window")
         let page = Self.pageReport(report)
         #expect(page["cookie"] == "stored" && page["localStorage"] == "stored" && page["cacheStorage"] == "stored")
-        let files = report.strings("homeFiles") ?? []
+        let files = report[.homeFiles] ?? []
         // What GTK, Mesa, D-Bus and WebKit's sandbox write for any program is not the sign-in's.
         let program = platform.toolkit.program
         let web = files.filter { $0.hasPrefix("data/") || $0.hasPrefix("cache/\(program)") || $0.contains("webview-host") }

@@ -31,27 +31,27 @@ struct TerminalOutcomeMatrixTests {
             let expected = mode == "view" && kind == "window-closed" ? "canceled" : expectedOutcome
             let report: ScenarioReport
             do {
-                report = try await EmbeddedWebviewProviderTests.scenario("outcome", mode, kind, on: platform)
+                report = try await EmbeddedWebviewProviderTests.scenario(.outcome, mode, kind, on: platform)
             } catch {
                 Issue.record("\(mode) \(kind): \(error)")
                 rows.append([kind, "error", "-", "-", "-", "-", "-"])
                 continue
             }
-            let outcome = report.string("outcome") ?? "?"
-            let events = (report.strings("eventNames") ?? []).joined(separator: ",")
+            let outcome = report[.outcome] ?? "?"
+            let events = (report[.eventNames] ?? []).joined(separator: ",")
             rows.append([
-                kind, outcome, events, "\(report.bool("slotFree") ?? false)", "\(report.bool("windowGone") ?? false)",
-                "\(report.int("handlersLeft") ?? -1)", "\(report.int("redirectPortHits") ?? -1)",
+                kind, outcome, events, "\(report[.slotFree] ?? false)", "\(report[.windowGone] ?? false)",
+                "\(report[.handlersLeft] ?? -1)", "\(report[.redirectPortHits] ?? -1)",
             ])
-            #expect(outcome == expected, "\(platform.testDescription) \(mode) \(kind): \(report.string("errorMessage") ?? "")")
-            #expect(report.int("terminalCount") == 1, "\(mode) \(kind): exactly one outcome")
-            #expect(report.int("resumeCount") == 1, "\(mode) \(kind): the caller resumed once")
-            #expect(report.bool("terminalLast") == true, "\(mode) \(kind): the terminal event is the last")
-            #expect(report.bool("slotFree") == true, "\(mode) \(kind): a new session can start")
-            #expect(report.bool("windowGone") == true, "\(mode) \(kind): no window of the library is left")
-            #expect(report.int("handlersLeft") == 0, "\(mode) \(kind): no handler left on the caller's view")
-            #expect(report.int("redirectPortHits") == 0, "\(mode) \(kind): the code never reached the network")
-            if kind == "tls" { #expect(report.int("tlsServerRequests") == 0) }
+            #expect(outcome == expected, "\(platform.testDescription) \(mode) \(kind): \(report[.errorMessage] ?? "")")
+            #expect(report[.terminalCount] == 1, "\(mode) \(kind): exactly one outcome")
+            #expect(report[.resumeCount] == 1, "\(mode) \(kind): the caller resumed once")
+            #expect(report[.terminalLast] == true, "\(mode) \(kind): the terminal event is the last")
+            #expect(report[.slotFree] == true, "\(mode) \(kind): a new session can start")
+            #expect(report[.windowGone] == true, "\(mode) \(kind): no window of the library is left")
+            #expect(report[.handlersLeft] == 0, "\(mode) \(kind): no handler left on the caller's view")
+            #expect(report[.redirectPortHits] == 0, "\(mode) \(kind): the code never reached the network")
+            if kind == "tls" { #expect(report[.tlsServerRequests] == 0) }
         }
         Self.printTable(platform: platform, mode: mode, rows: rows)
     }

@@ -64,7 +64,7 @@ import Glibc
             "BROWSER_SCRIPT": TokenCacheScenario.scriptsDirectory.appendingPathComponent("fake_entra.py").path,
         ]
 
-        let signIn = try await TokenCacheScenario.succeed(["sign-in"], environment: environment)
+        let signIn = try await TokenCacheScenario.succeed(.signIn, environment: environment)
         #expect(signIn["subject"] as? String == sub)
         #expect(signIn["homeAccountID"] as? String == "\(oid).\(homeTenant)", "uid.utid from client_info, not the pairwise sub")
         let accountID = try #require(signIn["account"] as? String)
@@ -79,7 +79,7 @@ import Glibc
         #expect((found["refresh_tokens"] as? [[String: Any]])?.map { $0["secret"] as? String } == [signIn["refreshToken"] as? String])
 
         // A new process lists the account and renews it; the key stays.
-        let renewed = try await TokenCacheScenario.succeed(["silent", accountID, "force"], environment: environment)
+        let renewed = try await TokenCacheScenario.succeed(.silent, [accountID, "force"], environment: environment)
         #expect(renewed["homeAccountID"] as? String == "\(oid).\(homeTenant)")
         #expect(renewed["accessToken"] as? String != signIn["accessToken"] as? String)
         #expect(renewed["accounts"] as? [String] == [accountID])

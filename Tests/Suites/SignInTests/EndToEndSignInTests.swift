@@ -5,22 +5,22 @@ import Testing
 /// acquireToken end to end through the built-in providers, in a real GTK main loop
 /// (`SignInScenarios`, under `xvfb-run -a`), against the suite's Glewlwyd server.
 extension GlewlwydSignInTests {
-    func scenario(_ name: String, _ arguments: [String], desktop: TestDesktop) async throws -> ScenarioReport {
+    func scenario(_ name: SignInScenario, _ arguments: [String], desktop: TestDesktop) async throws -> ScenarioReport {
         var environment = desktop.environment
         environment["ISSUER"] = server.issuer.absoluteString
         environment["GLEWLWYD_USERNAME"] = server.username
         environment["GLEWLWYD_PASSWORD"] = server.password
-        return try await ScenarioRunner.run("SignInScenarios", name, arguments: arguments, environment: environment, timeout: .seconds(110))
+        return try await ScenarioRunner.run(name, arguments: arguments, environment: environment, timeout: .seconds(110))
     }
 
     func expectAlice(_ report: ScenarioReport) {
-        #expect(report.string("outcome") == "success", "\(report.string("message") ?? "")")
-        #expect(report.string("name") == server.userName)
-        #expect(report.string("username") == server.userEmail)
-        #expect(report.string("issuer") == server.issuer.absoluteString)
-        #expect(report.string("subject")?.isEmpty == false)
-        #expect(Set(report.strings("scopes") ?? []) == ["openid", "profile", "email", "offline_access"])
-        #expect(report.bool("hasRefreshToken") == true)
+        #expect(report[.outcome] == "success", "\(report[.message] ?? "")")
+        #expect(report[.name] == server.userName)
+        #expect(report[.username] == server.userEmail)
+        #expect(report[.issuer] == server.issuer.absoluteString)
+        #expect(report[.subject]?.isEmpty == false)
+        #expect(Set(report[.scopes] ?? []) == ["openid", "profile", "email", "offline_access"])
+        #expect(report[.hasRefreshToken] == true)
     }
 
     @Test("Embedded window: Glewlwyd's real login page in WebKit, wrong password then right, consent screen, verified tokens")
@@ -29,11 +29,11 @@ extension GlewlwydSignInTests {
         let desktop = try TestDesktop(browserCommand: nil)
         defer { desktop.remove() }
         let report = try await scenario(
-            "embedded-window", [server.consentClientID, "wrong-password,\(server.password)"], desktop: desktop)
+            .embeddedWindow, [server.consentClientID, "wrong-password,\(server.password)"], desktop: desktop)
         expectAlice(report)
-        #expect(report.strings("titles") == ["wvh:login-1", "wvh:login-2", "wvh:consent", "wvh:continue"],
+        #expect(report[.titles] == ["wvh:login-1", "wvh:login-2", "wvh:consent", "wvh:continue"],
                 "the page showed the login form twice (wrong password first), then the consent screen, then Continue")
-        let notifications = report.strings("notifications") ?? []
+        let notifications = report[.notifications] ?? []
         #expect(notifications.first == "DidStartLoad")
         #expect(notifications.last == "DidComplete")
         #expect(notifications.filter { $0 == "DidFail" }.isEmpty)
@@ -43,21 +43,21 @@ extension GlewlwydSignInTests {
     func embeddedCustomViewEndToEnd() async throws {
         let desktop = try TestDesktop(browserCommand: nil)
         defer { desktop.remove() }
-        let report = try await scenario("embedded-custom-view", [server.clientID], desktop: desktop)
+        let report = try await scenario(.embeddedCustomView, [server.clientID], desktop: desktop)
         expectAlice(report)
-        #expect(report.strings("titles")?.contains("wvh:login-1") == true)
-        #expect(report.strings("titles")?.contains("wvh:consent") == false, "this client's consent was granted in advance")
-        #expect(report.bool("viewStillInWindow") == true)
+        #expect(report[.titles]?.contains("wvh:login-1") == true)
+        #expect(report[.titles]?.contains("wvh:consent") == false, "this client's consent was granted in advance")
+        #expect(report[.viewStillInWindow] == true)
     }
 
     @Test("System browser: the desktop's default browser signs in over HTTP and lands on the loopback listener; then silent renewal")
     func systemBrowserEndToEnd() async throws {
         let desktop = try TestDesktop(browserCommand: "python3 \(GlewlwydServer.browserScript.path) %u")
         defer { desktop.remove() }
-        let report = try await scenario("system-browser", [server.clientID], desktop: desktop)
+        let report = try await scenario(.systemBrowser, [server.clientID], desktop: desktop)
         expectAlice(report)
-        #expect(report.strings("notifications")?.last == "DidComplete")
-        #expect(report.bool("renewedAccessTokenDiffers") == true)
-        #expect(report.string("renewedSubject") == report.string("subject"))
+        #expect(report[.notifications]?.last == "DidComplete")
+        #expect(report[.renewedAccessTokenDiffers] == true)
+        #expect(report[.renewedSubject] == report[.subject])
     }
 }

@@ -23,7 +23,7 @@ extension GlewlwydSignInTests {
         let report: ScenarioReport
         do {
             report = try await browser.runScenario(
-                "SignInScenarios", "embedded-hand-over", arguments: [server.clientID, trigger],
+                SignInScenario.embeddedHandOver, arguments: [server.clientID, trigger],
                 environment: ["ISSUER": server.issuer.absoluteString])
         } catch {
             throw ChromiumDesktop.Failure(description: "\(error)\n\(autopilot.log)")
@@ -38,8 +38,8 @@ extension GlewlwydSignInTests {
 
         // Verified tokens (the library checked the ID token: signature, issuer, audience, nonce).
         expectAlice(report)
-        #expect(report.strings("idTokenAudience") == [server.clientID])
-        let events = report.strings("events") ?? []
+        #expect(report[.idTokenAudience] == [server.clientID])
+        let events = report[.events] ?? []
         // In order: the view's steps, the hand-over, the browser's steps, one terminal event.
         let switchIndex = try #require(events.firstIndex { $0.hasPrefix("willSwitchToSystemBrowser(") }, "\(events)")
         let expectedReason = trigger == "app" ? "appRequested" : "embeddedAgentRefused"
@@ -60,19 +60,19 @@ extension GlewlwydSignInTests {
         #expect(events.last?.hasPrefix("didComplete(\(browserRedirect)?") == true, "\(events)")
 
         // Two requests, each its own: state, nonce, PKCE pair; the browser's for its redirect URI.
-        let firstState = try #require(report.string("firstState"), "\(report)")
-        let browserState = try #require(report.string("browserState"), "\(report)")
+        let firstState = try #require(report[.firstState], "\(report)")
+        let browserState = try #require(report[.browserState], "\(report)")
         #expect(!firstState.isEmpty && !browserState.isEmpty && firstState != browserState)
-        #expect(report.string("firstNonce") != report.string("browserNonce"))
-        #expect(report.string("firstCodeChallenge") != report.string("browserCodeChallenge"))
-        #expect(report.string("firstRedirectURI") == "http://127.0.0.1:53685/embedded-callback")
-        #expect(report.string("browserRedirectURI") == browserRedirect)
-        #expect(report.string("idTokenNonce") == report.string("browserNonce"))
+        #expect(report[.firstNonce] != report[.browserNonce])
+        #expect(report[.firstCodeChallenge] != report[.browserCodeChallenge])
+        #expect(report[.firstRedirectURI] == "http://127.0.0.1:53685/embedded-callback")
+        #expect(report[.browserRedirectURI] == browserRedirect)
+        #expect(report[.idTokenNonce] == report[.browserNonce])
         #expect(events.last?.contains("state=\(browserState)") == true, "\(events)")
 
         // Glewlwyd: no code was ever issued for the view's request; the browser's was issued and redeemed once.
-        let firstNonce = try #require(report.string("firstNonce"))
-        let browserNonce = try #require(report.string("browserNonce"))
+        let firstNonce = try #require(report[.firstNonce])
+        let browserNonce = try #require(report[.browserNonce])
         #expect(try await countRows("SELECT COUNT(*) FROM gpo_code WHERE gpoc_nonce = '\(firstNonce)';") == 0)
         #expect(try await countRows("SELECT COUNT(*) FROM gpo_code WHERE gpoc_nonce = '\(browserNonce)';") == 1)
         #expect(try await countRows("SELECT COUNT(*) FROM gpo_code WHERE gpoc_nonce = '\(browserNonce)' AND gpoc_enabled = 0;") == 1)
@@ -94,20 +94,20 @@ extension GlewlwydSignInTests {
         defer { browser.remove() }
         // No autopilot: nobody signs in in Chromium, so the replayed callback is the only one.
         let report = try await browser.runScenario(
-            "SignInScenarios", "embedded-hand-over", arguments: [server.clientID, "refusal", "replay"],
+            SignInScenario.embeddedHandOver, arguments: [server.clientID, "refusal", "replay"],
             environment: ["ISSUER": server.issuer.absoluteString])
         let launches = browser.launchedURLs
         let cleanup = await browser.stop()
 
-        #expect(report.string("outcome") == "stateMismatch", "\(report)")
-        #expect(report.string("message")?.contains("state does not match") == true, "\(report)")
-        let firstState = try #require(report.string("firstState"), "\(report)")
-        let browserState = try #require(report.string("browserState"), "\(report)")
+        #expect(report[.outcome] == "stateMismatch", "\(report)")
+        #expect(report[.message]?.contains("state does not match") == true, "\(report)")
+        let firstState = try #require(report[.firstState], "\(report)")
+        let browserState = try #require(report[.browserState], "\(report)")
         #expect(!firstState.isEmpty && firstState != browserState)
         // The listener answered the replayed request with the failure page (not hung, not "signed in").
-        #expect(report.string("replayAnswer")?.hasPrefix("HTTP/1.") == true, "\(report)")
-        #expect(report.string("replayAnswer")?.hasSuffix(" | Sign-in failed") == true, "\(report)")
-        let events = report.strings("events") ?? []
+        #expect(report[.replayAnswer]?.hasPrefix("HTTP/1.") == true, "\(report)")
+        #expect(report[.replayAnswer]?.hasSuffix(" | Sign-in failed") == true, "\(report)")
+        let events = report[.events] ?? []
         #expect(events.filter { $0.hasPrefix("willSwitchToSystemBrowser(") } == ["willSwitchToSystemBrowser(embeddedAgentRefused)"], "\(events)")
         #expect(events.filter { $0.hasPrefix("didComplete(") || $0.hasPrefix("didFail(") } == ["didFail(stateMismatch)"], "\(events)")
         #expect(events.last == "didFail(stateMismatch)", "\(events)")

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioSupport
 import Testing
 
 @testable import SignIn
@@ -24,7 +25,7 @@ extension GlewlwydSignInTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("shared.json")
         let environment = scenarioEnvironment(store: "file:\(file.path)")
-        let signIn = try await TokenCacheScenario.succeed(["sign-in"], environment: environment)
+        let signIn = try await TokenCacheScenario.succeed(.signIn, environment: environment)
         let accountID = try #require(signIn["account"] as? String)
         let subject = try #require(signIn["subject"] as? String)
 
@@ -46,7 +47,7 @@ extension GlewlwydSignInTests {
         #expect(try await issuedAccessTokens() == before + 1)
 
         // A new process of ours still lists the account after msal-python rewrote the file, and renews.
-        let ours = try await TokenCacheScenario.succeed(["silent", accountID, "force"], environment: environment)
+        let ours = try await TokenCacheScenario.succeed(.silent, [accountID, "force"], environment: environment)
         #expect(ours["accounts"] as? [String] == [accountID])
         #expect(try await issuedAccessTokens() == before + 2)
     }
@@ -66,15 +67,15 @@ extension GlewlwydSignInTests {
 
         // A process of ours lists msal-python's account and uses its access token without the server.
         let before = try await issuedAccessTokens()
-        let listed = try await TokenCacheScenario.succeed(["accounts"], environment: environment)
+        let listed = try await TokenCacheScenario.succeed(.accounts, environment: environment)
         #expect(listed["accounts"] as? [String] == [accountID])
-        let cached = try await TokenCacheScenario.succeed(["silent", accountID], environment: environment)
+        let cached = try await TokenCacheScenario.succeed(.silent, [accountID], environment: environment)
         #expect(cached["accessToken"] as? String == signIn["access_token"] as? String)
         #expect(cached["refreshToken"] as? String == signIn["refresh_token"] as? String)
         #expect(try await issuedAccessTokens() == before)
 
         // We renew with msal-python's refresh token: one grant at the server.
-        let renewed = try await TokenCacheScenario.succeed(["silent", accountID, "force"], environment: environment)
+        let renewed = try await TokenCacheScenario.succeed(.silent, [accountID, "force"], environment: environment)
         #expect(renewed["accessToken"] as? String != signIn["access_token"] as? String)
         #expect(try await issuedAccessTokens() == before + 1)
 

@@ -29,12 +29,12 @@ extension GlewlwydSignInTests {
         try await KeyringSession.with { keyring in
             var environment = keyring.environment.merging(scenarioEnvironment(store: "secret:org.example.Test:restart")) { $1 }
             // Process 1 signs in through the (scripted) browser, stores, exits.
-            let signIn = try await TokenCacheScenario.succeed(["sign-in"], environment: environment)
+            let signIn = try await TokenCacheScenario.succeed(.signIn, environment: environment)
             let accountID = try #require(signIn["account"] as? String)
             #expect(signIn["refreshToken"] as? String != "")
 
             // Process 2: no user agent; the account and its valid token come from the keyring.
-            let silent = try await TokenCacheScenario.succeed(["silent", accountID], environment: environment)
+            let silent = try await TokenCacheScenario.succeed(.silent, [accountID], environment: environment)
             #expect(silent["accessToken"] as? String == signIn["accessToken"] as? String)
             #expect(silent["accountsBeforeReading"] as? [String] == [])
             #expect(silent["accounts"] as? [String] == [accountID])
@@ -42,13 +42,13 @@ extension GlewlwydSignInTests {
             // Process 3, 56 minutes on: the access token is due, the refresh token renews it (one grant).
             let before = try await issuedAccessTokens()
             environment["CLOCK_OFFSET"] = "3360"
-            let renewed = try await TokenCacheScenario.succeed(["silent", accountID], environment: environment)
+            let renewed = try await TokenCacheScenario.succeed(.silent, [accountID], environment: environment)
             #expect(renewed["accessToken"] as? String != signIn["accessToken"] as? String)
             #expect(renewed["account"] as? String == accountID)
             #expect(try await issuedAccessTokens() == before + 1)
 
             // Process 4: the renewed token was stored; no grant.
-            let again = try await TokenCacheScenario.succeed(["silent", accountID], environment: environment)
+            let again = try await TokenCacheScenario.succeed(.silent, [accountID], environment: environment)
             #expect(again["accessToken"] as? String == renewed["accessToken"] as? String)
             #expect(try await issuedAccessTokens() == before + 1)
         }
@@ -59,11 +59,11 @@ extension GlewlwydSignInTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("org.example.App/cache.json")
         let environment = scenarioEnvironment(store: "file:\(file.path)")
-        let signIn = try await TokenCacheScenario.succeed(["sign-in"], environment: environment)
+        let signIn = try await TokenCacheScenario.succeed(.signIn, environment: environment)
         let accountID = try #require(signIn["account"] as? String)
         let subject = try #require(signIn["subject"] as? String)
 
-        let silent = try await TokenCacheScenario.succeed(["silent", accountID], environment: environment)
+        let silent = try await TokenCacheScenario.succeed(.silent, [accountID], environment: environment)
         #expect(silent["accessToken"] as? String == signIn["accessToken"] as? String)
         #expect(silent["accounts"] as? [String] == [accountID])
 
@@ -81,12 +81,12 @@ extension GlewlwydSignInTests {
         let directory = try TokenCacheScenario.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var environment = scenarioEnvironment(store: "file:\(directory.appendingPathComponent("cache.json").path)")
-        let signIn = try await TokenCacheScenario.succeed(["sign-in"], environment: environment)
+        let signIn = try await TokenCacheScenario.succeed(.signIn, environment: environment)
         let accountID = try #require(signIn["account"] as? String)
 
         let before = try await issuedAccessTokens()
         environment["CLOCK_OFFSET"] = "3360"
-        let result = try await TokenCacheScenario.succeed(["concurrent-silent", accountID], environment: environment)
+        let result = try await TokenCacheScenario.succeed(.concurrentSilent, [accountID], environment: environment)
         let tokens = try #require(result["accessTokens"] as? [String])
         #expect(tokens.count == 2)
         #expect(Set(tokens).count == 1, "both calls got the one renewed token")

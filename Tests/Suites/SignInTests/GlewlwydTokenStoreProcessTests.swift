@@ -42,7 +42,7 @@ extension GlewlwydSignInTests {
 
             let directory = try TokenCacheScenario.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
-            async let kept = TokenCacheScenario.run(["sign-in-keep", directory.path], environment: environment, timeout: 150)
+            async let kept = TokenCacheScenario.run(.signInKeep, [directory.path], environment: environment, timeout: 150)
 
             // Process 1 signed in: the app has its tokens, sees the store's failure, and renews from memory.
             let signedIn = try await waitForJSON(directory.appendingPathComponent("signed-in.json"), seconds: 120)
@@ -72,7 +72,7 @@ extension GlewlwydSignInTests {
             #expect(saved["unsaved"] as? String == "")
 
             // A new process finds the account in the keyring and signs in silently, with the same token.
-            let silent = try await TokenCacheScenario.succeed(["silent", accountID], environment: environment)
+            let silent = try await TokenCacheScenario.succeed(.silent, [accountID], environment: environment)
             #expect(silent["accessToken"] as? String == signedIn["accessToken"] as? String)
             #expect(silent["refreshToken"] as? String == signedIn["refreshToken"] as? String)
             #expect(silent["accountsBeforeReading"] as? [String] == [])
@@ -99,7 +99,7 @@ extension GlewlwydSignInTests {
                 environment: keyring.environment, timeout: 20)
             #expect(locked.status == 0, "\(locked.standardError)")
             let codes = try await issuedCodes()
-            let result = try await TokenCacheScenario.run(["sign-in"], environment: environment)
+            let result = try await TokenCacheScenario.run(.signIn, environment: environment)
             let error = try #require(result["error"] as? [String: Any], "signed in although the app said stop: \(result)")
             #expect(error["code"] as? String == "providerUnavailable")
             #expect(error["storageCode"] as? String == "locked")
@@ -108,7 +108,7 @@ extension GlewlwydSignInTests {
 
             // The same app answering "memory for this run" signs in: the page is used (one code).
             environment["STORE_UNAVAILABLE"] = nil
-            let signedIn = try await TokenCacheScenario.succeed(["sign-in"], environment: environment)
+            let signedIn = try await TokenCacheScenario.succeed(.signIn, environment: environment)
             #expect(signedIn["tokenCacheError"] as? String == "locked")
             #expect(try await issuedCodes() == codes + 1)
         }
@@ -119,10 +119,9 @@ extension GlewlwydSignInTests {
         // for its "new keyring" prompt: the person cannot create one.
         let home = try TokenCacheScenario.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
-        let program = ScenarioRunner.productsDirectory.appendingPathComponent("TokenCacheScenarios").path
         let started = Date()
         let output = try await ScriptRunner.run(
-            "env", ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "dbus-run-session", "--", program, "sign-in"],
+            "env", ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "dbus-run-session", "--", TokenCacheScenario.program, TokenCacheCommand.signIn.rawValue],
             environment: scenarioEnvironment(store: "secret:org.example.Test:no-collection", extra: [
                 "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_RUNTIME_DIR": home.path,
                 "SCENARIO_TIMEOUT": "100",
@@ -147,7 +146,7 @@ extension GlewlwydSignInTests {
                 environment: keyring.environment, timeout: 20)
             #expect(locked.status == 0, "\(locked.standardError)")
             let started = Date()
-            let result = try await TokenCacheScenario.run(["sign-in"], environment: environment)
+            let result = try await TokenCacheScenario.run(.signIn, environment: environment)
             #expect(result["error"] == nil, "\(result)")
             #expect(result["tokenCacheError"] as? String == "timedOut", "\(result)")
             #expect(Date().timeIntervalSince(started) < 30, "one 3-second wait for the prompt, then the sign-in; no second wait after it")
@@ -163,7 +162,7 @@ extension GlewlwydSignInTests {
         ])
         let directory = home.appendingPathComponent("sync")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        async let kept = TokenCacheScenario.run(["sign-in-keep", directory.path], environment: environment, timeout: 150)
+        async let kept = TokenCacheScenario.run(.signInKeep, [directory.path], environment: environment, timeout: 150)
         let signedIn = try await waitForJSON(directory.appendingPathComponent("signed-in.json"), seconds: 120)
         #expect(signedIn["tokenCacheError"] as? String == "unavailable")
         #expect((signedIn["tokenCacheMessage"] as? String)?.contains("Secret Service") == true)
@@ -216,7 +215,7 @@ extension GlewlwydSignInTests {
             let spec = store == "file" ? "file:\(directory.appendingPathComponent("cache.json").path)" : "secret:org.example.Test:rounds"
             var environment = keyring.environment.merging(scenarioEnvironment(store: spec)) { $1 }
             environment["CLIENT_ID"] = server.oneUseClientID
-            let signIn = try await TokenCacheScenario.succeed(["sign-in"], environment: environment)
+            let signIn = try await TokenCacheScenario.succeed(.signIn, environment: environment)
             let accountID = try #require(signIn["account"] as? String)
             let sync = directory.appendingPathComponent("rounds")
             try FileManager.default.createDirectory(at: sync, withIntermediateDirectories: true)
@@ -224,9 +223,9 @@ extension GlewlwydSignInTests {
             let before = try await issuedAccessTokens()
             let started = Date()
             async let first = TokenCacheScenario.run(
-                ["refresh-rounds", accountID, String(rounds), sync.path, "a", "b"], environment: environment, timeout: 600)
+                .refreshRounds, [accountID, String(rounds), sync.path, "a", "b"], environment: environment, timeout: 600)
             async let second = TokenCacheScenario.run(
-                ["refresh-rounds", accountID, String(rounds), sync.path, "b", "a"], environment: environment, timeout: 600)
+                .refreshRounds, [accountID, String(rounds), sync.path, "b", "a"], environment: environment, timeout: 600)
             let (a, b) = try await (first, second)
             let elapsed = Date().timeIntervalSince(started)
             #expect(a["error"] == nil, "process a: \(a["error"] ?? "")")
@@ -244,7 +243,7 @@ extension GlewlwydSignInTests {
             print("two processes, \(rounds) rounds over the \(store) store: \(String(format: "%.1f", elapsed)) s")
 
             // The refresh token the store holds at the end is the live one: a third process renews with it.
-            let last = try await TokenCacheScenario.succeed(["silent", accountID, "force"], environment: environment)
+            let last = try await TokenCacheScenario.succeed(.silent, [accountID, "force"], environment: environment)
             #expect(last["accessToken"] as? String != roundsA.last?["accessToken"])
         }
     }

@@ -19,7 +19,7 @@ extension GlewlwydSignInTests {
         let report: ScenarioReport
         do {
             report = try await browser.runScenario(
-                "SignInScenarios", "system-browser", arguments: [server.consentClientID],
+                SignInScenario.systemBrowser, arguments: [server.consentClientID],
                 environment: ["ISSUER": server.issuer.absoluteString])
         } catch {
             throw ChromiumDesktop.Failure(description: "\(error)\n\(autopilot.log)")
@@ -33,8 +33,8 @@ extension GlewlwydSignInTests {
         let cleanup = await browser.stop()
 
         expectAlice(report)
-        #expect(report.strings("notifications")?.last == "DidComplete")
-        #expect(report.bool("renewedAccessTokenDiffers") == true)
+        #expect(report[.notifications]?.last == "DidComplete")
+        #expect(report[.renewedAccessTokenDiffers] == true)
         // The person's steps, in Chromium: the login form (typed into), the consent screen, Continue.
         let steps = autopilot.steps
         let acted = steps.map(\.name).filter { ["login", "consent", "continue"].contains($0) }

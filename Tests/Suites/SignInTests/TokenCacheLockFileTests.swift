@@ -12,12 +12,11 @@ import Glibc
 @Suite struct TokenCacheLockFileTests {
     /// A `TokenCacheScenarios hold-lock` process holding `key`'s refresh lock of the file store in `directory`.
     func startHolder(key: String, directory: URL) async throws -> CleanSpawn {
-        let program = ScenarioRunner.productsDirectory.appendingPathComponent("TokenCacheScenarios").path
         var environment = ProcessInfo.processInfo.environment
         environment["STORE"] = "file:\(directory.appendingPathComponent("cache.json").path)"
         environment["SCENARIO_TIMEOUT"] = "120"
         let holder = try CleanSpawn(
-            [program, "hold-lock", key, directory.path], environment: environment,
+            [TokenCacheScenario.program, TokenCacheCommand.holdLock.rawValue, key, directory.path], environment: environment,
             outputFiles: (directory.appendingPathComponent("holder.out").path, directory.appendingPathComponent("holder.err").path),
             processGroup: true)
         let deadline = Date().addingTimeInterval(60)

@@ -9,11 +9,16 @@ import Glibc
 /// Runs `TokenCacheScenarios` (built beside the test bundle), a process of its own with its own
 /// `PublicClientApplication`, and returns the JSON it reported.
 enum TokenCacheScenario {
+    /// The program, built beside the test bundle.
+    static let program = ScenarioRunner.productsDirectory.appendingPathComponent(TokenCacheCommand.program!).path
+
     /// `Tests/Fixtures/TokenCache` in this checkout.
     static let scriptsDirectory = Checkout.fixture("TokenCache")
 
-    static func run(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 90) async throws -> [String: Any] {
-        let program = ScenarioRunner.productsDirectory.appendingPathComponent("TokenCacheScenarios").path
+    static func run(
+        _ command: TokenCacheCommand, _ words: [String] = [], environment: [String: String], timeout: TimeInterval = 90
+    ) async throws -> [String: Any] {
+        let arguments = [command.rawValue] + words
         var environment = environment
         environment["SCENARIO_TIMEOUT"] = String(Int(timeout) - 5)
         let output = try await ScriptRunner.run(program, arguments, environment: environment, timeout: timeout)
@@ -26,9 +31,13 @@ enum TokenCacheScenario {
     }
 
     /// `run`, requiring success.
-    static func succeed(_ arguments: [String], environment: [String: String], timeout: TimeInterval = 90) async throws -> [String: Any] {
-        let result = try await run(arguments, environment: environment, timeout: timeout)
-        if let error = result["error"] { throw GlewlwydError("TokenCacheScenarios \(arguments.joined(separator: " ")) failed: \(error)") }
+    static func succeed(
+        _ command: TokenCacheCommand, _ words: [String] = [], environment: [String: String], timeout: TimeInterval = 90
+    ) async throws -> [String: Any] {
+        let result = try await run(command, words, environment: environment, timeout: timeout)
+        if let error = result["error"] {
+            throw GlewlwydError("TokenCacheScenarios \(([command.rawValue] + words).joined(separator: " ")) failed: \(error)")
+        }
         return result
     }
 

@@ -65,7 +65,7 @@ import Glibc
     @Test func fileStoreOfAnApplicationIsInItsDataFolder() async throws {
         let dataHome = try TokenCacheScenario.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dataHome) }
-        _ = try await TokenCacheScenario.succeed(["write-loop", "vera", "1"], environment: [
+        _ = try await TokenCacheScenario.succeed(.writeLoop, ["vera", "1"], environment: [
             "STORE": "app:org.example.App", "XDG_DATA_HOME": dataHome.path, "ISSUER": issuer.absoluteString, "CLIENT_ID": clientID,
         ])
         let folder = dataHome.appendingPathComponent("org.example.App")
@@ -291,8 +291,8 @@ import Glibc
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("cache.json")
         let environment = ["STORE": "file:\(file.path)", "ISSUER": issuer.absoluteString, "CLIENT_ID": clientID]
-        async let first = TokenCacheScenario.succeed(["write-loop", "writer-a", "100"], environment: environment)
-        async let second = TokenCacheScenario.succeed(["write-loop", "writer-b", "100"], environment: environment)
+        async let first = TokenCacheScenario.succeed(.writeLoop, ["writer-a", "100"], environment: environment)
+        async let second = TokenCacheScenario.succeed(.writeLoop, ["writer-b", "100"], environment: environment)
         let (a, b) = try await (first, second)
         #expect(a["written"] as? Int == 100 && b["written"] as? Int == 100)
         try checkBothWriters(in: try Data(contentsOf: file))
@@ -313,7 +313,7 @@ import Glibc
     @Test func noSessionBusIsAClearErrorAndNoFile() async throws {
         let home = try TokenCacheScenario.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
-        let result = try await TokenCacheScenario.run(["write-loop", "olga", "1"], environment: [
+        let result = try await TokenCacheScenario.run(.writeLoop, ["olga", "1"], environment: [
             "STORE": "secret:org.example.Test:absent", "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(home.path)/no-bus",
             "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_RUNTIME_DIR": home.path,
         ])
@@ -341,9 +341,9 @@ import Glibc
         // display for its unlock prompt: the person cannot (so does not) unlock it.
         let home = try TokenCacheScenario.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: home) }
-        let program = ScenarioRunner.productsDirectory.appendingPathComponent("TokenCacheScenarios").path
         let output = try await ScriptRunner.run(
-            "env", ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "dbus-run-session", "--", program, "write-loop", "mo", "1"],
+            "env",
+            ["-u", "DISPLAY", "-u", "WAYLAND_DISPLAY", "dbus-run-session", "--", TokenCacheScenario.program, TokenCacheCommand.writeLoop.rawValue, "mo", "1"],
             environment: [
                 "STORE": "secret:org.example.Test:locked", "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path,
                 "XDG_RUNTIME_DIR": home.path, "SCENARIO_TIMEOUT": "60",
@@ -363,23 +363,23 @@ import Glibc
             environment["STORE"] = "secret:org.example.Test:first"
             environment["ISSUER"] = issuer.absoluteString
             environment["CLIENT_ID"] = clientID
-            _ = try await TokenCacheScenario.succeed(["write-loop", "nina", "2"], environment: environment)
-            let accounts = try await TokenCacheScenario.succeed(["accounts"], environment: environment)
+            _ = try await TokenCacheScenario.succeed(.writeLoop, ["nina", "2"], environment: environment)
+            let accounts = try await TokenCacheScenario.succeed(.accounts, environment: environment)
             #expect(accounts["accounts"] as? [String] == ["nina@\(issuer.absoluteString)"])
 
             var other = environment
             other["STORE"] = "secret:org.example.Test:second"
-            #expect(try await TokenCacheScenario.succeed(["accounts"], environment: other)["accounts"] as? [String] == [])
+            #expect(try await TokenCacheScenario.succeed(.accounts, environment: other)["accounts"] as? [String] == [])
 
-            let removed = try await TokenCacheScenario.succeed(["remove", "nina@\(issuer.absoluteString)"], environment: environment)
+            let removed = try await TokenCacheScenario.succeed(.remove, ["nina@\(issuer.absoluteString)"], environment: environment)
             #expect(removed["removed"] as? Bool == true)
-            #expect(try await TokenCacheScenario.succeed(["accounts"], environment: environment)["accounts"] as? [String] == [])
+            #expect(try await TokenCacheScenario.succeed(.accounts, environment: environment)["accounts"] as? [String] == [])
 
             // clear() deletes the item itself; a second clear finds none.
-            _ = try await TokenCacheScenario.succeed(["write-loop", "nina", "1"], environment: environment)
-            #expect(try await TokenCacheScenario.succeed(["clear"], environment: environment)["cleared"] as? Bool == true)
-            #expect(try await TokenCacheScenario.succeed(["clear"], environment: environment)["cleared"] as? Bool == false)
-            #expect(try await TokenCacheScenario.succeed(["accounts"], environment: environment)["accounts"] as? [String] == [])
+            _ = try await TokenCacheScenario.succeed(.writeLoop, ["nina", "1"], environment: environment)
+            #expect(try await TokenCacheScenario.succeed(.clear, environment: environment)["cleared"] as? Bool == true)
+            #expect(try await TokenCacheScenario.succeed(.clear, environment: environment)["cleared"] as? Bool == false)
+            #expect(try await TokenCacheScenario.succeed(.accounts, environment: environment)["accounts"] as? [String] == [])
         }
     }
 
@@ -397,7 +397,7 @@ import Glibc
             environment["STORE"] = "secret:org.example.Test:locked"
             environment["ISSUER"] = issuer.absoluteString
             environment["CLIENT_ID"] = clientID
-            _ = try await TokenCacheScenario.succeed(["write-loop", "quinn", "1"], environment: environment)
+            _ = try await TokenCacheScenario.succeed(.writeLoop, ["quinn", "1"], environment: environment)
             _ = try await gdbus(keyring, [
                 "--dest", "org.freedesktop.secrets", "--object-path", "/org/freedesktop/secrets",
                 "--method", "org.freedesktop.Secret.Service.Lock", "['/org/freedesktop/secrets/collection/login']",
@@ -409,8 +409,8 @@ import Glibc
     @Test func aLockedKeyringThePersonDoesNotUnlockIsAnError() async throws {
         // No display for the keyring's prompt: it ends dismissed, as when the person presses Cancel.
         try await withLockedKeyring(display: false) { _, environment in
-            for command in [["accounts"], ["write-loop", "rosa", "1"]] {
-                let result = try await TokenCacheScenario.run(command, environment: environment)
+            for (command, words) in [(TokenCacheCommand.accounts, []), (.writeLoop, ["rosa", "1"])] {
+                let result = try await TokenCacheScenario.run(command, words, environment: environment)
                 let error = try #require(result["error"] as? [String: Any], "\(command) worked on a locked keyring: \(result)")
                 #expect(error["code"] as? String == "providerUnavailable")
                 #expect(error["storageCode"] as? String == "locked")
@@ -425,7 +425,7 @@ import Glibc
         try await withLockedKeyring(display: true) { _, environment in
             var environment = environment
             environment["STORE_TIMEOUT"] = "3"
-            let result = try await TokenCacheScenario.run(["accounts"], environment: environment, timeout: 40)
+            let result = try await TokenCacheScenario.run(.accounts, environment: environment, timeout: 40)
             let error = try #require(result["error"] as? [String: Any], "read a locked keyring: \(result)")
             #expect(error["code"] as? String == "providerUnavailable")
             #expect(error["storageCode"] as? String == "timedOut")
@@ -448,7 +448,7 @@ import Glibc
             var environment = keyring.environment
             environment["STORE"] = "secret:org.example.Test:frozen"
             environment["STORE_TIMEOUT"] = "2"
-            let result = try await TokenCacheScenario.run(["accounts"], environment: environment, timeout: 40)
+            let result = try await TokenCacheScenario.run(.accounts, environment: environment, timeout: 40)
             let error = try #require(result["error"] as? [String: Any], "read from a keyring that cannot answer: \(result)")
             #expect(error["code"] as? String == "providerUnavailable")
             #expect(error["storageCode"] as? String == "timedOut")
@@ -462,11 +462,11 @@ import Glibc
             environment["STORE"] = "secret:org.example.Test:concurrent"
             environment["ISSUER"] = issuer.absoluteString
             environment["CLIENT_ID"] = clientID
-            async let first = TokenCacheScenario.succeed(["write-loop", "writer-a", "100"], environment: environment)
-            async let second = TokenCacheScenario.succeed(["write-loop", "writer-b", "100"], environment: environment)
+            async let first = TokenCacheScenario.succeed(.writeLoop, ["writer-a", "100"], environment: environment)
+            async let second = TokenCacheScenario.succeed(.writeLoop, ["writer-b", "100"], environment: environment)
             _ = try await (first, second)
             let dump = keyring.directory.appendingPathComponent("dump.json")
-            _ = try await TokenCacheScenario.succeed(["dump", dump.path], environment: environment)
+            _ = try await TokenCacheScenario.succeed(.dump, [dump.path], environment: environment)
             try checkBothWriters(in: try Data(contentsOf: dump))
         }
     }

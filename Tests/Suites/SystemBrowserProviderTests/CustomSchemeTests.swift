@@ -30,38 +30,38 @@ struct CustomSchemeTests {
         var environment = desktop.environment
         environment["SCHEME_TEST_SECOND_LOG"] = secondLog.path
         let report = try await ScenarioRunner.run(
-            "SystemBrowserScenarios", "custom-scheme", environment: environment, timeout: .seconds(60),
+            SystemBrowserScenario.customScheme, environment: environment, timeout: .seconds(60),
             launcher: ["dbus-run-session", "--"])
 
         let callback = "com.example.webviewhost:/oauth2redirect?code=the-code&state=s-123"
-        #expect(report.string("outcome") == "success")
-        #expect(report.string("code") == "the-code")
-        #expect(report.string("state") == "s-123")
-        #expect(report.string("callbackURL") == callback)
-        #expect(report.string("preparedRedirectURI") == "com.example.webviewhost:/oauth2redirect")
+        #expect(report[.outcome] == "success")
+        #expect(report[.code] == "the-code")
+        #expect(report[.state] == "s-123")
+        #expect(report[.callbackURL] == callback)
+        #expect(report[.preparedRedirectURI] == "com.example.webviewhost:/oauth2redirect")
         // Completed exactly once, by the one URI the open handler received.
-        #expect(report.strings("notifications") == successNotifications)
-        #expect(report.strings("openedURIs") == [callback])
-        #expect(report.bool("handOverAfterEnd") == false)
-        #expect(report.bool("connectedAfterDisconnect") == false)
+        #expect(report[.notifications] == successNotifications)
+        #expect(report[.openedURIs] == [callback])
+        #expect(report[.handOverAfterEnd] == false)
+        #expect(report[.connectedAfterDisconnect] == false)
         // The first instance is the primary one; connect(to:) added HANDLES_OPEN before registration.
-        #expect(report.bool("firstInstanceIsRemote") == false)
-        #expect(report.bool("handlesOpenAfterConnect") == true)
+        #expect(report[.firstInstanceIsRemote] == false)
+        #expect(report[.handlesOpenAfterConnect] == true)
         // The browser really handed the URI to the desktop (gio open), not to the app directly.
-        #expect(report.string("browserFinalURL") == callback)
-        #expect(report.bool("browserFinished") == true)
+        #expect(report[.browserFinalURL] == callback)
+        #expect(report[.browserFinished] == true)
         // One second instance, started by GIO with the URI, handed it over (never became primary,
         // never emitted open itself) and exited 0 quickly.
-        #expect(report.int("secondInstanceCount") == 1)
-        #expect(report.string("secondInstanceURI") == callback)
-        #expect(report.bool("secondInstanceIsRemote") == true)
-        #expect(report.int("secondInstanceOpenedHere") == 0)
-        #expect(report.int("secondInstanceStatus") == 0)
-        let seconds = try #require(report.double("secondInstanceSeconds"))
+        #expect(report[.secondInstanceCount] == 1)
+        #expect(report[.secondInstanceURI] == callback)
+        #expect(report[.secondInstanceIsRemote] == true)
+        #expect(report[.secondInstanceOpenedHere] == 0)
+        #expect(report[.secondInstanceStatus] == 0)
+        let seconds = try #require(report[.secondInstanceSeconds])
         #expect(seconds >= 0 && seconds < 5)
 
         // The desktop entry declares the scheme, and GIO (another process) sees it as the default.
-        let desktopFile = try #require(report.string("desktopFile"))
+        let desktopFile = try #require(report[.desktopFile])
         #expect(desktopFile == desktop.root.appendingPathComponent("data/applications/org.webviewhost.SchemeTest.desktop").path)
         let entry = try String(contentsOfFile: desktopFile, encoding: .utf8)
         let lines = entry.split(separator: "\n").map(String.init)
@@ -81,26 +81,26 @@ struct CustomSchemeTests {
         defer { desktop.remove() }
         // Its GApplications connect to the session bus even when non-unique: a private one, not an autolaunched one.
         let report = try await ScenarioRunner.run(
-            "SystemBrowserScenarios", "custom-scheme-edges", environment: desktop.environment, timeout: .seconds(60),
+            SystemBrowserScenario.customSchemeEdges, environment: desktop.environment, timeout: .seconds(60),
             launcher: ["dbus-run-session", "--"])
-        #expect(report.bool("handOverWithoutSession") == false)
-        #expect(report.bool("openWithoutSessionSurvived") == true)
-        #expect(report.string("connectNotAnApp") == "invalidParameters")
-        #expect(report.string("connectRegisteredWithoutOpen") == "invalidParameters")
-        #expect(report.string("connectRegisteredWithoutOpenMessage")?.contains("G_APPLICATION_HANDLES_OPEN") == true)
-        #expect(report.int("handlersAfterConnect") == 1)
-        #expect(report.string("preparedRedirectURI") == "com.example.webviewhost:/oauth2redirect")
+        #expect(report[.handOverWithoutSession] == false)
+        #expect(report[.openWithoutSessionSurvived] == true)
+        #expect(report[.connectNotAnApp] == "invalidParameters")
+        #expect(report[.connectRegisteredWithoutOpen] == "invalidParameters")
+        #expect(report[.connectRegisteredWithoutOpenMessage]?.contains("G_APPLICATION_HANDLES_OPEN") == true)
+        #expect(report[.handlersAfterConnect] == 1)
+        #expect(report[.preparedRedirectURI] == "com.example.webviewhost:/oauth2redirect")
         // Before the browser is shown, a redirect is not taken (a stale one from an earlier attempt).
-        #expect(report.bool("handOverBeforePresent") == false)
-        #expect(report.bool("handOverOtherPath") == false)
-        #expect(report.bool("handOverOtherScheme") == false)
-        #expect(report.bool("runningAfterWrongURIs") == true)
+        #expect(report[.handOverBeforePresent] == false)
+        #expect(report[.handOverOtherPath] == false)
+        #expect(report[.handOverOtherScheme] == false)
+        #expect(report[.runningAfterWrongURIs] == true)
         // The right URI through GApplication's open completes it; afterwards, hand-overs are ignored.
-        #expect(report.string("outcome") == "success")
-        #expect(report.string("code") == "the-code")
-        #expect(report.string("state") == "s-123")
-        #expect(report.bool("handOverAfterEnd") == false)
-        #expect(report.int("handlersAfterDisconnect") == 0)
+        #expect(report[.outcome] == "success")
+        #expect(report[.code] == "the-code")
+        #expect(report[.state] == "s-123")
+        #expect(report[.handOverAfterEnd] == false)
+        #expect(report[.handlersAfterDisconnect] == 0)
     }
 
     @Test(
@@ -177,38 +177,38 @@ struct CustomSchemeTests {
         var fresh = desktop.environment
         fresh["XDG_DATA_HOME"] = desktop.root.appendingPathComponent("fresh/data").path
         let created = try await ScenarioRunner.run(
-            "SystemBrowserScenarios", "install-permissions", environment: fresh, timeout: .seconds(60),
+            SystemBrowserScenario.installPermissions, environment: fresh, timeout: .seconds(60),
             launcher: ["dbus-run-session", "--"])
-        #expect(created.int("entryMode") == 0o600)
-        #expect(created.int("entryModeAfterReinstall") == 0o600)
-        #expect(created.int("applicationsMode") == 0o700)
-        #expect(created.int("dataHomeMode") == 0o700)
+        #expect(created[.entryMode] == 0o600)
+        #expect(created[.entryModeAfterReinstall] == 0o600)
+        #expect(created[.applicationsMode] == 0o700)
+        #expect(created[.dataHomeMode] == 0o700)
 
         // The test desktop's applications folder exists (0755): it keeps its mode.
         let applications = desktop.root.appendingPathComponent("data/applications").path
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: applications)
         let existing = try await ScenarioRunner.run(
-            "SystemBrowserScenarios", "install-permissions", environment: desktop.environment, timeout: .seconds(60),
+            SystemBrowserScenario.installPermissions, environment: desktop.environment, timeout: .seconds(60),
             launcher: ["dbus-run-session", "--"])
-        #expect(existing.int("entryMode") == 0o600)
-        #expect(existing.int("applicationsMode") == 0o755)
+        #expect(existing[.entryMode] == 0o600)
+        #expect(existing[.applicationsMode] == 0o755)
     }
 
     @Test(
         "install with an executable path holding %, spaces, quotes, $, ` and \\: GIO reads the entry and `gio open` starts it with the URI",
-        arguments: ["install-odd-path", "install-odd-path-no-percent"])
-    func installOddExecutablePath(scenario: String) async throws {
+        arguments: [SystemBrowserScenario.installOddPath, .installOddPathNoPercent])
+    func installOddExecutablePath(scenario: SystemBrowserScenario) async throws {
         let desktop = try TestBrowserDesktop(.registered)
         defer { desktop.remove() }
         let report = try await ScenarioRunner.run(
-            "SystemBrowserScenarios", scenario, environment: desktop.environment, timeout: .seconds(60),
+            scenario, environment: desktop.environment, timeout: .seconds(60),
             launcher: ["dbus-run-session", "--"])
-        #expect(report.string("installError") == nil, "\(report.string("installError") ?? "")")
-        let handler = try #require(report.string("handlerPath"))
-        #expect(handler.contains("%") == (scenario == "install-odd-path"))
+        #expect(report[.installError] == nil, "\(report[.installError] ?? "")")
+        let handler = try #require(report[.handlerPath])
+        #expect(handler.contains("%") == (scenario == .installOddPath))
         #expect(handler.contains(" ") && handler.contains("'") && handler.contains("\"") && handler.contains("$"))
-        #expect(report.int("gioStatus") == 0)
+        #expect(report[.gioStatus] == 0)
         // The program GIO started is the handler itself, with the URI as its only argument.
-        #expect(report.strings("handlerArguments") == [handler, try #require(report.string("openedURI"))])
+        #expect(report[.handlerArguments] == [handler, try #require(report[.openedURI])])
     }
 }

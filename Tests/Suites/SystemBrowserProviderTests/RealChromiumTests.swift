@@ -9,10 +9,10 @@ import Testing
 struct RealChromiumTests {
     /// Runs a SystemBrowserScenarios scenario with Chromium as the browser, on a private session
     /// bus; stops Chromium afterwards, whatever happened, and returns what the stop found.
-    func run(_ name: String, display: DisplayServer = .x11) async throws -> (ScenarioReport, ChromiumDesktop.Cleanup, launches: [String], intoRunning: Int) {
+    func run(_ name: SystemBrowserScenario, display: DisplayServer = .x11) async throws -> (ScenarioReport, ChromiumDesktop.Cleanup, launches: [String], intoRunning: Int) {
         let browser = try ChromiumDesktop()
         defer { browser.remove() }
-        let report = try await browser.runScenario("SystemBrowserScenarios", name, display: display)
+        let report = try await browser.runScenario(name, display: display)
         let launches = browser.launchedURLs
         let intoRunning = browser.launchesIntoRunningBrowser
         let cleanup = await browser.stop()
@@ -23,20 +23,20 @@ struct RealChromiumTests {
         "A login page that goes on by its own script, in real Chromium: the callback arrives, then every Chromium process ends",
         arguments: [DisplayServer.x11, .wayland])
     func scriptRedirect(display: DisplayServer) async throws {
-        let (report, cleanup, launches, _) = try await run("script-redirect", display: display)
-        #expect(report.string("gdkDisplay") == (display == .x11 ? "GdkX11Display" : "GdkWaylandDisplay"))
-        #expect(report.string("outcome") == "success", "\(report.string("errorMessage") ?? "")")
-        #expect(report.string("code") == "the-code")
-        #expect(report.string("state") == "s-123")
-        #expect(report.strings("notifications") == successNotifications)
-        #expect(report.bool("listenerRefusedAfterEnd") == true)
-        let port = try #require(report.int("listenerPort"))
+        let (report, cleanup, launches, _) = try await run(.scriptRedirect, display: display)
+        #expect(report[.gdkDisplay] == (display == .x11 ? "GdkX11Display" : "GdkWaylandDisplay"))
+        #expect(report[.outcome] == "success", "\(report[.errorMessage] ?? "")")
+        #expect(report[.code] == "the-code")
+        #expect(report[.state] == "s-123")
+        #expect(report[.notifications] == successNotifications)
+        #expect(report[.listenerRefusedAfterEnd] == true)
+        let port = try #require(report[.listenerPort])
         // The browser was started once, with the provider's first hop on the listener.
         #expect(launches.count == 1)
         #expect(launches.first?.hasPrefix("http://127.0.0.1:\(port)/") == true, "\(launches)")
         // The login page was loaded once (a real browser also asks for /favicon.ico); only a browser
         // that ran its script could go on from there to the listener.
-        let loginRequests = report.strings("loginRequests") ?? []
+        let loginRequests = report[.loginRequests] ?? []
         #expect(loginRequests.first == "/authorize" && loginRequests.dropFirst().allSatisfy { $0 == "/favicon.ico" }, "\(loginRequests)")
         // Chromium was running (the wrapper, the browser, its zygotes, GPU and network processes, a
         // renderer at least, crashpad), and all of it ended on SIGTERM.
@@ -46,12 +46,12 @@ struct RealChromiumTests {
 
     @Test("Two sign-ins in a row: the second launch opens a tab in the running Chromium, both callbacks arrive")
     func twoSignIns() async throws {
-        let (report, cleanup, launches, intoRunning) = try await run("script-redirect-twice")
-        #expect(report.string("first.outcome") == "success", "\(report.string("first.errorMessage") ?? "")")
-        #expect(report.string("first.code") == "first-code")
-        #expect(report.string("outcome") == "success", "\(report.string("errorMessage") ?? "")")
-        #expect(report.string("code") == "second-code")
-        #expect(report.int("first.listenerPort") != report.int("listenerPort"))
+        let (report, cleanup, launches, intoRunning) = try await run(.scriptRedirectTwice)
+        #expect(report[.outcome.prefixed(by: "first.")] == "success", "\(report[.errorMessage.prefixed(by: "first.")] ?? "")")
+        #expect(report[.code.prefixed(by: "first.")] == "first-code")
+        #expect(report[.outcome] == "success", "\(report[.errorMessage] ?? "")")
+        #expect(report[.code] == "second-code")
+        #expect(report[.listenerPort.prefixed(by: "first.")] != report[.listenerPort])
         #expect(launches.count == 2)
         #expect(intoRunning == 1)
         #expect(cleanup.isClean, "\(cleanup)")

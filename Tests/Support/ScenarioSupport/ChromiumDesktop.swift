@@ -12,7 +12,7 @@ public import Foundation
 ///
 ///     let browser = try ChromiumDesktop()
 ///     defer { browser.remove() }        // safety net: kills whatever still runs, removes the files
-///     let report = try await browser.runScenario("SystemBrowserScenarios", "script-redirect")
+///     let report = try await browser.runScenario(SystemBrowserScenario.scriptRedirect)
 ///     let cleanup = await browser.stop() // ends every Chromium process, waits for the kernel to say so
 ///     #expect(cleanup.isClean, "\(cleanup)")
 ///
@@ -112,17 +112,18 @@ public struct ChromiumDesktop: Sendable {
     /// The environment for a scenario process (GIO starts the browser from it).
     public var environment: [String: String] { desktop.environment }
 
-    /// Runs a scenario program (``ScenarioRunner``) with this desktop's ``environment`` (and
-    /// `environment` over it) on a private session bus (`dbus-run-session`), as a desktop app
+    /// Runs `scenario` (``ScenarioRunner/run(_:in:arguments:environment:timeout:launcher:display:)``,
+    /// in `program` when its ``ScenarioName/program`` is `nil`) with this desktop's ``environment``
+    /// (and `environment` over it) on a private session bus (`dbus-run-session`), as a desktop app
     /// runs. Chromium keeps running afterwards: call ``stop(grace:)``.
     /// - Throws: ``Failure`` with the runner's error, Chromium's output and the session log.
-    public func runScenario(
-        _ program: String, _ scenario: String, arguments: [String] = [], environment: [String: String] = [:],
+    public func runScenario<Name: ScenarioName>(
+        _ scenario: Name, in program: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
         timeout: Duration = .seconds(150), display: DisplayServer = .x11
     ) async throws -> ScenarioReport {
         do {
             return try await ScenarioRunner.run(
-                program, scenario, arguments: arguments, environment: self.environment.merging(environment) { $1 },
+                scenario, in: program, arguments: arguments, environment: self.environment.merging(environment) { $1 },
                 timeout: timeout, launcher: ["dbus-run-session", "--"], display: display)
         } catch {
             throw Failure(description: "\(error)\n--- Chromium's side:\n\(chromiumLog())")

@@ -1,4 +1,4 @@
-/// Where a scenario program shows its windows (``ScenarioRunner/run(_:_:arguments:environment:timeout:launcher:display:)``).
+/// Where a scenario program shows its windows (``ScenarioRunner/run(_:in:arguments:environment:timeout:launcher:display:)``).
 public enum DisplayServer: Sendable {
     /// The X display the tests run with (`DISPLAY`, as `xvfb-run -a` sets it).
     case x11

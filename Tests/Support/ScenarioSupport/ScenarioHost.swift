@@ -7,9 +7,9 @@ import GLibSupport
 public typealias Scenario = @MainActor (_ arguments: [String]) async throws -> ScenarioReport
 
 /// The program side of a GTK scenario: a real GTK main loop with the main-loop bridge, as a
-/// desktop app has it. `main(_:)` runs the scenario named by the first argument, prints its
-/// report (with `gdkDisplay`, the GdkDisplay's type name) as one JSON line and exits; it never
-/// hangs (a watchdog ends it after `SCENARIO_TIMEOUT` seconds, default 90).
+/// desktop app has it. ``main(_:initializeToolkit:scenarios:)`` runs the scenario named by the
+/// first argument, prints its report (with `gdkDisplay`, the GdkDisplay's type name) as one JSON
+/// line and exits; it never hangs (a watchdog ends it after `SCENARIO_TIMEOUT` seconds, default 90).
 public enum ScenarioHost {
     public static let reportPrefix = "SCENARIO-REPORT "
 
@@ -17,18 +17,31 @@ public enum ScenarioHost {
     @MainActor private static var loop: OpaquePointer?
 
     /// `initializeToolkit` opens the display (`gtk_init_check` for GTK 3, `gtk_init_check()` for
-    /// GTK 4) and returns the default `GdkDisplay *`, or `nil` when there is none.
+    /// GTK 4) and returns the default `GdkDisplay *`, or `nil` when there is none. `scenarios`
+    /// gives the scenario for a name (an exhaustive `switch`); a name on the command line that
+    /// is no case of `Name` ends the program with a usage message and status 2.
     @MainActor
-    public static func main(
-        _ scenarios: [String: Scenario], initializeToolkit: @MainActor () -> UnsafeMutableRawPointer?
+    public static func main<Name: ScenarioName>(
+        _ names: Name.Type, initializeToolkit: @MainActor () -> UnsafeMutableRawPointer?,
+        scenarios: @MainActor (Name) -> Scenario
     ) -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        guard let name = arguments.first, let scenario = scenarios[name] else {
-            FileHandle.standardError.write(Data("usage: \(CommandLine.arguments[0]) <\(scenarios.keys.sorted().joined(separator: "|"))> [arguments]\n".utf8))
+        guard let name = arguments.first.flatMap(Name.init(rawValue:)) else {
+            let known = Name.allCases.map(\.rawValue).joined(separator: "|")
+            let given = arguments.first.map { "unknown scenario \"\($0)\"\n" } ?? ""
+            FileHandle.standardError.write(Data("\(given)usage: \(CommandLine.arguments[0]) <\(known)> [arguments]\n".utf8))
             exit(2)
         }
+        let scenario = scenarios(name)
+        run(scenario, arguments: arguments, initializeToolkit: initializeToolkit)
+    }
+
+    @MainActor
+    private static func run(
+        _ scenario: @escaping Scenario, arguments: [String], initializeToolkit: @MainActor () -> UnsafeMutableRawPointer?
+    ) -> Never {
         guard let display = initializeToolkit() else {
-            emit(ScenarioReport(["error": .string("gtk_init_check failed: no display (run under xvfb-run -a, or see WaylandCompositor)")]))
+            emit(ScenarioReport(error: "gtk_init_check failed: no display (run under xvfb-run -a, or see WaylandCompositor)"))
             exit(3)
         }
         // The windowing system GTK chose (GdkX11Display, GdkWaylandDisplay), in every report.
@@ -36,16 +49,16 @@ public enum ScenarioHost {
         MainLoopBridge.install()
         let limit = UInt32(ProcessInfo.processInfo.environment["SCENARIO_TIMEOUT"].flatMap(UInt32.init) ?? 90)
         g_timeout_add_seconds_full(G_PRIORITY_DEFAULT, limit, { _ in
-            ScenarioHost.emit(ScenarioReport(["error": .string("scenario watchdog: no result in time")]))
+            ScenarioHost.emit(ScenarioReport(error: "scenario watchdog: no result in time"))
             exit(4)
         }, nil, nil)
         Task { @MainActor in
             do {
                 var report = try await scenario(Array(arguments.dropFirst()))
-                report["gdkDisplay"] = .string(displayType)
+                report[.gdkDisplay] = displayType
                 emit(report)
             } catch {
-                emit(ScenarioReport(["error": .string("scenario threw: \(error)")]))
+                emit(ScenarioReport(error: "scenario threw: \(error)"))
             }
             g_main_loop_quit(loop)
         }

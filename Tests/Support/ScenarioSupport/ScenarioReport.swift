@@ -1,7 +1,11 @@
 import Foundation
 
 /// What a scenario observed, as JSON values, for the test that launched it to assert on.
+///
+/// The scenario program writes and the test reads through the same typed ``ReportKey``s:
+/// `report[.outcome] = "success"` there, `report[.outcome] == "success"` here.
 public struct ScenarioReport: Codable, Sendable {
+    /// One value as it travels in the JSON line.
     public enum Value: Codable, Sendable, Equatable {
         case string(String)
         case int(Int)
@@ -30,38 +34,94 @@ public struct ScenarioReport: Codable, Sendable {
         }
     }
 
-    public var values: [String: Value]
+    /// The values by name, as in the JSON line.
+    private var values: [String: Value]
 
-    public init(_ values: [String: Value] = [:]) { self.values = values }
+    /// An empty report, filled through ``subscript(_:)``.
+    public init() { values = [:] }
 
-    public subscript(key: String) -> Value? {
-        get { values[key] }
-        set { values[key] = newValue }
+    private init(_ values: [String: Value]) { self.values = values }
+
+    /// A report of no result: the test that launched the scenario fails with `message`.
+    public init(error message: String) {
+        self.init()
+        self[.error] = message
     }
 
-    public func string(_ key: String) -> String? {
-        if case .string(let value) = values[key] { return value }
-        return nil
+    /// The value under `key`, or `nil` when the scenario wrote none (or one of another type);
+    /// setting `nil` removes it.
+    public subscript<Wrapped>(_ key: ReportKey<Wrapped>) -> Wrapped? {
+        get { values[key.name].flatMap(Wrapped.init(reportValue:)) }
+        set { values[key.name] = newValue?.reportValue }
     }
-    public func int(_ key: String) -> Int? {
-        if case .int(let value) = values[key] { return value }
-        return nil
+
+    /// This report with `other`'s values added; where both have a key, `other`'s wins.
+    public func merging(_ other: ScenarioReport) -> ScenarioReport {
+        ScenarioReport(values.merging(other.values) { $1 })
     }
-    public func double(_ key: String) -> Double? {
-        switch values[key] {
-        case .double(let value): value
-        case .int(let value): Double(value)
-        default: nil
+
+    /// Adds `other`'s values; where both have a key, `other`'s wins.
+    public mutating func merge(_ other: ScenarioReport) {
+        values.merge(other.values) { $1 }
+    }
+
+    /// This report with every name under `prefix`, read back through
+    /// ``ReportKey/prefixed(by:)``: for one report holding several runs side by side.
+    public func prefixed(by prefix: String) -> ScenarioReport {
+        ScenarioReport(Dictionary(uniqueKeysWithValues: values.map { (prefix + $0.key, $0.value) }))
+    }
+
+    /// The error the scenario reported instead of a result, if any.
+    public var error: String? { self[.error] }
+}
+
+/// A type a ``ScenarioReport`` can hold, with its JSON form.
+public protocol ReportValue: Sendable {
+    /// `nil` when `reportValue` holds another type.
+    init?(reportValue: ScenarioReport.Value)
+    var reportValue: ScenarioReport.Value { get }
+}
+
+extension String: ReportValue {
+    public init?(reportValue: ScenarioReport.Value) {
+        guard case .string(let value) = reportValue else { return nil }
+        self = value
+    }
+    public var reportValue: ScenarioReport.Value { .string(self) }
+}
+
+extension Int: ReportValue {
+    public init?(reportValue: ScenarioReport.Value) {
+        guard case .int(let value) = reportValue else { return nil }
+        self = value
+    }
+    public var reportValue: ScenarioReport.Value { .int(self) }
+}
+
+extension Double: ReportValue {
+    /// A whole number comes back as JSON's integer, so an `.int` reads as a `Double` too.
+    public init?(reportValue: ScenarioReport.Value) {
+        switch reportValue {
+        case .double(let value): self = value
+        case .int(let value): self = Double(value)
+        default: return nil
         }
     }
-    public func bool(_ key: String) -> Bool? {
-        if case .bool(let value) = values[key] { return value }
-        return nil
+    public var reportValue: ScenarioReport.Value { .double(self) }
+}
+
+extension Bool: ReportValue {
+    public init?(reportValue: ScenarioReport.Value) {
+        guard case .bool(let value) = reportValue else { return nil }
+        self = value
     }
-    public func strings(_ key: String) -> [String]? {
-        if case .strings(let value) = values[key] { return value }
-        return nil
+    public var reportValue: ScenarioReport.Value { .bool(self) }
+}
+
+extension Array: ReportValue where Element == String {
+    public init?(reportValue: ScenarioReport.Value) {
+        guard case .strings(let value) = reportValue else { return nil }
+        self = value
     }
-    /// The error the scenario reported instead of a result, if any.
-    public var error: String? { string("error") }
+    public var reportValue: ScenarioReport.Value { .strings(self) }
 }

@@ -16,6 +16,8 @@ public enum ScenarioRunner {
     /// Runs `program scenario arguments...` and returns the report it printed.
     ///
     /// - Parameters:
+    ///   - program: the executable, built beside the test bundle; by default the scenario's
+    ///     ``ScenarioName/program`` (the embedded scenarios have one per toolkit: name it).
     ///   - environment: variables set for the program, over the inherited ones (and over the
     ///     compositor's, on Wayland).
     ///   - launcher: a command that runs the program (found on `PATH`), such as
@@ -27,10 +29,14 @@ public enum ScenarioRunner {
     ///   standard error is in the message. The program (or its launcher) is killed if it is
     ///   still running 10 s after `timeout`, beyond its own watchdog.
     ///   ``WaylandCompositor/Failure`` when Weston is missing or does not come up.
-    public static func run(
-        _ program: String, _ scenario: String, arguments: [String] = [], environment: [String: String] = [:],
+    public static func run<Name: ScenarioName>(
+        _ scenario: Name, in program: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
         timeout: Duration = Patience.scaled(.seconds(120)), launcher: [String] = [], display: DisplayServer = .x11
     ) async throws -> ScenarioReport {
+        guard let program = program ?? Name.program else {
+            throw Failure(description: "\(Name.self) runs in more than one program: name the one to launch")
+        }
+        let scenario = scenario.rawValue
         var env = ProcessInfo.processInfo.environment
         env["SCENARIO_TIMEOUT"] = env["SCENARIO_TIMEOUT"] ?? String(timeout.components.seconds - 5)
         // No accessibility bus: GTK would start one (a dbus-daemon) that outlives the scenario

@@ -1,0 +1,195 @@
+// The report keys only EmbeddedScenarios writes (the names in its JSON report).
+
+extension ReportKey where Value == String {
+    public static var appURL: Self { .init("appURL") }
+    public static var callerViewURIAfter: Self { .init("callerViewURIAfter") }
+    public static var cookieAfterSignOut: Self { .init("cookieAfterSignOut") }
+    public static var cookieInSecond: Self { .init("cookieInSecond") }
+    public static var cookieSent: Self { .init("cookieSent") }
+    public static var dataFolder: Self { .init("dataFolder") }
+    public static var errorHandOverReason: Self { .init("errorHandOverReason") }
+    public static var handOverDetail: Self { .init("handOverDetail") }
+    public static var handOverReason: Self { .init("handOverReason") }
+    public static var kind: Self { .init("kind") }
+    public static var loginBody: Self { .init("loginBody") }
+    public static var lookalikeQuery: Self { .init("lookalikeQuery") }
+    public static var mode: Self { .init("mode") }
+    public static var pageReport: Self { .init("pageReport") }
+    public static var policy: Self { .init("policy") }
+    public static var preference: Self { .init("preference") }
+    public static var prewarmedBy: Self { .init("prewarmedBy") }
+    public static var provider: Self { .init("provider") }
+    public static var questionDefault: Self { .init("questionDefault") }
+    /// Per moment, with `suffixed(by:)` (custom-view: Before, During, After; app-after: 1s, 6s).
+    public static var title: Self { .init("title") }
+    public static var trigger: Self { .init("trigger") }
+    /// Per moment, with `suffixed(by:)` (custom-view: Before, During, After; app-after: 1s, 6s).
+    public static var uri: Self { .init("uri") }
+    public static var uriAfter: Self { .init("uriAfter") }
+    public static var uriAfterAnswer: Self { .init("uriAfterAnswer") }
+    public static var uriAfterBlank: Self { .init("uriAfterBlank") }
+    public static var uriAfterBroker: Self { .init("uriAfterBroker") }
+    public static var uriAfterCustom: Self { .init("uriAfterCustom") }
+    public static var uriAfterOpen: Self { .init("uriAfterOpen") }
+    public static var uriWhileGoingOn: Self { .init("uriWhileGoingOn") }
+    public static var windowSubtitle: Self { .init("windowSubtitle") }
+    public static var windowTitle: Self { .init("windowTitle") }
+}
+
+extension ReportKey where Value == Int {
+    public static var appPageInMilliseconds: Self { .init("appPageInMilliseconds") }
+    public static var appRequests: Self { .init("appRequests") }
+    public static var authorizeRequests: Self { .init("authorizeRequests") }
+    public static var browserAuthorizeRequests: Self { .init("browserAuthorizeRequests") }
+    public static var callbackHits: Self { .init("callbackHits") }
+    public static var callbackRequests: Self { .init("callbackRequests") }
+    public static var checkRequests: Self { .init("checkRequests") }
+    public static var clickAttempts: Self { .init("clickAttempts") }
+    public static var clickStatus: Self { .init("clickStatus") }
+    public static var dialogsAfterEnd: Self { .init("dialogsAfterEnd") }
+    public static var dialogsBeforeEnd: Self { .init("dialogsBeforeEnd") }
+    public static var failCount: Self { .init("failCount") }
+    /// Per moment: `.handlers.suffixed(by: "Before")` (custom-view: Before, During, After).
+    public static var handlers: Self { .init("handlers") }
+    public static var handlersAfter: Self { .init("handlersAfter") }
+    public static var handlersBefore: Self { .init("handlersBefore") }
+    public static var handlersDuring: Self { .init("handlersDuring") }
+    /// Per moment, with `suffixed(by:)` (app-after: 1s, 6s).
+    public static var handlersLeft: Self { .init("handlersLeft") }
+    public static var handlersOnView: Self { .init("handlersOnView") }
+    /// Per moment, with `suffixed(by:)` (custom-view: Before, During, After).
+    public static var height: Self { .init("height") }
+    public static var heightAfter: Self { .init("heightAfter") }
+    public static var heightBefore: Self { .init("heightBefore") }
+    public static var hiddenWindows: Self { .init("hiddenWindows") }
+    public static var idpPort: Self { .init("idpPort") }
+    public static var libraryToplevelsAfter: Self { .init("libraryToplevelsAfter") }
+    public static var libraryToplevelsDuring: Self { .init("libraryToplevelsDuring") }
+    public static var loginPosts: Self { .init("loginPosts") }
+    public static var lookalikeRequests: Self { .init("lookalikeRequests") }
+    public static var maxLibraryToplevels: Self { .init("maxLibraryToplevels") }
+    public static var maxPopovers: Self { .init("maxPopovers") }
+    public static var maxVisibleToplevels: Self { .init("maxVisibleToplevels") }
+    public static var page2Requests: Self { .init("page2Requests") }
+    public static var page3Requests: Self { .init("page3Requests") }
+    public static var preparedLoadMilliseconds: Self { .init("preparedLoadMilliseconds") }
+    public static var redirectPortHits: Self { .init("redirectPortHits") }
+    public static var releaseMilliseconds: Self { .init("releaseMilliseconds") }
+    public static var reports: Self { .init("reports") }
+    /// Per path, with `suffixed(by: path)` (surface: /attachment, /html-attachment, /octet, /anchor).
+    public static var requests: Self { .init("requests") }
+    public static var resumeCount: Self { .init("resumeCount") }
+    public static var screenshotStatus: Self { .init("screenshotStatus") }
+    public static var terminalCount: Self { .init("terminalCount") }
+    public static var ticks: Self { .init("ticks") }
+    public static var tlsServer: Self { .init("tlsServer") }
+    public static var tlsServerRequests: Self { .init("tlsServerRequests") }
+    public static var toplevelsAfterPrewarm: Self { .init("toplevelsAfterPrewarm") }
+    public static var toplevelsAfterRelease: Self { .init("toplevelsAfterRelease") }
+    public static var toplevelsAfterSecond: Self { .init("toplevelsAfterSecond") }
+    public static var toplevelsBefore: Self { .init("toplevelsBefore") }
+    public static var toplevelsBeforeSecond: Self { .init("toplevelsBeforeSecond") }
+    public static var viewCallbackHits: Self { .init("viewCallbackHits") }
+    public static var viewWidth: Self { .init("viewWidth") }
+    public static var visibleAfterPrewarm: Self { .init("visibleAfterPrewarm") }
+    public static var visibleToplevels: Self { .init("visibleToplevels") }
+    public static var visibleToplevelsAfter: Self { .init("visibleToplevelsAfter") }
+    public static var visibleToplevelsDuring: Self { .init("visibleToplevelsDuring") }
+    /// Per moment, with `suffixed(by:)` (custom-view: Before, During, After).
+    public static var width: Self { .init("width") }
+    public static var widthAfter: Self { .init("widthAfter") }
+    public static var widthBefore: Self { .init("widthBefore") }
+    public static var windowCentreOffset: Self { .init("windowCentreOffset") }
+    public static var windowDefaultHeight: Self { .init("windowDefaultHeight") }
+    public static var windowDefaultWidth: Self { .init("windowDefaultWidth") }
+}
+
+extension ReportKey where Value == Bool {
+    public static var adopted: Self { .init("adopted") }
+    public static var allOnMainThread: Self { .init("allOnMainThread") }
+    public static var appCallAccepted: Self { .init("appCallAccepted") }
+    public static var appPrefersDarkAfter: Self { .init("appPrefersDarkAfter") }
+    public static var appPrefersDarkBefore: Self { .init("appPrefersDarkBefore") }
+    public static var appPrefersDarkDuring: Self { .init("appPrefersDarkDuring") }
+    public static var blankFinished: Self { .init("blankFinished") }
+    public static var brokerReported: Self { .init("brokerReported") }
+    public static var buttonVisible: Self { .init("buttonVisible") }
+    public static var callerViewAlive: Self { .init("callerViewAlive") }
+    public static var canOpenWindowsAfter: Self { .init("canOpenWindowsAfter") }
+    public static var canOpenWindowsBefore: Self { .init("canOpenWindowsBefore") }
+    public static var canOpenWindowsDuring: Self { .init("canOpenWindowsDuring") }
+    public static var cookieFileExists: Self { .init("cookieFileExists") }
+    public static var customReported: Self { .init("customReported") }
+    public static var dataFolderExists: Self { .init("dataFolderExists") }
+    public static var dialogDefaultIsCancel: Self { .init("dialogDefaultIsCancel") }
+    public static var dialogModal: Self { .init("dialogModal") }
+    public static var dialogShown: Self { .init("dialogShown") }
+    public static var dialogTransientForSignIn: Self { .init("dialogTransientForSignIn") }
+    public static var endedBeforeCancel: Self { .init("endedBeforeCancel") }
+    public static var endedWhileGoingOn: Self { .init("endedWhileGoingOn") }
+    public static var finished: Self { .init("finished") }
+    public static var hiddenRealized: Self { .init("hiddenRealized") }
+    /// Per moment, with `suffixed(by:)` (custom-view: Before, During, After).
+    public static var inDestruction: Self { .init("inDestruction") }
+    public static var inDestructionAfter: Self { .init("inDestructionAfter") }
+    public static var indicatorVisibleAfterLoad: Self { .init("indicatorVisibleAfterLoad") }
+    public static var indicatorVisibleWhileSlow: Self { .init("indicatorVisibleWhileSlow") }
+    public static var isLoadingAfter: Self { .init("isLoadingAfter") }
+    public static var loadingWhileSlow: Self { .init("loadingWhileSlow") }
+    /// Per moment, with `suffixed(by:)` (custom-view: Before, During, After).
+    public static var mapped: Self { .init("mapped") }
+    public static var notificationsCarryView: Self { .init("notificationsCarryView") }
+    public static var openFinished: Self { .init("openFinished") }
+    public static var pageEndedSession: Self { .init("pageEndedSession") }
+    /// Per moment, with `suffixed(by:)` (custom-view: Before, During, After).
+    public static var parentIsBox: Self { .init("parentIsBox") }
+    public static var portalOwned: Self { .init("portalOwned") }
+    public static var preparedLoaded: Self { .init("preparedLoaded") }
+    /// Per round, with `suffixed(by: "\(round)")` (prewarm).
+    public static var preparedLoadedAfter: Self { .init("preparedLoadedAfter") }
+    public static var questionShown: Self { .init("questionShown") }
+    /// Per round, with `suffixed(by: "\(round)")` (prewarm).
+    public static var readyAfter: Self { .init("readyAfter") }
+    public static var readyAfterPrewarm: Self { .init("readyAfterPrewarm") }
+    public static var readyAfterRelease: Self { .init("readyAfterRelease") }
+    public static var readyBeforePrewarm: Self { .init("readyBeforePrewarm") }
+    /// Per round, with `suffixed(by: "\(round)")` (prewarm).
+    public static var readyDuring: Self { .init("readyDuring") }
+    public static var sawSignInWindow: Self { .init("sawSignInWindow") }
+    public static var slotFree: Self { .init("slotFree") }
+    public static var terminalLast: Self { .init("terminalLast") }
+    /// Per moment, with `suffixed(by:)` (custom-view: Before, During, After).
+    public static var visible: Self { .init("visible") }
+    public static var wentOn: Self { .init("wentOn") }
+    public static var windowFinalized: Self { .init("windowFinalized") }
+    public static var windowGone: Self { .init("windowGone") }
+    public static var windowMissing: Self { .init("windowMissing") }
+    public static var windowModal: Self { .init("windowModal") }
+    public static var windowTransientForParent: Self { .init("windowTransientForParent") }
+    public static var windowVisible: Self { .init("windowVisible") }
+}
+
+extension ReportKey where Value == [String] {
+    public static var brokerCalls: Self { .init("brokerCalls") }
+    public static var built: Self { .init("built") }
+    public static var callerViewEvents: Self { .init("callerViewEvents") }
+    public static var contextMenusShown: Self { .init("contextMenusShown") }
+    public static var dialogButtons: Self { .init("dialogButtons") }
+    public static var dialogTexts: Self { .init("dialogTexts") }
+    public static var entries: Self { .init("entries") }
+    public static var eventNames: Self { .init("eventNames") }
+    public static var filesWithDownload: Self { .init("filesWithDownload") }
+    /// Per round, with `prefixed(by: "round\(round).")` (prewarm).
+    public static var history: Self { .init("history") }
+    public static var homeFiles: Self { .init("homeFiles") }
+    public static var launches: Self { .init("launches") }
+    public static var launchesAfterEnd: Self { .init("launchesAfterEnd") }
+    public static var looseEntries: Self { .init("looseEntries") }
+    public static var questionButtons: Self { .init("questionButtons") }
+    public static var reports: Self { .init("reports") }
+    public static var settingsAfter: Self { .init("settingsAfter") }
+    public static var settingsBefore: Self { .init("settingsBefore") }
+    public static var settingsDuring: Self { .init("settingsDuring") }
+    public static var signalsGainingHandlers: Self { .init("signalsGainingHandlers") }
+    public static var toplevelsAfterReleaseTypes: Self { .init("toplevelsAfterReleaseTypes") }
+}

@@ -1,0 +1,39 @@
+// The report keys only SignInScenarios writes (the names in its JSON report).
+
+extension ReportKey where Value == String {
+    public static var browserCodeChallenge: Self { .init("browserCodeChallenge") }
+    public static var browserNonce: Self { .init("browserNonce") }
+    public static var browserRedirectURI: Self { .init("browserRedirectURI") }
+    public static var browserState: Self { .init("browserState") }
+    public static var firstAuthorizationURL: Self { .init("firstAuthorizationURL") }
+    public static var firstCodeChallenge: Self { .init("firstCodeChallenge") }
+    public static var firstNonce: Self { .init("firstNonce") }
+    public static var firstRedirectURI: Self { .init("firstRedirectURI") }
+    public static var firstState: Self { .init("firstState") }
+    public static var idTokenNonce: Self { .init("idTokenNonce") }
+    public static var idTokenSubject: Self { .init("idTokenSubject") }
+    public static var issuer: Self { .init("issuer") }
+    public static var message: Self { .init("message") }
+    public static var name: Self { .init("name") }
+    public static var renewedSubject: Self { .init("renewedSubject") }
+    public static var replayAnswer: Self { .init("replayAnswer") }
+    public static var subject: Self { .init("subject") }
+    public static var username: Self { .init("username") }
+}
+
+extension ReportKey where Value == Int {
+    public static var accessTokenLength: Self { .init("accessTokenLength") }
+}
+
+extension ReportKey where Value == Bool {
+    public static var hasRefreshToken: Self { .init("hasRefreshToken") }
+    public static var renewedAccessTokenDiffers: Self { .init("renewedAccessTokenDiffers") }
+    public static var viewStillInWindow: Self { .init("viewStillInWindow") }
+}
+
+extension ReportKey where Value == [String] {
+    public static var idTokenAudience: Self { .init("idTokenAudience") }
+    public static var providerKinds: Self { .init("providerKinds") }
+    public static var scopes: Self { .init("scopes") }
+    public static var titles: Self { .init("titles") }
+}

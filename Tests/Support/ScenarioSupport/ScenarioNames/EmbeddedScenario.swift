@@ -1,0 +1,30 @@
+/// The scenarios `EmbeddedScenariosGTK3` and `EmbeddedScenariosGTK4` run (the same ones, once per
+/// toolkit), by the name on their command line.
+public enum EmbeddedScenario: String, ScenarioName {
+    case appAfter = "app-after"
+    case appearance
+    case handover
+    case page
+    case outcome
+    case schemes
+    case privateData = "private-data"
+    case prewarm
+    case prewarmForSession = "prewarm-for-session"
+    case login
+    case redirect
+    case newWindows = "new-windows"
+    case failure
+    case secondSession = "second-session"
+    case customView = "custom-view"
+    case customViewAuthenticationSession = "custom-view-authentication-session"
+    case cookies
+    case cookieStep = "cookie-step"
+    case slowPage = "slow-page"
+    case broker
+    case conformance
+    case show
+    case surface
+
+    /// `nil`: the tests name the program of the toolkit they test.
+    public static var program: String? { nil }
+}
