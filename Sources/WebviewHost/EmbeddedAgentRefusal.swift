@@ -31,6 +31,17 @@ public struct EmbeddedAgentRefusal: Hashable, Sendable, CustomStringConvertible 
 
     /// The first rule whose address part `address` contains.
     public static func firstMatch(address: String, in rules: [EmbeddedAgentRefusal]) -> EmbeddedAgentRefusal? {
-        rules.first { rule in rule.urlContains.contains { address.contains($0) } }
+        rules.first { rule in rule.urlContains.contains { contains(address, $0) } }
+    }
+
+    /// Whether `text` contains `part`, compared as UTF-8 bytes (as the page's address is ASCII).
+    /// Not the standard library's `contains(_:)`, which lives in `_StringProcessing`, nor
+    /// Foundation's `range(of:)`, which goes through `NSString` on Linux: a sign-in loads neither's
+    /// code otherwise (about 0.2 MiB resident, which the benchmark's memory goal counts).
+    static func contains(_ text: String, _ part: String) -> Bool {
+        let text = Array(text.utf8), part = Array(part.utf8)
+        guard !part.isEmpty else { return true }
+        guard text.count >= part.count else { return false }
+        return (0...(text.count - part.count)).contains { start in text[start..<(start + part.count)].elementsEqual(part) }
     }
 }

@@ -26,6 +26,17 @@ enum Child {
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
     }
 
+    /// Prints `hwm <kB>` (`VmHWM`). With `WEBVIEW_HOST_BENCH_SMAPS=<file>` in the environment, also
+    /// copies `/proc/self/smaps` there first: where the memory is, mapping by mapping.
+    static func sayPeakMemory() {
+        if let path = ProcessInfo.processInfo.environment["WEBVIEW_HOST_BENCH_SMAPS"],
+            let smaps = FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile()
+        {
+            FileManager.default.createFile(atPath: path, contents: smaps)
+        }
+        say("hwm \(statusKiB("VmHWM"))")
+    }
+
     /// The size of every window the children show: the floor's (Baselines/floor.c).
     static let windowSize = (width: Int32(480), height: Int32(640))
 
@@ -77,7 +88,7 @@ enum Child {
             webkit_policy_decision_ignore(wvh_policy_decision(decision))
             MainActor.assumeIsolated { Toolkit.destroyWindow(Child.swiftFloorWindow!) }
             Child.say("resumed \(Child.monotonicNanoseconds())")
-            Child.say("hwm \(Child.statusKiB("VmHWM"))")
+            Child.sayPeakMemory()
             exit(0)
         }
         let loadChanged: @convention(c) (gpointer?, UInt32, gpointer?) -> Void = { _, event, _ in
@@ -131,7 +142,7 @@ enum Child {
                 say("error \(error)")
             }
             NotificationCenter.default.removeObserver(observer)
-            say("hwm \(statusKiB("VmHWM"))")
+            sayPeakMemory()
             exit(0)
         }
         Toolkit.runMainLoop()
