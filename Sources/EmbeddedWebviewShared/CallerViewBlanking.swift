@@ -91,7 +91,7 @@ final class CallerViewBlanking {
     /// `decide-policy` after the end: `about:blank` and the app's own navigation (the first other
     /// one, which the app started after its `await` returned) load; the redirect URI, other
     /// schemes, windows and any further navigation (the ended page's timers) are refused.
-    func decide(_ decision: UnsafeMutableRawPointer, type: UInt32) -> Bool {
+    func decide(_ decision: WebKitDifferences.PolicyDecision, type: UInt32) -> Bool {
         let request: WebKitDifferences.URIRequest?
         switch WebKitPolicyDecisionType(type) {
         case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION:
@@ -110,7 +110,7 @@ final class CallerViewBlanking {
                 return false
             }
         }
-        webkit_policy_decision_ignore(wvh_policy_decision(decision))
+        webkit_policy_decision_ignore(decision)
         return true
     }
 

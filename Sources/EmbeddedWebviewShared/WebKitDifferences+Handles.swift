@@ -14,4 +14,6 @@ extension WebKitDifferences {
     typealias Window = UnsafeMutablePointer<GtkWindow>
     /// A `GtkWidget *`.
     typealias Widget = UnsafeMutablePointer<GtkWidget>
+    /// A `WebKitPolicyDecision *` (`decide-policy`'s argument; derivable in both WebKits).
+    typealias PolicyDecision = UnsafeMutablePointer<WebKitPolicyDecision>
 }
