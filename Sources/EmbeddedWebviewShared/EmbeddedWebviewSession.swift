@@ -213,8 +213,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             if let blanking = self.blanking { return blanking.decide(decision, type: type) }
             return self.decidePolicy(decision, type: type)
         })
-        // The action is a `WebKitNavigationAction *` (boxed, so opaque).
-        connections.connect(view, "create", .create { [weak self] (action: OpaquePointer?) -> WebKitDifferences.Widget? in
+        connections.connect(view, "create", .create { [weak self] (action: WebKitDifferences.NavigationAction?) -> WebKitDifferences.Widget? in
             // window.open, target=_blank and friends: never a new window.
             guard let self, !self.dismissed, let action else { return nil }
             let request = webkit_navigation_action_get_request(action)

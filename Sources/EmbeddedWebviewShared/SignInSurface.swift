@@ -123,7 +123,7 @@ final class SignInSurface {
     private func connect(_ connections: SignalConnections) {
         let allowed = allowed
         let view = view
-        connections.connect(view, "permission-request", .pointerReturningBool { (request: OpaquePointer?) in
+        connections.connect(view, "permission-request", .pointerReturningBool { (request: WebKitDifferences.PermissionRequest?) in
             guard let request else { return false }
             let name = String(cString: g_type_name(wvh_object_type(request.objectAddress)))
             if let kind = SignInPermission.ofRequest(typeName: name), allowed.contains(kind) {
@@ -133,7 +133,7 @@ final class SignInSurface {
             }
             return true
         })
-        connections.connect(view, "query-permission-state", .pointerReturningBool { (query: OpaquePointer?) in
+        connections.connect(view, "query-permission-state", .pointerReturningBool { (query: WebKitDifferences.PermissionStateQuery?) in
             guard let query else { return false }
             let name = webkit_permission_state_query_get_name(query).map { String(cString: $0) } ?? ""
             // An allowed kind is answered by WebKit itself (prompt, or what was granted).
@@ -143,7 +143,7 @@ final class SignInSurface {
         })
         // alert, confirm, prompt, beforeunload: never shown. alert returns, confirm answers false,
         // prompt null, and a page may always be left (beforeunload cannot hold the view).
-        connections.connect(view, "script-dialog", .pointerReturningBool { (dialog: OpaquePointer?) in
+        connections.connect(view, "script-dialog", .pointerReturningBool { (dialog: WebKitDifferences.ScriptDialog?) in
             guard let dialog else { return false }
             switch webkit_script_dialog_get_dialog_type(dialog) {
             case WEBKIT_SCRIPT_DIALOG_CONFIRM: webkit_script_dialog_confirm_set_confirmed(dialog, 0)
