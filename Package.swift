@@ -200,7 +200,7 @@ let package = Package(
             path: "Tests/Scenarios/ToolkitNeutralApp"
         ),
         .testTarget(
-            name: "WebviewHostTests", dependencies: ["WebviewHost", "WebviewHostTestKit"], path: "Tests/Suites/WebviewHostTests"),
+            name: "WebviewHostTests", dependencies: ["WebviewHost", "WebviewHostTestKit", "ScenarioSupport"], path: "Tests/Suites/WebviewHostTests"),
         .testTarget(
             name: "GLibSupportTests", dependencies: ["ScenarioSupport", "GLibSupport", "CGLib"],
             path: "Tests/Suites/GLibSupportTests"),

@@ -7,6 +7,9 @@ import Synchronization
 /// `com.microsoft.identity.Broker1`, and a watch on the broker's name so that a broker that goes
 /// away mid-call ends every call in flight at once. All GDBus work happens on
 /// ``GLibWorkerThread``; callers await.
+///
+/// This file holds the calls (start, cancel, end exactly once); the connection and the name
+/// watch are in BrokerBus+Connection.swift, reading a reply in BrokerBus+Reply.swift.
 final class BrokerBus: @unchecked Sendable {
     static let busName = "com.microsoft.identity.broker1"
     static let objectPath = "/com/microsoft/identity/broker1"
@@ -32,7 +35,7 @@ final class BrokerBus: @unchecked Sendable {
     }
 
     /// Unchecked: the GLib pointers are used on the worker thread only.
-    private struct Pending: @unchecked Sendable {
+    struct Pending: @unchecked Sendable {
         let continuation: CheckedContinuation<Result<Reply, Failure>, Never>
         let cancellable: GObjectRef<UnsafeMutablePointer<GCancellable>>
         /// Calls to the broker end when its name loses its owner; calls to the bus itself do not.
@@ -40,7 +43,7 @@ final class BrokerBus: @unchecked Sendable {
     }
 
     /// Unchecked: the GLib pointers are used on the worker thread only.
-    private struct State: @unchecked Sendable {
+    struct State: @unchecked Sendable {
         /// The `GDBusConnection`, made on first use and again after it closed.
         var connection: GObjectRef<OpaquePointer>?
         var subscription: guint = 0
@@ -51,10 +54,10 @@ final class BrokerBus: @unchecked Sendable {
     }
 
     /// `nil`: the session bus of `DBUS_SESSION_BUS_ADDRESS` (or of the user's systemd instance).
-    private let address: String?
+    let address: String?
     private let callTimeoutMilliseconds: Int32
     private let worker = GLibWorkerThread.shared
-    private let state = Mutex(State())
+    let state = Mutex(State())
 
     init(address: String?, callTimeout: Duration) {
         self.address = address
@@ -194,116 +197,10 @@ final class BrokerBus: @unchecked Sendable {
     }
 
     /// Resumes the call `id` once (later ends do nothing) and cancels its GDBus call; on the worker thread.
-    private func end(_ id: UInt64, with outcome: Result<Reply, Failure>) {
+    func end(_ id: UInt64, with outcome: Result<Reply, Failure>) {
         let pending = state.withLock { $0.pending.removeValue(forKey: id) }
         guard let pending else { return }
         g_cancellable_cancel(pending.cancellable.pointer)
         pending.continuation.resume(returning: outcome)
-    }
-
-    /// The connection, made (and the name watched) on first use; on the worker thread.
-    private func connect() -> Result<GObjectRef<OpaquePointer>, Failure> {
-        if let connection = state.withLock({ $0.connection }) {
-            if g_dbus_connection_is_closed(connection.pointer) == 0 { return .success(connection) }
-            // The bus went away (or the connection was closed): drop it, connect again below.
-            let subscription = state.withLock { state in
-                defer { (state.connection, state.subscription) = (nil, 0) }
-                return state.subscription
-            }
-            if subscription != 0 { g_dbus_connection_signal_unsubscribe(connection.pointer, subscription) }
-        }
-        let made: GObjectRef<OpaquePointer>?
-        do throws(GLibError) {
-            var resolved = self.address
-            if resolved == nil, let found = try withGError({ g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, nil, $0) }) {
-                resolved = String(cString: found)
-                g_free(found)
-            }
-            guard let address = resolved else { return .failure(.unavailable("there is no session bus")) }
-            let flags = GDBusConnectionFlags(
-                rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-            made = try withGError { g_dbus_connection_new_for_address_sync(address, flags, nil, nil, $0) }.map(GObjectRef.init(adopting:))
-        } catch {
-            return .failure(.unavailable("the session bus cannot be reached: \(error.message)"))
-        }
-        guard let made else { return .failure(.unavailable("the session bus cannot be reached")) }
-        g_dbus_connection_set_exit_on_close(made.pointer, 0)
-        // Weak: the subscription must not keep the bus alive.
-        let ownerChanged: @Sendable (String, String) -> Void = { [weak self] old, new in self?.brokerChangedOwner(from: old, to: new) }
-        let subscription = g_dbus_connection_signal_subscribe(
-            made.pointer, "org.freedesktop.DBus", "org.freedesktop.DBus", "NameOwnerChanged", "/org/freedesktop/DBus", Self.busName,
-            G_DBUS_SIGNAL_FLAGS_NONE,
-            { _, _, _, _, _, parameters, data in
-                guard let parameters else { return }
-                let ownerChanged = UserData<@Sendable (String, String) -> Void>.borrow(data)
-                guard g_variant_n_children(parameters) == 3 else { return }
-                func child(_ index: Int) -> String {
-                    let value = g_variant_get_child_value(parameters, gsize(index))!
-                    defer { g_variant_unref(value) }
-                    return String(cString: g_variant_get_string(value, nil))
-                }
-                ownerChanged(child(1), child(2))
-            }, UserData.retained(ownerChanged), UserData<@Sendable (String, String) -> Void>.destroyNotify)
-        state.withLock {
-            $0.connection = made
-            $0.subscription = subscription
-        }
-        return .success(made)
-    }
-
-    /// The broker's name lost its owner (or changed hands): every call to it in flight ends now.
-    /// A first owner (D-Bus activation started the broker for a call) ends nothing.
-    private func brokerChangedOwner(from oldOwner: String, to owner: String) {
-        guard !oldOwner.isEmpty, oldOwner != owner else { return }
-        let ended = state.withLock { state -> [UInt64] in
-            state.pending.filter { $0.value.toBroker }.map(\.key)
-        }
-        guard !ended.isEmpty else { return }
-        let why = owner.isEmpty ? "the identity broker left the session bus during the call" : "the identity broker was replaced during the call"
-        for id in ended { end(id, with: .failure(.unavailable(why))) }
-    }
-
-    // MARK: - Decoding
-
-    private static func decode(_ reply: OpaquePointer) -> Result<Reply, Failure> {
-        let type = String(cString: g_variant_get_type_string(reply))
-        guard g_variant_n_children(reply) == 1, let child = g_variant_get_child_value(reply, 0) else {
-            return .failure(.mismatch("the reply has the type \(type)"))
-        }
-        defer { g_variant_unref(child) }
-        switch type {
-        case "(s)":
-            return .success(.string(String(cString: g_variant_get_string(child, nil))))
-        case "(b)":
-            return .success(.bool(g_variant_get_boolean(child) != 0))
-        case "(as)":
-            var names: [String] = []
-            for index in 0..<g_variant_n_children(child) {
-                let item = g_variant_get_child_value(child, index)!
-                names.append(String(cString: g_variant_get_string(item, nil)))
-                g_variant_unref(item)
-            }
-            return .success(.strings(names))
-        default:
-            return .failure(.mismatch("the reply has the type \(type)"))
-        }
-    }
-
-    private static func failure(from error: UnsafeMutablePointer<GError>) -> Failure {
-        let remote = g_dbus_error_get_remote_error(error).map { pointer in
-            defer { g_free(pointer) }
-            return String(cString: pointer)
-        }
-        let copied = GLibError(UnsafePointer(error))
-        if copied.isIOError(G_IO_ERROR_CANCELLED) { return .canceled }
-        let name = remote ?? copied.domain
-        let text = "\(name): \(copied.message)"
-        switch remote {
-        case "org.freedesktop.DBus.Error.UnknownMethod", "org.freedesktop.DBus.Error.UnknownInterface",
-            "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.InvalidArgs":
-            return .mismatch(text)
-        default:
-            return .unavailable(text)
-        }
     }
 }

@@ -24,8 +24,6 @@ static inline WebKitPolicyDecision *wvh_policy_decision(gpointer p) { return WEB
 static inline WebKitResponsePolicyDecision *wvh_response_policy_decision(gpointer p) {
     return WEBKIT_RESPONSE_POLICY_DECISION(p);
 }
-// The `create` signal's argument (a boxed WebKitNavigationAction *).
-static inline WebKitNavigationAction *wvh_navigation_action(gpointer p) { return (WebKitNavigationAction *)p; }
 
 // MARK: Type checks (GTK_IS_WINDOW, WEBKIT_IS_WEB_VIEW)
 static inline gboolean wvh_is_window(gpointer p) { return p != NULL && GTK_IS_WINDOW(p); }

@@ -66,11 +66,11 @@ struct SignInWindowWidgets {
     /// Calls `handler` for the close button (`delete-event`) and Escape (`key-press-event`), which
     /// then do nothing more: the session decides what happens to the window.
     func onCloseRequest(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
-        connections.connect(window, "delete-event", .pointerReturningBool { _ in
+        connections.connect(window, "delete-event", .pointerReturningBool {
             handler()
             return true
         })
-        connections.connect(window, "key-press-event", .pointerReturningBool { event in
+        connections.connect(window, "key-press-event", .pointerReturningBool { (event: UnsafeMutablePointer<GdkEvent>?) in
             guard let event, wvh_event_key_keyval(event) == guint(GDK_KEY_Escape) else { return false }
             handler()
             return true

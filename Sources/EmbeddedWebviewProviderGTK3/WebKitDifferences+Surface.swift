@@ -6,6 +6,16 @@ import GLibSupport
 extension WebKitDifferences {
     /// A `WebKitContextMenu *` (derivable in 4.1, so a typed pointer).
     typealias ContextMenu = UnsafeMutablePointer<WebKitContextMenu>
+    /// A `WebKitContextMenuItem *` (derivable in 4.1).
+    typealias ContextMenuItem = UnsafeMutablePointer<WebKitContextMenuItem>
+    /// A `WebKitFileChooserRequest *` (derivable in 4.1).
+    typealias FileChooserRequest = UnsafeMutablePointer<WebKitFileChooserRequest>
+    /// A `WebKitColorChooserRequest *` (derivable in 4.1).
+    typealias ColorChooserRequest = UnsafeMutablePointer<WebKitColorChooserRequest>
+    /// A `WebKitDownload *` (derivable in 4.1).
+    typealias Download = UnsafeMutablePointer<WebKitDownload>
+    /// A `WebKitHitTestResult *` (derivable in 4.1).
+    typealias HitTestResult = UnsafeMutablePointer<WebKitHitTestResult>
 
     /// The object that emits `download-started` for `view`'s downloads: its `WebKitWebContext`.
     static func downloadSource(of view: WebView) -> UnsafeMutablePointer<WebKitWebContext> {
@@ -14,7 +24,7 @@ extension WebKitDifferences {
 
     /// A `context-menu` handler in 4.1's shape (menu, `GdkEvent`, hit test result); `body` gets
     /// the menu and returns `true` to show none.
-    static func contextMenuHandler(_ body: @escaping @MainActor (UnsafeMutableRawPointer?) -> Bool) -> SignalHandler {
-        .threePointersReturningBool { menu, _, _ in body(menu) }
+    static func contextMenuHandler(_ body: @escaping @MainActor (ContextMenu?) -> Bool) -> SignalHandler {
+        .threePointersReturningBool { (menu: ContextMenu?, _: UnsafeMutablePointer<GdkEvent>?, _: HitTestResult?) in body(menu) }
     }
 }

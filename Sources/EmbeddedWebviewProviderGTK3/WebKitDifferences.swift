@@ -76,10 +76,13 @@ enum WebKitDifferences {
         webkit_user_content_manager_unregister_script_message_handler(manager, name)
     }
 
-    /// The text of a `script-message-received` argument (a `WebKitJavascriptResult *` in 4.1).
-    static func messageText(_ argument: UnsafeMutableRawPointer?) -> String? {
+    /// The argument of `script-message-received`: a `WebKitJavascriptResult *` in 4.1 (boxed, so opaque).
+    typealias ScriptMessage = OpaquePointer
+
+    /// The text of a `script-message-received` argument.
+    static func messageText(_ argument: ScriptMessage?) -> String? {
         guard let argument,
-            let value = webkit_javascript_result_get_js_value(OpaquePointer(argument)),
+            let value = webkit_javascript_result_get_js_value(argument),
             let text = jsc_value_to_string(value)
         else { return nil }
         defer { g_free(text) }

@@ -6,6 +6,16 @@ import GLibSupport
 extension WebKitDifferences {
     /// A `WebKitContextMenu *` (final in 6.0, so opaque).
     typealias ContextMenu = OpaquePointer
+    /// A `WebKitContextMenuItem *` (final in 6.0, so opaque).
+    typealias ContextMenuItem = OpaquePointer
+    /// A `WebKitFileChooserRequest *` (final in 6.0, so opaque).
+    typealias FileChooserRequest = OpaquePointer
+    /// A `WebKitColorChooserRequest *` (final in 6.0, so opaque).
+    typealias ColorChooserRequest = OpaquePointer
+    /// A `WebKitDownload *` (final in 6.0, so opaque).
+    typealias Download = OpaquePointer
+    /// A `WebKitHitTestResult *` (final in 6.0, so opaque).
+    typealias HitTestResult = OpaquePointer
 
     /// The object that emits `download-started` for `view`'s downloads: its `WebKitNetworkSession`.
     static func downloadSource(of view: WebView) -> OpaquePointer {
@@ -14,7 +24,7 @@ extension WebKitDifferences {
 
     /// A `context-menu` handler in 6.0's shape (menu, hit test result); `body` gets the menu and
     /// returns `true` to show none.
-    static func contextMenuHandler(_ body: @escaping @MainActor (UnsafeMutableRawPointer?) -> Bool) -> SignalHandler {
-        .twoPointersReturningBool { menu, _ in body(menu) }
+    static func contextMenuHandler(_ body: @escaping @MainActor (ContextMenu?) -> Bool) -> SignalHandler {
+        .twoPointersReturningBool { (menu: ContextMenu?, _: HitTestResult?) in body(menu) }
     }
 }

@@ -76,9 +76,12 @@ enum WebKitDifferences {
         webkit_user_content_manager_unregister_script_message_handler(manager, name, nil)
     }
 
-    /// The text of a `script-message-received` argument (a `JSCValue *` in 6.0).
-    static func messageText(_ argument: UnsafeMutableRawPointer?) -> String? {
-        guard let argument, let text = jsc_value_to_string(OpaquePointer(argument)) else { return nil }
+    /// The argument of `script-message-received`: a `JSCValue *` in 6.0 (final, so opaque).
+    typealias ScriptMessage = OpaquePointer
+
+    /// The text of a `script-message-received` argument.
+    static func messageText(_ argument: ScriptMessage?) -> String? {
+        guard let argument, let text = jsc_value_to_string(argument) else { return nil }
         defer { g_free(text) }
         return String(cString: text)
     }

@@ -83,7 +83,7 @@ final class CallerViewBlanking {
         // Any load started from now on (the app's, a new session's) sets `is-loading`, at once.
         let blank = GObjectWeakRef(view)
         let loads = SignalConnections()
-        loads.connect(view, "notify::is-loading", .pointer { [weak self] _ in
+        loads.connect(view, "notify::is-loading", .pointer { [weak self] in
             if let view = blank.get()?.pointer, webkit_web_view_is_loading(view) != 0 { self?.loadStartedSinceEnd = true }
         })
         whenIdle { [self] in
@@ -111,7 +111,7 @@ final class CallerViewBlanking {
     /// `decide-policy` after the end: `about:blank` and the app's own navigation (the first other
     /// one, which the app started after its `await` returned) load; the redirect URI, other
     /// schemes, windows and any further navigation (the ended page's timers) are refused.
-    func decide(_ decision: UnsafeMutableRawPointer, type: UInt32) -> Bool {
+    func decide(_ decision: WebKitDifferences.PolicyDecision, type: UInt32) -> Bool {
         let request: WebKitDifferences.URIRequest?
         switch WebKitPolicyDecisionType(type) {
         case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION:
@@ -130,7 +130,7 @@ final class CallerViewBlanking {
                 return false
             }
         }
-        webkit_policy_decision_ignore(wvh_policy_decision(decision))
+        webkit_policy_decision_ignore(decision)
         return true
     }
 

@@ -12,7 +12,7 @@ import WebviewHost
 /// ``ExternalSchemePolicy`` or nowhere.
 extension EmbeddedWebviewSession {
     /// `decide-policy` while the session runs; `true` when decided here.
-    func decidePolicy(_ decision: UnsafeMutableRawPointer, type: UInt32) -> Bool {
+    func decidePolicy(_ decision: WebKitDifferences.PolicyDecision, type: UInt32) -> Bool {
         switch WebKitPolicyDecisionType(type) {
         case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION:
             let action = SignInNavigation.action(of: decision)
@@ -21,7 +21,7 @@ extension EmbeddedWebviewSession {
             if self.request.redirectURI.matches(url) {
                 // The callback (and its code) never reaches the network, from the page or from a
                 // frame in it (WebKit does not say which frame navigates, so both are the redirect).
-                webkit_policy_decision_ignore(wvh_policy_decision(decision))
+                webkit_policy_decision_ignore(decision)
                 window?.loadEnded()
                 if SignInNavigation.method(of: request) == "POST" {
                     // response_mode=form_post: the response is in a body the view never sends.
@@ -45,13 +45,13 @@ extension EmbeddedWebviewSession {
                 requested = url
                 return false
             }
-            webkit_policy_decision_ignore(wvh_policy_decision(decision))
+            webkit_policy_decision_ignore(decision)
             handToSystem(url, isUserGesture: webkit_navigation_action_is_user_gesture(action) != 0)
             return true
         case WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION:
             let action = SignInNavigation.action(of: decision)
             let request = webkit_navigation_action_get_request(action)
-            webkit_policy_decision_ignore(wvh_policy_decision(decision))
+            webkit_policy_decision_ignore(decision)
             if let url = SignInNavigation.url(of: request) {
                 openNewWindowRequest(
                     url, text: SignInNavigation.text(of: request), isUserGesture: webkit_navigation_action_is_user_gesture(action) != 0)

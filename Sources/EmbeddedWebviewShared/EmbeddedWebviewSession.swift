@@ -206,20 +206,19 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     /// Connects the session's handlers to `view`: before the end they go to the session, after it
     /// to ``CallerViewBlanking``.
     private func attachHandlers(to view: WebKitDifferences.WebView) {
-        connections.connect(view, "decide-policy", .decidePolicy { [weak self] decision, type in
+        connections.connect(view, "decide-policy", .decidePolicy { [weak self] (decision: WebKitDifferences.PolicyDecision?, type) in
             guard let self, let decision else { return false }
             if let blanking = self.blanking { return blanking.decide(decision, type: type) }
             return self.decidePolicy(decision, type: type)
         })
-        connections.connect(view, "create", .create { [weak self] action in
+        connections.connect(view, "create", .create { [weak self] (action: WebKitDifferences.NavigationAction?) -> WebKitDifferences.Widget? in
             // window.open, target=_blank and friends: never a new window.
             guard let self, !self.dismissed, let action else { return nil }
-            let navigation = wvh_navigation_action(action)
-            let request = webkit_navigation_action_get_request(navigation)
+            let request = webkit_navigation_action_get_request(action)
             if let url = SignInNavigation.url(of: request) {
                 self.openNewWindowRequest(
                     url, text: SignInNavigation.text(of: request),
-                    isUserGesture: webkit_navigation_action_is_user_gesture(navigation) != 0)
+                    isUserGesture: webkit_navigation_action_is_user_gesture(action) != 0)
             }
             return nil
         })

@@ -33,12 +33,12 @@ enum SignInNavigation {
     }
 
     /// The request of a navigation or new-window decision (`webkit_navigation_action_get_request`).
-    static func request(of decision: UnsafeMutableRawPointer) -> WebKitDifferences.URIRequest? {
+    static func request(of decision: WebKitDifferences.PolicyDecision) -> WebKitDifferences.URIRequest? {
         webkit_navigation_action_get_request(action(of: decision))
     }
 
     /// The navigation action of a navigation or new-window decision.
-    static func action(of decision: UnsafeMutableRawPointer) -> OpaquePointer? {
+    static func action(of decision: WebKitDifferences.PolicyDecision) -> OpaquePointer? {
         webkit_navigation_policy_decision_get_navigation_action(wvh_navigation_policy_decision(decision))
     }
 

@@ -49,7 +49,7 @@ final class SignInPageWatch {
         self.view = view
         manager = GObjectRef(retaining: WebKitDifferences.contentManager(of: view))
         registered = WebKitDifferences.registerMessages(manager.pointer, name: Self.channel)
-        connections.connect(manager, "script-message-received::\(Self.channel)", .pointer { argument in
+        connections.connect(manager, "script-message-received::\(Self.channel)", .pointer { (argument: WebKitDifferences.ScriptMessage?) in
             guard let text = WebKitDifferences.messageText(argument), let finding = Self.finding(text) else { return }
             found(finding)
         })

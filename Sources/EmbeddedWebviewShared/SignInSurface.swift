@@ -123,29 +123,28 @@ final class SignInSurface {
     private func connect(_ connections: SignalConnections) {
         let allowed = allowed
         let view = view
-        connections.connect(view, "permission-request", .pointerReturningBool { request in
+        connections.connect(view, "permission-request", .pointerReturningBool { (request: WebKitDifferences.PermissionRequest?) in
             guard let request else { return false }
-            let name = String(cString: g_type_name(wvh_object_type(request)))
+            let name = String(cString: g_type_name(wvh_object_type(request.objectAddress)))
             if let kind = SignInPermission.ofRequest(typeName: name), allowed.contains(kind) {
-                webkit_permission_request_allow(OpaquePointer(request))
+                webkit_permission_request_allow(request)
             } else {
-                webkit_permission_request_deny(OpaquePointer(request))
+                webkit_permission_request_deny(request)
             }
             return true
         })
-        connections.connect(view, "query-permission-state", .pointerReturningBool { query in
+        connections.connect(view, "query-permission-state", .pointerReturningBool { (query: WebKitDifferences.PermissionStateQuery?) in
             guard let query else { return false }
-            let name = webkit_permission_state_query_get_name(OpaquePointer(query)).map { String(cString: $0) } ?? ""
+            let name = webkit_permission_state_query_get_name(query).map { String(cString: $0) } ?? ""
             // An allowed kind is answered by WebKit itself (prompt, or what was granted).
             if let kind = SignInPermission.ofQuery(name: name), allowed.contains(kind) { return false }
-            webkit_permission_state_query_finish(OpaquePointer(query), WEBKIT_PERMISSION_STATE_DENIED)
+            webkit_permission_state_query_finish(query, WEBKIT_PERMISSION_STATE_DENIED)
             return true
         })
         // alert, confirm, prompt, beforeunload: never shown. alert returns, confirm answers false,
         // prompt null, and a page may always be left (beforeunload cannot hold the view).
-        connections.connect(view, "script-dialog", .pointerReturningBool { dialog in
-            guard let pointer = dialog else { return false }
-            let dialog = OpaquePointer(pointer)
+        connections.connect(view, "script-dialog", .pointerReturningBool { (dialog: WebKitDifferences.ScriptDialog?) in
+            guard let dialog else { return false }
             switch webkit_script_dialog_get_dialog_type(dialog) {
             case WEBKIT_SCRIPT_DIALOG_CONFIRM: webkit_script_dialog_confirm_set_confirmed(dialog, 0)
             case WEBKIT_SCRIPT_DIALOG_BEFORE_UNLOAD_CONFIRM: webkit_script_dialog_confirm_set_confirmed(dialog, 1)
@@ -153,16 +152,16 @@ final class SignInSurface {
             }
             return true
         })
-        connections.connect(view, "print", .pointerReturningBool { _ in true })
-        connections.connect(view, "run-file-chooser", .pointerReturningBool { request in
-            if let request { webkit_file_chooser_request_cancel(typed(request)) }
+        connections.connect(view, "print", .pointerReturningBool { true })
+        connections.connect(view, "run-file-chooser", .pointerReturningBool { (request: WebKitDifferences.FileChooserRequest?) in
+            if let request { webkit_file_chooser_request_cancel(request) }
             return true
         })
-        connections.connect(view, "run-color-chooser", .pointerReturningBool { request in
-            if let request { webkit_color_chooser_request_finish(typed(request)) }
+        connections.connect(view, "run-color-chooser", .pointerReturningBool { (request: WebKitDifferences.ColorChooserRequest?) in
+            if let request { webkit_color_chooser_request_finish(request) }
             return true
         })
-        connections.connect(view, "show-notification", .pointerReturningBool { _ in
+        connections.connect(view, "show-notification", .pointerReturningBool {
             !allowed.contains(.notifications)  // handled (not shown) unless the app allows them
         })
         connections.connect(view, "enter-fullscreen", .returningBool { true })
@@ -172,33 +171,34 @@ final class SignInSurface {
         // Downloads: a response the view would save (an attachment, a type it cannot show), and
         // any other download (<a download>, a blob or data URL), is cancelled as it starts,
         // before it has a destination: nothing is written, and the page stays as it was.
-        connections.connect(view, "decide-policy", .decidePolicy { decision, type in
+        connections.connect(view, "decide-policy", .decidePolicy { (decision: WebKitDifferences.PolicyDecision?, type) in
             guard let decision, WebKitPolicyDecisionType(type) == WEBKIT_POLICY_DECISION_TYPE_RESPONSE else { return false }
             guard Self.wouldDownload(decision) else { return false }
             // Made a download on purpose, whatever WebKit's default: `download-started` below then
             // cancels it. (Ignoring the response instead leaves the page's scripts stopped in
             // WebKitGTK 4.1 2.50 for some responses: the sign-in page could not go on.)
-            webkit_policy_decision_download(wvh_policy_decision(decision))
+            webkit_policy_decision_download(decision)
             return true
         })
-        connections.connect(WebKitDifferences.downloadSource(of: view), "download-started", .pointer { download in
+        connections.connect(WebKitDifferences.downloadSource(of: view), "download-started", .pointer {
+            (download: WebKitDifferences.Download?) in
             guard let download else { return }
-            guard webkit_download_get_web_view(typed(download)) == view else { return }  // another view of the caller's context
+            guard webkit_download_get_web_view(download) == view else { return }  // another view of the caller's context
             // Cancelled when WebKit asks where to save it (before anything is written): cancelled
             // from inside `download-started`, a main-frame navigation turned download sometimes
             // left the page's scripts stopped (WebKitGTK 2.50). The handler lives as long as the
             // download, not the session: WebKit may ask after the session has ended (the page went
             // on to the redirect meanwhile), and an unanswered question saves into Downloads.
-            SignalHandler.connectForLifetime(.pointerReturningBool { _ in
-                webkit_download_cancel(typed(download))
+            SignalHandler.connectForLifetime(.pointerReturningBool {
+                webkit_download_cancel(download)
                 return true
-            }, to: "decide-destination", on: UnsafeMutableRawPointer(download))
+            }, to: "decide-destination", on: download)
         })
     }
 
     /// Whether WebKit would make `decision`'s response a download: an attachment, or a type the
     /// view does not show.
-    private static func wouldDownload(_ decision: UnsafeMutableRawPointer) -> Bool {
+    private static func wouldDownload(_ decision: WebKitDifferences.PolicyDecision) -> Bool {
         let responseDecision = wvh_response_policy_decision(decision)
         if webkit_response_policy_decision_is_mime_type_supported(responseDecision) == 0 { return true }
         guard let response = webkit_response_policy_decision_get_response(responseDecision),
@@ -210,28 +210,23 @@ final class SignInSurface {
     }
 
     /// Removes every item but editing ones; `true` (not shown) when nothing is left.
-    private static func keepEditingItems(_ menu: UnsafeMutableRawPointer?) -> Bool {
+    private static func keepEditingItems(_ menu: WebKitDifferences.ContextMenu?) -> Bool {
         guard let menu else { return true }
-        let typedMenu: WebKitDifferences.ContextMenu = typed(menu)
-        var doomed: [UnsafeMutableRawPointer] = []
+        var doomed: [WebKitDifferences.ContextMenuItem] = []
         var kept = 0
-        var list = webkit_context_menu_get_items(typedMenu)
+        var list = webkit_context_menu_get_items(menu)
         while let node = list {
-            if let item = node.pointee.data {
-                if contextMenuActions.contains(webkit_context_menu_item_get_stock_action(typed(item)).rawValue) {
+            // The list holds `WebKitContextMenuItem *`s.
+            if let item = node.pointee.data.map(WebKitDifferences.ContextMenuItem.init(objectAddress:)) {
+                if contextMenuActions.contains(webkit_context_menu_item_get_stock_action(item).rawValue) {
                     kept += 1
-                } else if webkit_context_menu_item_is_separator(typed(item)) == 0 {
+                } else if webkit_context_menu_item_is_separator(item) == 0 {
                     doomed.append(item)
                 }
             }
             list = node.pointee.next
         }
-        for item in doomed { webkit_context_menu_remove(typedMenu, typed(item)) }
+        for item in doomed { webkit_context_menu_remove(menu, item) }
         return kept == 0
     }
 }
-
-/// A pointer from a signal as the C type a WebKit call takes: `OpaquePointer` for a final or
-/// opaque type (most of WebKitGTK 6.0), a typed pointer for a derivable one (WebKitGTK 4.1).
-private func typed(_ pointer: UnsafeMutableRawPointer) -> OpaquePointer { OpaquePointer(pointer) }
-private func typed<T>(_ pointer: UnsafeMutableRawPointer) -> UnsafeMutablePointer<T> { pointer.assumingMemoryBound(to: T.self) }

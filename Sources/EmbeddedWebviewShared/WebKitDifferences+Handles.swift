@@ -14,4 +14,14 @@ extension WebKitDifferences {
     typealias Window = UnsafeMutablePointer<GtkWindow>
     /// A `GtkWidget *`.
     typealias Widget = UnsafeMutablePointer<GtkWidget>
+    /// A `WebKitPolicyDecision *` (`decide-policy`'s argument; derivable in both WebKits).
+    typealias PolicyDecision = UnsafeMutablePointer<WebKitPolicyDecision>
+    /// A `WebKitNavigationAction *` (boxed, so opaque): `create`'s argument.
+    typealias NavigationAction = OpaquePointer
+    /// A `WebKitPermissionRequest *` (an interface, so opaque): `permission-request`'s argument.
+    typealias PermissionRequest = OpaquePointer
+    /// A `WebKitPermissionStateQuery *` (boxed, so opaque): `query-permission-state`'s argument.
+    typealias PermissionStateQuery = OpaquePointer
+    /// A `WebKitScriptDialog *` (boxed, so opaque): `script-dialog`'s argument.
+    typealias ScriptDialog = OpaquePointer
 }

@@ -1,148 +1,122 @@
-import CGLib
+public import CGLib
 
 /// A Swift closure for a GObject signal, in the C shape of that signal.
 ///
 /// The shape must match the signal's C signature exactly (GLib calls the handler through a
 /// plain function pointer): `decide-policy`, `load-failed` and friends return `gboolean`,
 /// `create` returns a `GtkWidget *`. Handlers run on the main thread.
-public enum SignalHandler {
+///
+/// A closure receives each pointer argument as the C pointer type its calls take, stated in the
+/// closure's parameter list (any ``GObjectPointer``: `UnsafeMutablePointer<WebKitPolicyDecision>`
+/// for a type whose struct is public, `OpaquePointer` for an opaque or boxed one):
+///
+/// ```swift
+/// connections.connect(view, "decide-policy", .decidePolicy { (decision: UnsafeMutablePointer<WebKitPolicyDecision>?, type) in
+///     ...
+/// })
+/// ```
+///
+/// A closure that does not look at the pointer takes no parameter: `.pointerReturningBool { true }`.
+public struct SignalHandler {
+    /// The C shape, with the untyped closure GLib's call reaches.
+    let shape: SignalShape
+
+    private init(_ shape: SignalShape) { self.shape = shape }
+
     /// `void (*)(GObject *, gpointer)`: `destroy`, `close`, `show`.
-    case plain(@MainActor () -> Void)
+    public static func plain(_ body: @escaping @MainActor () -> Void) -> SignalHandler {
+        SignalHandler(.plain(body))
+    }
+
     /// `gboolean (*)(GObject *, gpointer)`: GTK 4's `close-request`.
-    case returningBool(@MainActor () -> Bool)
+    public static func returningBool(_ body: @escaping @MainActor () -> Bool) -> SignalHandler {
+        SignalHandler(.returningBool(body))
+    }
+
     /// `gboolean (*)(GtkEventControllerKey *, guint keyval, guint keycode, GdkModifierType, gpointer)`:
     /// GTK 4's `key-pressed`.
-    case keyPressed(@MainActor (_ keyval: UInt32, _ modifiers: UInt32) -> Bool)
+    public static func keyPressed(_ body: @escaping @MainActor (_ keyval: UInt32, _ modifiers: UInt32) -> Bool) -> SignalHandler {
+        SignalHandler(.keyPressed(body))
+    }
+
     /// `void (*)(GObject *, enum, gpointer)`: `load-changed`, `web-process-terminated`.
-    case enumValue(@MainActor (UInt32) -> Void)
-    /// `void (*)(GObject *, gpointer, gpointer)`: `notify::<property>` (the `GParamSpec *`).
-    case pointer(@MainActor (UnsafeMutableRawPointer?) -> Void)
-    /// `gboolean (*)(GObject *, gpointer, gpointer)`: `key-press-event`, `delete-event`, `authenticate`.
-    case pointerReturningBool(@MainActor (UnsafeMutableRawPointer?) -> Bool)
+    public static func enumValue(_ body: @escaping @MainActor (UInt32) -> Void) -> SignalHandler {
+        SignalHandler(.enumValue(body))
+    }
+
+    /// `void (*)(GObject *, gpointer, gpointer)`: `notify::<property>` (the `GParamSpec *`),
+    /// `script-message-received`, `download-started`.
+    public static func pointer<Argument: GObjectPointer>(_ body: @escaping @MainActor (Argument?) -> Void) -> SignalHandler {
+        SignalHandler(.pointer { body(typed($0)) })
+    }
+
+    /// `void (*)(GObject *, gpointer, gpointer)`, the argument unused.
+    public static func pointer(_ body: @escaping @MainActor () -> Void) -> SignalHandler {
+        SignalHandler(.pointer { _ in body() })
+    }
+
+    /// `gboolean (*)(GObject *, gpointer, gpointer)`: `key-press-event`, `delete-event`,
+    /// `authenticate`, `permission-request`, `script-dialog`.
+    public static func pointerReturningBool<Argument: GObjectPointer>(
+        _ body: @escaping @MainActor (Argument?) -> Bool
+    ) -> SignalHandler {
+        SignalHandler(.pointerReturningBool { body(typed($0)) })
+    }
+
+    /// `gboolean (*)(GObject *, gpointer, gpointer)`, the argument unused.
+    public static func pointerReturningBool(_ body: @escaping @MainActor () -> Bool) -> SignalHandler {
+        SignalHandler(.pointerReturningBool { _ in body() })
+    }
+
     /// `gboolean (*)(GObject *, gpointer, gpointer, gpointer)`: WebKitGTK 6.0's `context-menu`
-    /// (the menu, the hit test result).
-    case twoPointersReturningBool(@MainActor (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Bool)
+    /// (the menu, the hit test result), GIO's `incoming` (the connection, the source object).
+    public static func twoPointersReturningBool<First: GObjectPointer, Second: GObjectPointer>(
+        _ body: @escaping @MainActor (First?, Second?) -> Bool
+    ) -> SignalHandler {
+        SignalHandler(.twoPointersReturningBool { body(typed($0), typed($1)) })
+    }
+
     /// `gboolean (*)(GObject *, gpointer, gpointer, gpointer, gpointer)`: WebKitGTK 4.1's
     /// `context-menu` (the menu, the `GdkEvent`, the hit test result).
-    case threePointersReturningBool(
-        @MainActor (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Bool)
+    public static func threePointersReturningBool<First: GObjectPointer, Second: GObjectPointer, Third: GObjectPointer>(
+        _ body: @escaping @MainActor (First?, Second?, Third?) -> Bool
+    ) -> SignalHandler {
+        SignalHandler(.threePointersReturningBool { body(typed($0), typed($1), typed($2)) })
+    }
+
     /// `gboolean (*)(GObject *, gpointer decision, enum type, gpointer)`: `decide-policy`.
-    case decidePolicy(@MainActor (_ decision: UnsafeMutableRawPointer?, _ type: UInt32) -> Bool)
+    public static func decidePolicy<Decision: GObjectPointer>(
+        _ body: @escaping @MainActor (_ decision: Decision?, _ type: UInt32) -> Bool
+    ) -> SignalHandler {
+        SignalHandler(.decidePolicy { body(typed($0), $1) })
+    }
+
     /// `gboolean (*)(GObject *, enum event, const gchar *uri, GError *, gpointer)`: `load-failed`.
-    case loadFailed(@MainActor (_ event: UInt32, _ uri: String, _ error: GLibError?) -> Bool)
+    public static func loadFailed(
+        _ body: @escaping @MainActor (_ event: UInt32, _ uri: String, _ error: GLibError?) -> Bool
+    ) -> SignalHandler {
+        SignalHandler(.loadFailed(body))
+    }
+
     /// `gboolean (*)(GObject *, const gchar *uri, GTlsCertificate *, GTlsCertificateFlags, gpointer)`:
     /// `load-failed-with-tls-errors`.
-    case loadFailedWithTLSErrors(
-        @MainActor (_ uri: String, _ certificate: UnsafeMutableRawPointer?, _ errors: UInt32) -> Bool)
+    public static func loadFailedWithTLSErrors(
+        _ body: @escaping @MainActor (_ uri: String, _ certificate: UnsafeMutablePointer<GTlsCertificate>?, _ errors: UInt32) -> Bool
+    ) -> SignalHandler {
+        SignalHandler(.loadFailedWithTLSErrors { body($0, typed($1), $2) })
+    }
+
     /// `GtkWidget *(*)(GObject *, gpointer action, gpointer)`: `create`.
-    case create(@MainActor (_ action: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer?)
+    public static func create<Action: GObjectPointer, Widget: GObjectPointer>(
+        _ body: @escaping @MainActor (_ action: Action?) -> Widget?
+    ) -> SignalHandler {
+        SignalHandler(.create { body(typed($0))?.objectAddress })
+    }
+
     /// `void (*)(GApplication *, GFile **files, gint n_files, gchar *hint, gpointer)`: `GApplication::open`.
     /// The files arrive as their URIs (`g_file_get_uri`), in order.
-    case open(@MainActor (_ uris: [String], _ hint: String) -> Void)
-
-    /// The C function GLib calls; it finds this handler again through the user data.
-    fileprivate var thunk: GCallback {
-        switch self {
-        case .plain:
-            let f: @convention(c) (gpointer?, gpointer?) -> Void = { _, data in
-                guard case .plain(let body) = UserData<SignalHandler>.borrow(data) else { return }
-                MainActor.assumeIsolated { body() }
-            }
-            return unsafeBitCast(f, to: GCallback.self)
-        case .returningBool:
-            let f: @convention(c) (gpointer?, gpointer?) -> gboolean = { _, data in
-                guard case .returningBool(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
-                return MainActor.assumeIsolated { body() } ? 1 : 0
-            }
-            return unsafeBitCast(f, to: GCallback.self)
-        case .keyPressed:
-            let f: @convention(c) (gpointer?, guint, guint, UInt32, gpointer?) -> gboolean = { _, keyval, _, modifiers, data in
-                guard case .keyPressed(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
-                return MainActor.assumeIsolated { body(keyval, modifiers) } ? 1 : 0
-            }
-            return unsafeBitCast(f, to: GCallback.self)
-        case .enumValue:
-            let f: @convention(c) (gpointer?, UInt32, gpointer?) -> Void = { _, value, data in
-                guard case .enumValue(let body) = UserData<SignalHandler>.borrow(data) else { return }
-                MainActor.assumeIsolated { body(value) }
-            }
-            return unsafeBitCast(f, to: GCallback.self)
-        case .pointer:
-            let f: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { _, argument, data in
-                guard case .pointer(let body) = UserData<SignalHandler>.borrow(data) else { return }
-                MainActor.assumeIsolated { [argument = UnsafeSendable(argument)] in body(argument.value) }
-            }
-            return unsafeBitCast(f, to: GCallback.self)
-        case .pointerReturningBool:
-            let f: @convention(c) (gpointer?, gpointer?, gpointer?) -> gboolean = { _, argument, data in
-                guard case .pointerReturningBool(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
-                return MainActor.assumeIsolated { [argument = UnsafeSendable(argument)] in body(argument.value) } ? 1 : 0
-            }
-            return unsafeBitCast(f, to: GCallback.self)
-        case .twoPointersReturningBool:
-            let f: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> gboolean = { _, first, second, data in
-                guard case .twoPointersReturningBool(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
-                return MainActor.assumeIsolated { [first = UnsafeSendable(first), second = UnsafeSendable(second)] in
-                    body(first.value, second.value)
-                } ? 1 : 0
-            }
-            return unsafeBitCast(f, to: GCallback.self)
-        case .threePointersReturningBool:
-            let f: @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?, gpointer?) -> gboolean = { _, first, second, third, data in
-                guard case .threePointersReturningBool(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
-                return MainActor.assumeIsolated {
-                    [first = UnsafeSendable(first), second = UnsafeSendable(second), third = UnsafeSendable(third)] in
-                    body(first.value, second.value, third.value)
-                } ? 1 : 0
-            }
-            return unsafeBitCast(f, to: GCallback.self)
-        case .decidePolicy:
-            let f: @convention(c) (gpointer?, gpointer?, UInt32, gpointer?) -> gboolean = { _, decision, type, data in
-                guard case .decidePolicy(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
-                return MainActor.assumeIsolated { [decision = UnsafeSendable(decision)] in body(decision.value, type) } ? 1 : 0
-            }
-            return unsafeBitCast(f, to: GCallback.self)
-        case .loadFailed:
-            let f: @convention(c) (gpointer?, UInt32, UnsafePointer<gchar>?, UnsafeMutablePointer<GError>?, gpointer?) -> gboolean = {
-                _, event, uri, error, data in
-                guard case .loadFailed(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
-                let uri = uri.map { String(cString: $0) } ?? ""
-                let error = error.map { GLibError(UnsafePointer($0)) }
-                return MainActor.assumeIsolated { body(event, uri, error) } ? 1 : 0
-            }
-            return unsafeBitCast(f, to: GCallback.self)
-        case .loadFailedWithTLSErrors:
-            let f: @convention(c) (gpointer?, UnsafePointer<gchar>?, gpointer?, UInt32, gpointer?) -> gboolean = {
-                _, uri, certificate, errors, data in
-                guard case .loadFailedWithTLSErrors(let body) = UserData<SignalHandler>.borrow(data) else { return 0 }
-                let uri = uri.map { String(cString: $0) } ?? ""
-                return MainActor.assumeIsolated { [certificate = UnsafeSendable(certificate)] in body(uri, certificate.value, errors) } ? 1 : 0
-            }
-            return unsafeBitCast(f, to: GCallback.self)
-        case .create:
-            let f: @convention(c) (gpointer?, gpointer?, gpointer?) -> gpointer? = { _, action, data in
-                guard case .create(let body) = UserData<SignalHandler>.borrow(data) else { return nil }
-                let widget = MainActor.assumeIsolated { [action = UnsafeSendable(action)] in UInt(bitPattern: body(action.value)) }
-                return UnsafeMutableRawPointer(bitPattern: widget)
-            }
-            return unsafeBitCast(f, to: GCallback.self)
-        case .open:
-            let f: @convention(c) (gpointer?, UnsafeMutablePointer<OpaquePointer?>?, gint, UnsafeMutablePointer<gchar>?, gpointer?) -> Void = {
-                _, files, count, hint, data in
-                guard case .open(let body) = UserData<SignalHandler>.borrow(data) else { return }
-                var uris: [String] = []
-                if let files {
-                    for index in 0..<Int(max(count, 0)) {
-                        guard let file = files[index], let uri = g_file_get_uri(file) else { continue }
-                        uris.append(String(cString: uri))
-                        g_free(uri)
-                    }
-                }
-                let hint = hint.map { String(cString: $0) } ?? ""
-                MainActor.assumeIsolated { body(uris, hint) }
-            }
-            return unsafeBitCast(f, to: GCallback.self)
-        }
+    public static func open(_ body: @escaping @MainActor (_ uris: [String], _ hint: String) -> Void) -> SignalHandler {
+        SignalHandler(.open(body))
     }
 
     /// Connects `handler` to `signal` on `instance` for the instance's whole life: GLib releases
@@ -150,17 +124,22 @@ public enum SignalHandler {
     /// ``SignalConnections`` (an object that may still emit after the owner is done); everything
     /// else goes through ``SignalConnections``, which removes its handlers when its owner says so.
     @MainActor
-    public static func connectForLifetime(_ handler: SignalHandler, to signal: String, on instance: UnsafeMutableRawPointer) {
-        _ = connect(handler, to: signal, on: instance)
+    public static func connectForLifetime(_ handler: SignalHandler, to signal: String, on instance: some GObjectPointer) {
+        _ = connect(handler, to: signal, on: instance.objectAddress)
     }
 
-    /// Connects `handler` to `signal` on `instance`. GLib holds the handler retained
+    /// Connects `handler` to `signal` on `instance`. GLib holds the handler's shape retained
     /// (``UserData``) and releases it in its destroy notifier (`g_signal_connect_data`); returns the
     /// handler id.
     @MainActor
     static func connect(_ handler: SignalHandler, to signal: String, on instance: UnsafeMutableRawPointer) -> gulong {
         g_signal_connect_data(
-            instance, signal, handler.thunk, UserData.retained(handler), UserData<SignalHandler>.closureNotify,
+            instance, signal, handler.shape.thunk, UserData.retained(handler.shape), UserData<SignalShape>.closureNotify,
             GConnectFlags(rawValue: 0))
     }
+}
+
+/// A signal's pointer argument as the type the handler's closure names.
+private func typed<Pointer: GObjectPointer>(_ address: UnsafeMutableRawPointer?) -> Pointer? {
+    address.map(Pointer.init(objectAddress:))
 }

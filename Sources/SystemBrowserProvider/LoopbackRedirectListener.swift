@@ -95,13 +95,14 @@ final class LoopbackRedirectListener {
         self.server = server
         // Weak: the server never keeps the listener alive.
         addRequestHandler(to: server.pointer, path: nil) { [weak self] message in self?.respond(to: message) }
-        signals.connect(server, "request-finished", .pointer { [weak self] message in
+        // The argument is a `SoupServerMessage *` (opaque).
+        signals.connect(server, "request-finished", .pointer { [weak self] (message: OpaquePointer?) in
             guard let self, let message else { return }
-            self.finished(OpaquePointer(message))
+            self.finished(message)
         })
-        signals.connect(server, "request-aborted", .pointer { [weak self] message in
+        signals.connect(server, "request-aborted", .pointer { [weak self] (message: OpaquePointer?) in
             guard let self, let message else { return }
-            self.aborted(OpaquePointer(message))
+            self.aborted(message)
         })
         sockets.start { [weak self] connection in self?.accept(connection) }
     }

@@ -80,9 +80,10 @@ final class LoopbackSocketService {
     func start(_ onConnection: @escaping @MainActor (UnsafeMutablePointer<GSocketConnection>) -> Void) {
         guard let service else { return }
         // `incoming`: gboolean (*)(GSocketService *, GSocketConnection *, GObject *source, gpointer).
-        signals.connect(service, "incoming", .twoPointersReturningBool { connection, _ in
+        signals.connect(service, "incoming", .twoPointersReturningBool {
+            (connection: UnsafeMutablePointer<GSocketConnection>?, _: UnsafeMutablePointer<GObject>?) in
             guard let connection else { return false }
-            onConnection(connection.assumingMemoryBound(to: GSocketConnection.self))
+            onConnection(connection)
             return true
         })
         g_socket_service_start(service.pointer)

@@ -194,8 +194,8 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
         }
         if let view = run.webview {
             menus.connect(view, "context-menu", gtk_get_major_version() == 4
-                ? .twoPointersReturningBool { menu, _ in record(menu) }
-                : .threePointersReturningBool { menu, _, _ in record(menu) })
+                ? .twoPointersReturningBool { (menu: UnsafeMutableRawPointer?, _: OpaquePointer?) in record(menu) }
+                : .threePointersReturningBool { (menu: UnsafeMutableRawPointer?, _: OpaquePointer?, _: OpaquePointer?) in record(menu) })
         }
     }
     var maxToplevels = surface.libraryToplevels

@@ -107,7 +107,7 @@ ScenarioHost.main(GLibScenario.self, initializeToolkit: { gtk_init_check(nil, ni
         do {
             let tracker = Tracker()
             released = tracker
-            connections.connect(label, "notify::label", .pointer { _ in
+            connections.connect(label, "notify::label", .pointer {
                 tracker.hits += 1
                 notified.append(String(cString: gtk_label_get_text(wvh_label(label))))
             })

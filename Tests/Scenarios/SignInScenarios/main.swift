@@ -49,7 +49,7 @@ final class PageDriver {
     private func watchTitle(of handle: WebviewHandle) {
         guard views.insert(handle).inserted else { return }
         let view = handle.pointer
-        signals.connect(view, "notify::title", .pointer { [weak self] _ in
+        signals.connect(view, "notify::title", .pointer { [weak self] in
             guard let title = webkit_web_view_get_title(wvh_web_view(view)) else { return }
             let text = String(cString: title)
             if text.hasPrefix("wvh:") { self?.titles.append(text) }

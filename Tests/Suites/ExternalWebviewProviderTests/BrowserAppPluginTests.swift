@@ -11,7 +11,7 @@ import WebviewHostTestKit
 @Suite("Plugins/browser-app-py: a Python plugin with its own loopback listener", .serialized)
 @MainActor
 struct BrowserAppPluginTests {
-    let pluginDirectory = packageRoot.appendingPathComponent("Plugins/browser-app-py")
+    let pluginDirectory = Checkout.root.appendingPathComponent("Plugins/browser-app-py")
     let withDisplay = WebviewEnvironment(variables: ["DISPLAY": ":99"])
 
     func provider() throws -> ExternalProvider {

@@ -1,5 +1,6 @@
 @testable import ExternalWebviewProvider
 import Foundation
+import ScenarioSupport
 import Testing
 import WebviewHost
 
@@ -21,7 +22,7 @@ struct EventMessageTests {
     @Test("ExternalProviders.md's plugin-to-host table has each step's message", arguments: WebAuthEvent.Kind.allCases)
     func documented(kind: WebAuthEvent.Kind) throws {
         let text = try String(
-            contentsOf: packageRoot.appendingPathComponent("Sources/WebviewHost/Docs.docc/ExternalProviders.md"), encoding: .utf8)
+            contentsOf: Checkout.root.appendingPathComponent("Sources/WebviewHost/Docs.docc/ExternalProviders.md"), encoding: .utf8)
         let table = try #require(text.components(separatedBy: "**Plugin to host**").dropFirst().first)
         #expect(
             table.split(separator: "\n").contains { $0.hasPrefix("| `\(kind.pluginMessageType)` |") },

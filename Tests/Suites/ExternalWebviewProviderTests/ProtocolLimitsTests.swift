@@ -1,5 +1,6 @@
 import ExternalWebviewProvider
 import Foundation
+import ScenarioSupport
 import Testing
 import WebviewHost
 import WebviewHostTestKit
@@ -122,7 +123,7 @@ struct ProtocolLimitsTests {
     @Test("The docs' descriptor and every Exec line of their quoting table are accepted as written")
     func docsExamples() throws {
         let docs = try String(
-            contentsOf: packageRoot.appendingPathComponent("Sources/WebviewHost/Docs.docc/ExternalProviders.md"), encoding: .utf8)
+            contentsOf: Checkout.root.appendingPathComponent("Sources/WebviewHost/Docs.docc/ExternalProviders.md"), encoding: .utf8)
         let example = try #require(docs.components(separatedBy: "```ini\n").dropFirst().first?.components(separatedBy: "```").first)
         let descriptor = try ProviderDescriptor(parsing: example)
         #expect(descriptor.arguments == ["/usr/libexec/kiosk-signin", "--profile", "sign in"])

@@ -1,5 +1,6 @@
 import ExternalWebviewProvider
 import Foundation
+import ScenarioSupport
 import Testing
 import WebviewHost
 import WebviewHostTestKit
@@ -13,7 +14,7 @@ import WebviewHostTestKit
 @Suite("Plugins/terminal-prompt-sh: a bash plugin, the person pastes the address", .serialized)
 @MainActor
 struct ShellPluginTests {
-    let pluginDirectory = packageRoot.appendingPathComponent("Plugins/terminal-prompt-sh")
+    let pluginDirectory = Checkout.root.appendingPathComponent("Plugins/terminal-prompt-sh")
 
     /// A terminal: a FIFO the person types into, a file the plugin prints on.
     final class FifoTerminal: Sendable {

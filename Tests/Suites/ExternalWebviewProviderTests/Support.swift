@@ -5,8 +5,6 @@ import Testing
 import WebviewHost
 import WebviewHostTestKit
 
-/// The package's root.
-let packageRoot = Checkout.root
 /// The misbehaving and well-behaved test plugins.
 let behaviourScript = Checkout.fixture("ExternalPlugins").appendingPathComponent("behaviour.py").path
 /// A Python without pyenv's shim in front (its start-up costs more than a session).

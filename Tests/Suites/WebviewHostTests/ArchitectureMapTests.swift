@@ -1,22 +1,11 @@
 import Foundation
+import ScenarioSupport
 import Testing
 
 @Suite("ARCHITECTURE.md agrees with the package: one row per target, and every path it names exists")
 struct ArchitectureMapTests {
-    /// The package's root: the nearest folder above this file that holds `Package.swift`
-    /// (wherever the test folders are moved).
-    static let packageRoot: URL? = {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) { return folder }
-            folder.deleteLastPathComponent()
-        }
-        return nil
-    }()
-
     static func read(_ name: String) throws -> String {
-        let root = try #require(packageRoot, "no Package.swift above \(#filePath)")
-        return try String(contentsOf: root.appendingPathComponent(name), encoding: .utf8)
+        try String(contentsOf: Checkout.root.appendingPathComponent(name), encoding: .utf8)
     }
 
     @Test("Every target of Package.swift has a row in ARCHITECTURE.md's module map, and every row names a target")
@@ -33,7 +22,7 @@ struct ArchitectureMapTests {
 
     @Test("Every path ARCHITECTURE.md names in backticks exists")
     func pathsExist() throws {
-        let root = try #require(Self.packageRoot)
+        let root = Checkout.root
         let document = try Self.read("ARCHITECTURE.md")
         #expect(ArchitectureMap.paths(inDocument: document).count > 10)
         let missing = ArchitectureMap.missingPaths(in: document, root: root)
@@ -42,7 +31,7 @@ struct ArchitectureMapTests {
 
     @Test("A path is text in backticks under a top folder; a missing one is reported")
     func readsPaths() throws {
-        let root = try #require(Self.packageRoot)
+        let root = Checkout.root
         let document = "See `Sources/WebviewHost`, `Sources/Gone.swift`, `Tests/*Scenarios`, `WebviewHost` and `Package.swift`."
         #expect(ArchitectureMap.paths(inDocument: document) == ["Sources/WebviewHost", "Sources/Gone.swift"])
         #expect(ArchitectureMap.missingPaths(in: document, root: root) == ["ARCHITECTURE.md names `Sources/Gone.swift`, which does not exist"])

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioSupport
 import Testing
 @testable import WebviewHost
 
@@ -57,7 +58,7 @@ struct NotificationDefinitionTests {
 
     @Test("ObservingSessions.md lists every notification, with its Swift name", arguments: WebAuthEvent.Kind.allCases)
     func documented(kind: WebAuthEvent.Kind) throws {
-        let docs = try #require(ArchitectureMapTests.packageRoot)
+        let docs = Checkout.root
             .appendingPathComponent("Sources/WebviewHost/Docs.docc/ObservingSessions.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
         let row = text.split(separator: "\n").first { $0.hasPrefix("| `\(kind)` ") }
