@@ -34,7 +34,8 @@ public struct EmbeddedAgentRefusal: Hashable, Sendable, CustomStringConvertible 
         rules.first { rule in rule.urlContains.contains { contains(address, $0) } }
     }
 
-    /// Whether `text` contains `part`, compared as UTF-8 bytes (as the page's address is ASCII).
+    /// Whether `text` contains `part`, compared as UTF-8 bytes (a page's address, as WebKit
+    /// gives it, is ASCII: anything else is percent-encoded; rules name their parts the same way).
     /// Not the standard library's `contains(_:)`, which lives in `_StringProcessing`, nor
     /// Foundation's `range(of:)`, which goes through `NSString` on Linux: a sign-in loads neither's
     /// code otherwise (about 0.2 MiB resident, which the benchmark's memory goal counts).

@@ -83,7 +83,9 @@ func handOverScenario(mode: String, trigger: String, policy policyName: String) 
         Response403.page("Access blocked: this app's request is invalid. Error 403: disallowed_useragent")
     }
     idp.route("/blocked") { _ in
-        Response403.page("Sign-in from embedded browsers is not supported by Example Corp. Use your web browser.")
+        // Quotes, a backslash, a dash and an emoji (a UTF-16 surrogate pair): the rule's text
+        // reaches the page's script intact, whatever it holds.
+        Response403.page(#"Sign-in from "embedded" browsers isn't supported \ by Example Corp &#x2014; use your web browser &#x1F600;."#)
     }
     idp.route("/refused-text") { _ in
         .html(Pages.plain("This browser or app may not be secure", body: "<p>Error 403: disallowed_useragent</p>"))
@@ -114,7 +116,7 @@ func handOverScenario(mode: String, trigger: String, policy policyName: String) 
     }
     if trigger == "custom-rule" {
         parameters.embeddedAgentRefusals.append(
-            EmbeddedAgentRefusal(name: "Example Corp", pageTextContains: ["embedded browsers is not supported"]))
+            EmbeddedAgentRefusal(name: "Example Corp", pageTextContains: [#""embedded" browsers isn't supported \ by Example Corp \#u{2014} use your web browser \#u{1F600}"#]))
     }
 
     let session = WebAuthSession(redirectURI: URL(string: viewRedirect)!, parameters: parameters)

@@ -102,4 +102,44 @@ struct WebAuthResponseTests {
             #expect(error.code == .invalidResponse)
         }
     }
+
+    /// The library decodes form fields itself; Foundation's `removingPercentEncoding` (after `+`
+    /// became a space) is the reference it must agree with, also on malformed input.
+    @Test("Form decoding agrees with Foundation's on 2,000 generated values, malformed ones included")
+    func decodingAgreesWithFoundation() throws {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "Z", "0", "+", "%", "%2", "%20", "%2B", "%2b", "%25", "%e2%82%ac", "%E2%82", "%C3%A9", "%ff", "%zz",
+                      "%0", "%00", "%7E", "~", "-", ".", "_", "!", "*", "'", "(", ")", "/", "?", ":", "@", "%F0%9F%98%80", "%3D", "%26"]
+        for _ in 0..<2000 {
+            let raw = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let expected = raw.replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+            let text = "http://127.0.0.1/cb?state=s&value=\(raw)"
+            do {
+                let response = try parse(text, state: "s")
+                #expect(response.parameters["value"] == expected, "\(raw)")
+            } catch {
+                #expect(expected == nil, "\(raw): refused, Foundation decodes it to \(expected ?? "")")
+                #expect(error.code == .invalidResponse)
+            }
+        }
+    }
+}
+
+@Suite("Refusal rules: which addresses hand a sign-in over")
+struct EmbeddedAgentRefusalMatchTests {
+    @Test("An address matches a rule when it contains one of the rule's parts (2,000 generated addresses, the standard library's contains(_:) as reference)")
+    func addressMatching() {
+        let rule = EmbeddedAgentRefusal(name: "test", urlContains: ["disallowed_useragent", "%C3%A9/x", "aab"], pageTextContains: [])
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "b", "disallowed", "_useragent", "%C3%A9", "/x", "?", "&", "=", "aab", "ab", "%20", "disallowed_useragen"]
+        for _ in 0..<2000 {
+            let address = "https://accounts.example/" + (0..<Int.random(in: 0...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let expected = rule.urlContains.contains { address.contains($0) }
+            #expect((EmbeddedAgentRefusal.firstMatch(address: address, in: [rule]) != nil) == expected, "\(address)")
+        }
+        #expect(EmbeddedAgentRefusal.firstMatch(
+            address: "https://accounts.google.com/signin/oauth/error?authError=Cg9kaXNhbGxvd2VkX3VzZXJhZ2VudA&error=disallowed_useragent",
+            in: EmbeddedAgentRefusal.known)?.name == "Google: disallowed_useragent")
+        #expect(EmbeddedAgentRefusal.firstMatch(address: "https://accounts.google.com/o/oauth2/auth?client_id=x", in: EmbeddedAgentRefusal.known) == nil)
+    }
 }
