@@ -176,7 +176,7 @@ final class BrokerBus: @unchecked Sendable {
         let parameters = children.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
         let ended: @Sendable (Result<Reply, Failure>) -> Void = { [self] outcome in end(id, with: outcome) }
         g_dbus_connection_call(
-            connection.pointer, destination, path, interface, method, parameters, nil, G_DBUS_CALL_FLAGS_NONE, timeout,
+            connection.pointer, destination, path, interface, method, parameters, nil, wvh_dbus_call_flags_none(), timeout,
             cancellable.pointer,
             { source, result, data in
                 let ended = UserData<@Sendable (Result<Reply, Failure>) -> Void>.take(data)

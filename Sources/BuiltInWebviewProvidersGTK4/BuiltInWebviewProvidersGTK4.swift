@@ -1,4 +1,4 @@
-public import WebviewHost
+@_exported public import WebviewHost
 import EmbeddedWebviewProviderGTK4
 import GLibSupport
 import SystemBrowserProvider

@@ -43,6 +43,12 @@ static inline GType wvh_object_type(gpointer p) { return G_OBJECT_TYPE(p); }
 extern int _dispatch_get_main_queue_handle_4CF(void);
 extern void _dispatch_main_queue_callback_4CF(void *msg);
 
+// MARK: GDBus flags
+// No flags for g_dbus_connection_call. A module that also imports CLibSecret (libsecret's headers
+// include GIO too) may find GIO's enums owned by CLibSecret, and then neither
+// G_DBUS_CALL_FLAGS_NONE nor GDBusCallFlags(rawValue:) is in scope without importing it.
+static inline GDBusCallFlags wvh_dbus_call_flags_none(void) { return G_DBUS_CALL_FLAGS_NONE; }
+
 // MARK: libsoup
 // soup_server_new is variadic (does not import): a server with default properties.
 static inline SoupServer *wvh_soup_server_new(void) {

@@ -3,7 +3,6 @@
 // task cancellation, cancel from inside an observer, following a session on the main actor, and
 // the external-scheme policy knob.
 import Foundation
-import WebviewHost
 import WebviewHostGTK3
 import BuiltInWebviewProvidersGTK3
 import EmbeddedWebviewProviderGTK3
@@ -216,6 +215,16 @@ exit(failures.isEmpty ? 0 : 1)
     WebAuthSession.prewarm(parameters: parameters, authorityHost: "login.example.com")
     EmbeddedWebviewProvider.prewarm(keepReady: true)
     EmbeddedWebviewProvider.releasePrewarmed()
+}
+
+// README "Your own WebKitWebView" compiles as written.
+@MainActor func callerViewSnippet(authorizationURL: URL, state: String) async throws {
+    let view = webkit_web_view_new()!                      // GtkWidget *, in your window's layout
+    let session = WebAuthSession(redirectURI: URL(string: "http://127.0.0.1/callback")!,
+                                 parameters: WebviewParameters(customWebview: WebviewHandle(view)))
+    let response = try await session.start(authorizationURL: authorizationURL, expectedState: state)
+    webkit_web_view_load_uri(wvh_web_view(view), "https://app.example/signed-in")   // yours, at once
+    _ = response
 }
 
 // README "When the embedded view cannot finish" compiles as written.

@@ -4,7 +4,6 @@
 import BuiltInWebviewProvidersGTK4
 import Foundation
 import GLibSupport
-import WebviewHost
 import WebviewHostGTK4
 
 let app = gtk_application_new("com.example.App", G_APPLICATION_DEFAULT_FLAGS)!
