@@ -32,7 +32,7 @@ enum Child {
         if let path = ProcessInfo.processInfo.environment["WEBVIEW_HOST_BENCH_SMAPS"],
             let smaps = FileHandle(forReadingAtPath: "/proc/self/smaps")?.readDataToEndOfFile()
         {
-            FileManager.default.createFile(atPath: path, contents: smaps)
+            _ = FileManager.default.createFile(atPath: path, contents: smaps)
         }
         say("hwm \(statusKiB("VmHWM"))")
     }
