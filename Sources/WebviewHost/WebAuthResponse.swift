@@ -86,14 +86,13 @@ public struct WebAuthResponse: Sendable, Hashable {
         var pairs: [(String, String)] = []
         for field in text.split(separator: "&", omittingEmptySubsequences: true) {
             let nameAndValue = field.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decode(_ raw: Substring) -> String? { formUnescape(raw) }
-            guard let name = decode(nameAndValue[0]) else {
+            guard let name = formUnescape(nameAndValue[0]) else {
                 throw WebAuthError(
                     .invalidResponse,
                     "The callback has a parameter name with malformed percent-encoding; it was not accepted.",
                     url: url)
             }
-            guard let value = nameAndValue.count > 1 ? decode(nameAndValue[1]) : "" else {
+            guard let value = nameAndValue.count > 1 ? formUnescape(nameAndValue[1]) : "" else {
                 throw WebAuthError(
                     .invalidResponse,
                     "The callback's value of \(named(name)) has malformed percent-encoding; it was not accepted.",
