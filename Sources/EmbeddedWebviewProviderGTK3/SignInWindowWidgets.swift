@@ -4,14 +4,17 @@ import GLibSupport
 import WebviewHost
 
 /// The GTK 3 widgets of a ``SignInWindow``: a toplevel with a dialog's type hint, a header bar
-/// (title, close button, the page's host as subtitle), and the view under an overlay holding the
-/// load indicator (a spinner and a word in an on-screen-display bubble). Centred on the parent.
+/// ("Cancel" at its start, the title, the page's host as subtitle), and the view under an overlay
+/// holding the load indicator (a spinner and a word in an on-screen-display bubble). Centred on
+/// the parent.
 /// The window owns every widget here; ``SignInWindow`` holds the window's reference.
 @MainActor
 struct SignInWindowWidgets {
     let window: WebKitDifferences.Window
     let webView: WebKitDifferences.WebView
     private let header: UnsafeMutablePointer<GtkHeaderBar>
+    /// "Cancel", at the header bar's start: a dialog's way out (GNOME's dialogs have no close button).
+    private let cancelButton: WebKitDifferences.Widget
     private let indicator: WebKitDifferences.Widget
     private let spinner: UnsafeMutablePointer<GtkSpinner>
     private let overlay: WebKitDifferences.Widget
@@ -24,12 +27,15 @@ struct SignInWindowWidgets {
         gtk_window_set_type_hint(window, GDK_WINDOW_TYPE_HINT_DIALOG)
 
         // Client-side decorations: the view has no address bar, so the header bar shows where
-        // the person types a password.
+        // the person types a password. A dialog's "Cancel" rather than the title bar's close
+        // button, whose icon alone loads GTK's icon theme (about 2 MiB; Tests/Benchmarks/README.md).
         let headerWidget = gtk_header_bar_new()!
         let header = wvh_header_bar(headerWidget)!
-        gtk_header_bar_set_show_close_button(header, 1)
         gtk_window_set_titlebar(window, headerWidget)
         self.header = header
+        let cancelButton = gtk_button_new_with_mnemonic(SignInWindow.cancelLabel)!
+        gtk_header_bar_pack_start(header, cancelButton)
+        self.cancelButton = cancelButton
         let browserButton = gtk_button_new_with_mnemonic(SignInWindow.continueInBrowserLabel)!
         gtk_widget_set_tooltip_text(browserButton, SignInWindow.continueInBrowserTooltip)
         gtk_widget_set_no_show_all(browserButton, 1)
@@ -63,9 +69,10 @@ struct SignInWindowWidgets {
         gtk_widget_show_all(overlay)
     }
 
-    /// Calls `handler` for the close button (`delete-event`) and Escape (`key-press-event`), which
-    /// then do nothing more: the session decides what happens to the window.
+    /// Calls `handler` for "Cancel", the window manager's close (`delete-event`) and Escape
+    /// (`key-press-event`), which then do nothing more: the session decides what happens to the window.
     func onCloseRequest(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
+        connections.connect(cancelButton, "clicked", .plain { handler() })
         connections.connect(window, "delete-event", .pointerReturningBool {
             handler()
             return true

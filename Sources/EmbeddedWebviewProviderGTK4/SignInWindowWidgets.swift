@@ -3,9 +3,10 @@ import CWebKitGTK4
 import GLibSupport
 import WebviewHost
 
-/// The GTK 4 widgets of a ``SignInWindow``: a toplevel with a header bar (the title, and the
-/// page's host under it: GTK 4's header bar has no subtitle of its own), and the view under an
-/// overlay holding the load indicator (a spinner and a word in an on-screen-display bubble).
+/// The GTK 4 widgets of a ``SignInWindow``: a toplevel with a header bar ("Cancel" at its start,
+/// the title, and the page's host under it: GTK 4's header bar has no subtitle of its own), and
+/// the view under an overlay holding the load indicator (a spinner and a word in an
+/// on-screen-display bubble).
 /// GTK 4 leaves placement to the compositor, which centres a modal dialog on its parent.
 /// The window owns every widget here; ``SignInWindow`` holds the window's reference.
 @MainActor
@@ -18,13 +19,23 @@ struct SignInWindowWidgets {
     private let spinner: OpaquePointer  // GtkSpinner * (final in GTK 4)
     /// "Continue in your browser", at the header bar's end; hidden unless the session can hand over.
     private let browserButton: WebKitDifferences.Widget
+    /// "Cancel", at the header bar's start: a dialog's way out (GNOME's dialogs have no close button).
+    private let cancelButton: WebKitDifferences.Widget
 
     init(webView: WebKitDifferences.WebView) {
         self.webView = webView
         window = wvh_window(gtk_window_new())
 
         // The view has no address bar, so the header bar shows where the person types a password.
+        // A dialog's "Cancel" rather than the window controls, and flat buttons as libadwaita
+        // draws them in header bars: each raised button or control costs GTK's GL renderer
+        // megabytes of shaders on a software renderer (Tests/Benchmarks/README.md).
         let header = gtk_header_bar_new()!
+        gtk_header_bar_set_show_title_buttons(wvh_header_bar(header), 0)
+        let cancelButton = gtk_button_new_with_mnemonic(SignInWindow.cancelLabel)!
+        gtk_widget_add_css_class(cancelButton, "flat")
+        gtk_header_bar_pack_start(wvh_header_bar(header), cancelButton)
+        self.cancelButton = cancelButton
         let titles = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         gtk_widget_set_valign(titles, GTK_ALIGN_CENTER)
         let title = gtk_label_new(nil)!
@@ -40,6 +51,7 @@ struct SignInWindowWidgets {
         gtk_window_set_titlebar(window, header)
         let browserButton = gtk_button_new_with_mnemonic(SignInWindow.continueInBrowserLabel)!
         gtk_widget_set_tooltip_text(browserButton, SignInWindow.continueInBrowserTooltip)
+        gtk_widget_add_css_class(browserButton, "flat")
         gtk_widget_set_visible(browserButton, 0)
         gtk_header_bar_pack_end(wvh_header_bar(header), browserButton)
         self.browserButton = browserButton
@@ -68,9 +80,11 @@ struct SignInWindowWidgets {
         gtk_window_set_default_size(window, gint(max(size.width, 1)), gint(max(size.height, 1)))
     }
 
-    /// Calls `handler` for the close button (`close-request`) and Escape (a key controller's
-    /// `key-pressed`), which then do nothing more: the session decides what happens to the window.
+    /// Calls `handler` for "Cancel", the compositor's close (`close-request`) and Escape (a key
+    /// controller's `key-pressed`), which then do nothing more: the session decides what happens to
+    /// the window.
     func onCloseRequest(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
+        connections.connect(cancelButton, "clicked", .plain { handler() })
         connections.connect(window, "close-request", .returningBool {
             handler()
             return true

@@ -10,8 +10,8 @@ import WebviewHost
 
 /// The window the library owns for a sign-in: a toplevel holding a `WebKitWebView` under a load
 /// indicator, with a header bar showing the title and the page's host. Modal over and transient
-/// for the parent window when there is one. Escape, the close button and the window being
-/// destroyed by someone else all call `onClose`.
+/// for the parent window when there is one. "Cancel", Escape, closing the window and the window
+/// being destroyed by someone else all call `onClose`.
 ///
 /// What it shows and when is decided here; ``SignInWindowWidgets`` (one per toolkit) builds the
 /// GTK 3 or GTK 4 widgets and makes the calls that differ.
@@ -29,12 +29,14 @@ final class SignInWindow {
     private var loadGeneration = 0
     private var destroyed = false
 
-    /// What the window's close button, Escape and its destruction by someone else call; set by
+    /// What "Cancel", Escape, closing the window and its destruction by someone else call; set by
     /// ``configure(parameters:onClose:)``.
     private var onClose: (@MainActor () -> Void)?
     /// What "Continue in your browser" calls; `nil` hides the button.
     private var onContinueInBrowser: (@MainActor () -> Void)?
 
+    /// The header bar button that ends the sign-in (`userCanceled`), as closing the window does.
+    static let cancelLabel = "_Cancel"
     /// The header bar button that moves the sign-in to the person's browser.
     static let continueInBrowserLabel = "Continue in your _browser"
     static let continueInBrowserTooltip = "Finish signing in in your web browser (for a passkey or security key, say)"

@@ -96,6 +96,13 @@ enum Probes {
             .compactMap { gtk_button_get_label(UnsafeMutablePointer(OpaquePointer($0))).map { String(cString: $0) } }
     }
 
+    /// The label of every shown button in `widget`, "(icon)" for a button without one (the title
+    /// bar's window controls).
+    static func shownButtons(in widget: UnsafeMutableRawPointer) -> [String] {
+        descendants(of: widget).filter { isA($0, gtk_button_get_type()) && isVisible($0) }
+            .map { gtk_button_get_label(UnsafeMutablePointer(OpaquePointer($0))).map { String(cString: $0) } ?? "(icon)" }
+    }
+
     /// The label of the window's default button (what Enter activates).
     static func defaultButtonLabel(in window: UnsafeMutableRawPointer) -> String? {
         guard let widget = gtk_window_get_default_widget(wvh_window(window)),

@@ -213,7 +213,7 @@ extension EmbeddedScenarios {
         var facts = ScenarioReport()
         facts[.kind] = kind
         var windowRef: UnsafeMutablePointer<gpointer?>?
-        if ["close", "escape", "cancel", "web-process", "parent-destroyed"].contains(kind) {
+        if ["close", "cancel-button", "escape", "cancel", "web-process", "parent-destroyed"].contains(kind) {
             guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
                 return run.recorder.pageNeverLoaded()
             }
@@ -221,8 +221,10 @@ extension EmbeddedScenarios {
                 return ScenarioReport(error: "the sign-in view is in no window")
             }
             windowRef = Probes.weakPointer(to: window)
+            facts[.windowButtons] = Probes.shownButtons(in: window)
             switch kind {
-            case "close": gtk_window_close(wvh_window(window))  // what the title bar's close button does
+            case "close": gtk_window_close(wvh_window(window))  // what the window manager's close does
+            case "cancel-button": Probes.clickButton(labelled: "_Cancel", in: window)
             case "escape": Toolkit.pressKey(UInt32(GDK_KEY_Escape), on: window)
             case "cancel": run.session.cancel()
             case "parent-destroyed": Toolkit.destroyWindow(app)  // the app quits its main window

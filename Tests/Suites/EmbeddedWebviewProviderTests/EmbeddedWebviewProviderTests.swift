@@ -153,7 +153,7 @@ struct EmbeddedWebviewProviderTests {
     @Test(
         "Each failure ends the session with exactly one outcome and one didFail",
         arguments: Platform.everywhere, [
-            ("close", "userCanceled"), ("escape", "userCanceled"), ("cancel", "canceled"),
+            ("close", "userCanceled"), ("cancel-button", "userCanceled"), ("escape", "userCanceled"), ("cancel", "canceled"),
             ("unreachable", "network"), ("tls", "tls"), ("web-process", "webProcessTerminated"),
         ])
     func failures(_ platform: Platform, failure: (kind: String, code: String)) async throws {
@@ -167,8 +167,10 @@ struct EmbeddedWebviewProviderTests {
         #expect(report[.allOnMainThread] == true)
         #expect(report[.visibleToplevelsAfter] == 1)  // only the parent app window is left
         #expect(report[.callbackRequests] == 0)
-        if ["close", "escape", "cancel", "web-process"].contains(kind) {
+        if ["close", "cancel-button", "escape", "cancel", "web-process"].contains(kind) {
             #expect(report[.windowFinalized] == true)
+            // The header bar's one way out is "Cancel" (a dialog's, with no window controls).
+            #expect(report[.windowButtons] == ["_Cancel"])
         }
         if kind == "tls" {
             #expect(report[.tlsServerRequests] == 0)  // fails closed: no request was ever sent

@@ -186,6 +186,8 @@ extension ReportKey where Value == [String] {
     public static var launchesAfterEnd: Self { .init("launchesAfterEnd") }
     public static var looseEntries: Self { .init("looseEntries") }
     public static var questionButtons: Self { .init("questionButtons") }
+    /// The sign-in window's shown buttons: their labels, "(icon)" for one without a label.
+    public static var windowButtons: Self { .init("windowButtons") }
     public static var reports: Self { .init("reports") }
     public static var settingsAfter: Self { .init("settingsAfter") }
     public static var settingsBefore: Self { .init("settingsBefore") }
