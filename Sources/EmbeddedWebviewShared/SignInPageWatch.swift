@@ -94,16 +94,20 @@ final class SignInPageWatch {
     /// or `JSONSerialization`: their code is the largest part of what a sign-in would load of
     /// Foundation for this, which the benchmark's memory goal counts.)
     static func javaScriptString(_ text: String) -> String {
-        var literal = "\""
+        var literal: [UInt8] = [UInt8(ascii: "\"")]
         for unit in text.utf16 {
             switch unit {
-            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: literal.unicodeScalars.append(Unicode.Scalar(UInt8(unit)))
+            case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: literal.append(UInt8(unit))
             default:
-                let hex = String(unit, radix: 16)
-                literal += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                literal += [UInt8(ascii: "\\"), UInt8(ascii: "u")]
+                for shift in stride(from: 12, through: 0, by: -4) {
+                    let digit = UInt8((unit >> UInt16(shift)) & 0xF)
+                    literal.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+                }
             }
         }
-        return literal + "\""
+        literal.append(UInt8(ascii: "\""))
+        return String(decoding: literal, as: UTF8.self)
     }
 
     /// The user script: WebAuthn calls and refusal text reported on the channel.

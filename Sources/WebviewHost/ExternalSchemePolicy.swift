@@ -16,7 +16,8 @@ public struct ExternalSchemePolicy: Hashable, Sendable {
     public var asksPerson: Bool
 
     public init(allowedSchemes: Set<String> = [], asksPerson: Bool = true) {
-        self.allowedSchemes = Set(allowedSchemes.map { $0.lowercased() })
+        // The empty set as it is: the default policy builds no set (no set code loaded for it).
+        self.allowedSchemes = allowedSchemes.isEmpty ? allowedSchemes : Set(allowedSchemes.map { $0.lowercased() })
         self.asksPerson = asksPerson
     }
 

@@ -55,7 +55,11 @@ public struct RedirectURI: Hashable, Sendable, CustomStringConvertible {
             user = components.percentEncodedUser
             password = components.percentEncodedPassword
             host = Self.host(of: components)?.lowercased()
-            let defaultPort = ["http": 80, "https": 443][scheme]
+            let defaultPort: Int? = switch scheme {
+            case "http": 80
+            case "https": 443
+            default: nil
+            }
             port = components.port == defaultPort ? nil : components.port
             path = components.percentEncodedPath
             if path.isEmpty, host != nil, scheme == "http" || scheme == "https" { path = "/" }

@@ -22,7 +22,7 @@ public struct WebviewEnvironment: Sendable, Hashable {
     /// The environment of this process.
     public static var current: WebviewEnvironment {
         let variables = ProcessInfo.processInfo.environment
-        let flatpak = FileManager.default.fileExists(atPath: "/.flatpak-info")
+        let flatpak = access("/.flatpak-info", F_OK) == 0
         return WebviewEnvironment(
             variables: variables,
             isSandboxed: flatpak || variables["FLATPAK_ID"] != nil || variables["SNAP"] != nil)

@@ -120,12 +120,12 @@ enum Child {
             : WebviewParameters(customWebview: WebviewHandle(makeCallerView()))
         let session = WebAuthSession(redirectURI: redirect, parameters: parameters)
         var loaded = false
-        let observer = NotificationCenter.default.addObserver(forName: .webAuthDidFinishLoad, object: session, queue: nil) { _ in
-            MainActor.assumeIsolated {
-                if !loaded {
-                    loaded = true
-                    say("loaded \(monotonicNanoseconds())")
-                }
+        // The session's own observation, as the README shows apps (a NotificationCenter observer
+        // would add its own code pages, about 0.4 MiB, to what is measured as the library's).
+        let observation = session.observe { event in
+            if case .didFinishLoad = event, !loaded {
+                loaded = true
+                say("loaded \(monotonicNanoseconds())")
             }
         }
         Task { @MainActor in
@@ -141,7 +141,7 @@ enum Child {
             } catch {
                 say("error \(error)")
             }
-            NotificationCenter.default.removeObserver(observer)
+            observation.invalidate()
             sayPeakMemory()
             exit(0)
         }
