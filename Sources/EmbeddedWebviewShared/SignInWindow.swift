@@ -27,6 +27,8 @@ final class SignInWindow {
     private var reference: GObjectRef<WebKitDifferences.Window>?
     private let connections = SignalConnections()
     private var loadGeneration = 0
+    /// What the header bar shows under the title (the page's host).
+    private var shownSubtitle: String?
     private var destroyed = false
 
     /// What "Cancel", Escape, closing the window and its destruction by someone else call; set by
@@ -115,10 +117,15 @@ final class SignInWindow {
     }
 
     /// Shows the host of the page in the header bar, saying when the connection is not encrypted.
+    /// The same text again changes nothing: GTK 3's header bar would lay itself out and redraw the
+    /// window on every load, while the page's next response (a redirect, say) waits for the main loop.
     func showPage(_ url: URL) {
         guard !destroyed, let host = url.host else { return }
         let place = url.port.map { "\(host):\($0)" } ?? host
-        widgets.setSubtitle(url.scheme?.lowercased() == "https" ? place : "\(place) (not encrypted)")
+        let subtitle = url.scheme?.lowercased() == "https" ? place : "\(place) (not encrypted)"
+        guard subtitle != shownSubtitle else { return }
+        shownSubtitle = subtitle
+        widgets.setSubtitle(subtitle)
     }
 
     /// The load finished, failed or was handed elsewhere: hide the indicator.
