@@ -14,7 +14,7 @@ public struct WebAuthError: Error, Sendable, CustomStringConvertible, LocalizedE
         public init(_ name: String) { self.name = name }
         public var description: String { name }
 
-        /// The person closed the window or pressed Escape.
+        /// The person cancelled in the sign-in window: its Cancel button, Escape, or closing it.
         public static let userCanceled = Code("userCanceled")
         /// The app cancelled the session.
         public static let canceled = Code("canceled")
