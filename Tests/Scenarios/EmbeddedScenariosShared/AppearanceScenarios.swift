@@ -60,7 +60,7 @@ func appearanceScenario(preference: String) async throws -> ScenarioReport {
         _ = g_spawn_command_line_sync("import -window root \(screenshot)", nil, nil, &status, nil)
         facts[.screenshotStatus] = Int(status)
     }
-    let result = await run.outcome()
+    let result = try await run.outcome()
     facts.merge(run.facts(result))
     facts[.pageReport] = idp.requests(to: "/report").first?.query ?? ""
     facts[.appPrefersDarkAfter] = preferDark(settings)

@@ -176,7 +176,7 @@ func pageScenario(mode: String, kind: String) async throws -> ScenarioReport {
             run.session.cancel()
         }
     }
-    let result = await run.outcome(settle: .zero)
+    let result = try await run.outcome(settle: .zero)
     sessionEnded.value = true
     await ScenarioHost.idle(watchAfter)
     facts.merge(run.facts(result))
@@ -277,7 +277,7 @@ func outcomeScenario(mode: String, kind: String) async throws -> ScenarioReport 
         default: webkit_web_view_terminate_web_process(wvh_web_view(view))
         }
     }
-    let result = await run.outcome(settle: .milliseconds(1200))
+    let result = try await run.outcome(settle: .milliseconds(1200))
     var facts = run.facts(result)
     let names = run.recorder.names
     facts[.terminalLast] = 
@@ -364,7 +364,7 @@ func schemesScenario(mode: String, kind: String) async throws -> ScenarioReport 
     facts[.endedBeforeCancel] = run.result != nil
     facts[.dialogsBeforeEnd] = Probes.visibleDialog() == nil ? 0 : 1
     run.session.cancel()
-    let result = await run.outcome()
+    let result = try await run.outcome()
     facts.merge(run.facts(result))
     facts[.dialogsAfterEnd] = Probes.visibleDialog() == nil ? 0 : 1
     facts[.launchesAfterEnd] = launches()
@@ -412,7 +412,7 @@ func privateDataScenario(existing: Bool) async throws -> ScenarioReport {
     let run = SessionRun(
         redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
         authorizationURL: idp.url("/set"))
-    var facts = run.facts(await run.outcome(settle: .milliseconds(2000)))
+    var facts = try run.facts(await run.outcome(settle: .milliseconds(2000)))
     var entries: [String] = []
     var loose: [String] = []
     // The app's own folder is ours to make private only when we made it.

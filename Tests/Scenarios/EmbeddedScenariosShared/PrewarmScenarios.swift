@@ -89,7 +89,7 @@ extension EmbeddedScenarios {
             } else {
                 run.session.cancel()
             }
-            let result = await run.outcome()
+            let result = try await run.outcome()
             facts.merge(run.facts(result, prefix: "round\(round)."))
             // keepReady makes the next window a main-loop turn after the outcome; round 2 adopts it
             // once its blank page is in, as an app's next sign-in a while later would.
@@ -136,7 +136,7 @@ extension EmbeddedScenarios {
         } else {
             run.session.cancel()
         }
-        let result = await run.outcome()
+        let result = try await run.outcome()
         facts.merge(run.facts(result))
         EmbeddedWebviewProvider.releasePrewarmed()
         return facts

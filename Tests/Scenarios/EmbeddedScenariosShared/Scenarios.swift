@@ -89,7 +89,7 @@ extension EmbeddedScenarios {
                 "document.getElementById('user').value = 'alice'; document.getElementById('password').value = 'secret';"
                     + " document.forms[0].submit()", in: view)
         }
-        let result = await run.outcome()
+        let result = try await run.outcome()
         facts.merge(run.facts(result))
         facts[.callbackRequests] = callback.requests.count
         facts[.idpPort] = idp.port
@@ -125,7 +125,7 @@ extension EmbeddedScenarios {
         let run = SessionRun(
             redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
             authorizationURL: idp.url("/authorize"))
-        let result = await run.outcome()
+        let result = try await run.outcome()
         var facts = run.facts(result)
         facts[.callbackRequests] = callback.requests.count
         facts[.lookalikeRequests] = idp.requests(to: "/callback").count
@@ -176,7 +176,7 @@ extension EmbeddedScenarios {
         facts[.uriAfterBroker] = Probes.uri(of: view)
         maxToplevels = max(maxToplevels, Probes.visibleToplevels())
         Probes.evaluate("location.href = '\(callback.url("/callback"))?code=nw&state=xyz'", in: view)
-        let result = await run.outcome()
+        let result = try await run.outcome()
         facts.merge(run.facts(result))
         facts[.page2Requests] = idp.requests(to: "/page2").count
         facts[.page3Requests] = idp.requests(to: "/page3").count
@@ -231,7 +231,7 @@ extension EmbeddedScenarios {
             default: webkit_web_view_terminate_web_process(wvh_web_view(view))
             }
         }
-        let result = await run.outcome()
+        let result = try await run.outcome()
         facts.merge(run.facts(result))
         if let windowRef { facts[.windowFinalized] = windowRef.pointee == nil }
         facts[.visibleToplevelsAfter] = Probes.visibleToplevels()
@@ -255,10 +255,10 @@ extension EmbeddedScenarios {
         let second = SessionRun(
             redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
             authorizationURL: idp.url("/authorize"))
-        let secondResult = await second.outcome()
+        let secondResult = try await second.outcome()
         let toplevelsDuringSecond = Probes.visibleToplevels()
         Probes.evaluate("location.href = '\(callback.url("/callback"))?code=first&state=xyz'", in: view)
-        let firstResult = await first.outcome()
+        let firstResult = try await first.outcome()
         var facts = first.facts(firstResult, prefix: "first.")
         facts.merge(second.facts(secondResult, prefix: "second."))
         facts[.toplevelsBeforeSecond] = toplevelsBefore
@@ -338,7 +338,7 @@ extension EmbeddedScenarios {
         case "failure": Probes.evaluate("location.href = '\(deadURL)'", in: view)
         default: run.session.cancel()
         }
-        let result = await run.outcome()
+        let result = try await run.outcome()
         facts.merge(run.facts(result))
         // The provider ends the page, lets go of the view and, once the main loop is idle, loads
         // the blank page (its own limit is 5 s): wait for that.
@@ -394,7 +394,7 @@ extension EmbeddedScenarios {
             let run = SessionRun(
                 redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil, ephemeral: ephemeral),
                 authorizationURL: idp.url(path))
-            facts.merge(run.facts(await run.outcome(), prefix: "session\(index + 1)."))
+            try facts.merge(run.facts(await run.outcome(), prefix: "session\(index + 1)."))
         }
         facts[.cookieInSecond] = idp.requests(to: "/check").last?.cookie ?? ""
         let dataHome = String(cString: g_get_user_data_dir())
@@ -408,7 +408,7 @@ extension EmbeddedScenarios {
             let run = SessionRun(
                 redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
                 authorizationURL: idp.url("/check"))
-            facts.merge(run.facts(await run.outcome(), prefix: "session3."))
+            try facts.merge(run.facts(await run.outcome(), prefix: "session3."))
             facts[.cookieAfterSignOut] = idp.requests(to: "/check").last?.cookie ?? ""
         }
         facts[.checkRequests] = idp.requests(to: "/check").count
@@ -431,7 +431,7 @@ extension EmbeddedScenarios {
         let run = SessionRun(
             redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil),
             authorizationURL: idp.url("/step"))
-        var facts = run.facts(await run.outcome())
+        var facts = try run.facts(await run.outcome())
         facts[.cookieSent] = idp.requests(to: "/step").last?.cookie ?? ""
         return facts
     }
@@ -459,7 +459,7 @@ extension EmbeddedScenarios {
         await ScenarioHost.idle(.milliseconds(100))
         facts[.indicatorVisibleAfterLoad] = gtk_widget_is_visible(wvh_widget(spinner)) != 0
         run.session.cancel()
-        facts.merge(run.facts(await run.outcome()))
+        try facts.merge(run.facts(await run.outcome()))
         return facts
     }
 
@@ -482,7 +482,7 @@ extension EmbeddedScenarios {
         if await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview {
             Probes.evaluate("location.href = 'msauth://broker/authorize?request=abc'", in: view)
         }
-        let result = await run.outcome()
+        let result = try await run.outcome()
         facts.merge(run.facts(result))
         facts[.brokerCalls] = brokerLog.log.all.map { "\($0)" }
         facts[.callbackRequests] = callback.requests.count
@@ -544,7 +544,7 @@ extension EmbeddedScenarios {
             authorizationURL: idp.url("/authorize"))
         await ScenarioHost.idle(.seconds(seconds))
         run.session.cancel()
-        return run.facts(await run.outcome())
+        return try run.facts(await run.outcome())
     }
 }
 

@@ -1,4 +1,10 @@
+#if WEBKITGTK_6
+import CWebKitGTK4
+#else
+import CWebKitGTK3
+#endif
 import Foundation
+import GLibSupport
 import ScenarioSupport
 import WebviewHost
 
@@ -31,8 +37,16 @@ final class SessionRun {
     }
 
     /// The outcome, then a pause so late or duplicate outcomes and the dismissal would show.
-    func outcome(settle: Duration = .milliseconds(800)) async -> Result<WebAuthResponse, WebAuthError> {
-        let result = await task!.value
+    ///
+    /// - Throws: ``SessionDidNotEnd`` when the awaiting task has not resumed within `deadline`
+    ///   (60 s, scaled): a hang, reported with what the session and its view were doing then,
+    ///   rather than as the scenario watchdog's bare "no result in time".
+    func outcome(
+        within deadline: Duration = Patience.scaled(.seconds(60)), settle: Duration = .milliseconds(800)
+    ) async throws(SessionDidNotEnd) -> Result<WebAuthResponse, WebAuthError> {
+        guard await ScenarioHost.wait(upTo: deadline, until: { result != nil }), let result else {
+            throw SessionDidNotEnd(deadline: deadline, recorder: recorder)
+        }
         await ScenarioHost.idle(settle)
         return result
     }
@@ -48,6 +62,27 @@ final class SessionRun {
         var facts = SessionRunFacts.make(result, recorder: recorder)
         facts[.resumeCount] = resumeCount
         return facts.prefixed(by: prefix)
+    }
+}
+
+/// A session whose caller was not resumed in time, with what it and its view were doing.
+struct SessionDidNotEnd: Error, CustomStringConvertible {
+    let description: String
+
+    @MainActor
+    init(deadline: Duration, recorder: NotificationRecorder) {
+        let notifications = recorder.texts.isEmpty ? "none" : recorder.texts.joined(separator: "; ")
+        var text = "the session did not end within \(deadline); its notifications: \(notifications)"
+        if recorder.terminalCount > 0 { text += " (a terminal one was posted, yet the caller was not resumed)" }
+        if let pointer = recorder.webview?.pointer {
+            let view = wvh_web_view(pointer)
+            let uri = webkit_web_view_get_uri(view).map { String(cString: $0) } ?? "none"
+            text += "; the view: URI \(uri), loading \(webkit_web_view_is_loading(view) != 0), "
+                + "progress \(webkit_web_view_get_estimated_load_progress(view))"
+        } else {
+            text += "; no notification named a view"
+        }
+        description = text
     }
 }
 

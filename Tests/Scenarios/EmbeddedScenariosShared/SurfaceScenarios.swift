@@ -221,7 +221,7 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
         if let view = run.webview ?? surface.callerView { maxPopups = max(maxPopups, visiblePopovers(in: view)) }
         await ScenarioHost.idle(.milliseconds(20))
     }
-    let result = await run.outcome()
+    let result = try await run.outcome()
     facts.merge(run.facts(result))
     facts[.maxLibraryToplevels] = maxToplevels
     facts[.maxPopovers] = maxPopups
