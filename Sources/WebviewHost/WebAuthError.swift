@@ -103,8 +103,12 @@ public struct WebAuthError: Error, Sendable, CustomStringConvertible, LocalizedE
 }
 
 extension WebAuthError {
+    /// The person left the library's sign-in window: its "Cancel", Escape, the window manager's
+    /// close, or the app's window it belongs to going away.
     public static func userCanceled() -> WebAuthError {
-        WebAuthError(.userCanceled, "The sign-in window was closed before sign-in finished.")
+        WebAuthError(
+            .userCanceled,
+            "The sign-in window was closed (Cancel, Escape, the window manager's close or its parent window going away) before sign-in finished.")
     }
     public static func canceled() -> WebAuthError {
         WebAuthError(.canceled, "The app cancelled the sign-in.")

@@ -136,6 +136,21 @@ enum Toolkit {
     }
 
     /// Clicks `button` as a person would (`gtk_button_clicked`).
+    /// The middle of `widget` in its toplevel's X window (what `xdotool mousemove --window` takes:
+    /// the toplevel's allocation is its whole window, client-side decorations included); `nil`
+    /// when it is in no toplevel.
+    static func centreInWindow(of widget: UnsafeMutableRawPointer) -> (x: Int, y: Int)? {
+        guard let toplevel = window(of: widget) else { return nil }
+        var allocation = GtkAllocation()
+        gtk_widget_get_allocation(wvh_widget(widget), &allocation)
+        var x: gint = 0
+        var y: gint = 0
+        guard gtk_widget_translate_coordinates(
+            wvh_widget(widget), wvh_widget(toplevel), allocation.width / 2, allocation.height / 2, &x, &y) != 0
+        else { return nil }
+        return (Int(x), Int(y))
+    }
+
     static func click(_ button: UnsafeMutableRawPointer) {
         gtk_button_clicked(UnsafeMutablePointer<GtkButton>(OpaquePointer(button)))
     }

@@ -126,6 +126,23 @@ enum Toolkit {
     }
 
     /// Clicks `button` as a person would (its `clicked` signal).
+    /// The middle of `widget` in its window's surface (what `xdotool mousemove --window` takes:
+    /// the window's own coordinates moved by the surface transform, the room its client-side
+    /// shadow takes); `nil` when it is in no window.
+    static func centreInWindow(of widget: UnsafeMutableRawPointer) -> (x: Int, y: Int)? {
+        guard let toplevel = window(of: widget), let native = gtk_widget_get_native(wvh_widget(widget)) else { return nil }
+        var x = 0.0
+        var y = 0.0
+        let middleX = Double(gtk_widget_get_width(wvh_widget(widget))) / 2
+        let middleY = Double(gtk_widget_get_height(wvh_widget(widget))) / 2
+        guard gtk_widget_translate_coordinates(wvh_widget(widget), wvh_widget(toplevel), middleX, middleY, &x, &y) != 0
+        else { return nil }
+        var shadowX = 0.0
+        var shadowY = 0.0
+        gtk_native_get_surface_transform(native, &shadowX, &shadowY)
+        return (Int(x + shadowX), Int(y + shadowY))
+    }
+
     static func click(_ button: UnsafeMutableRawPointer) {
         wvh_button_clicked(wvh_widget(button))
     }

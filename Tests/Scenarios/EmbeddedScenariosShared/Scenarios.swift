@@ -213,7 +213,7 @@ extension EmbeddedScenarios {
         var facts = ScenarioReport()
         facts[.kind] = kind
         var windowRef: UnsafeMutablePointer<gpointer?>?
-        if ["close", "cancel-button", "escape", "cancel", "web-process", "parent-destroyed"].contains(kind) {
+        if ["close", "cancel-button", "cancel-click", "escape", "cancel", "web-process", "parent-destroyed"].contains(kind) {
             guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
                 return run.recorder.pageNeverLoaded()
             }
@@ -225,6 +225,7 @@ extension EmbeddedScenarios {
             switch kind {
             case "close": gtk_window_close(wvh_window(window))  // what the window manager's close does
             case "cancel-button": Probes.clickButton(labelled: "_Cancel", in: window)
+            case "cancel-click": facts[.clickAttempts] = await realClickOnCancel(in: window, run: run)
             case "escape": Toolkit.pressKey(UInt32(GDK_KEY_Escape), on: window)
             case "cancel": run.session.cancel()
             case "parent-destroyed": Toolkit.destroyWindow(app)  // the app quits its main window
@@ -548,3 +549,19 @@ extension EmbeddedScenarios {
     }
 }
 
+/// A person's click on the window's "Cancel": a real X pointer click (`xdotool`, on a display of
+/// the scenario's own) in the middle of the button. Clicks again, at most three times, while the
+/// session goes on: on a busy machine the first click can come before the window is mapped.
+/// The clicks made (0: no "Cancel" in the window).
+@MainActor
+func realClickOnCancel(in window: UnsafeMutableRawPointer, run: SessionRun) async -> Int {
+    guard let button = Probes.findButton(labelled: "_Cancel", in: window) else { return 0 }
+    let title = String(cString: gtk_window_get_title(wvh_window(window)))
+    var attempts = 0
+    repeat {
+        attempts += 1
+        if let point = Toolkit.centreInWindow(of: button) { _ = realClick(button: 1, windowTitle: title, at: point) }
+        _ = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(5))) { run.result != nil }
+    } while attempts < 3 && run.result == nil
+    return attempts
+}

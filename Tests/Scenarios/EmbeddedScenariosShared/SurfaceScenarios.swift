@@ -324,11 +324,11 @@ private func visiblePopovers(in view: UnsafeMutableRawPointer) -> Int {
     }.count
 }
 
-/// A real click (an X input event through XTest: `xdotool`) with `button` in the middle of the
-/// window titled `windowTitle`; the exit status (0: clicked).
+/// A real click (an X input event through XTest: `xdotool`) with `button` at `point` (the page's
+/// middle unless said) of the window titled `windowTitle`; the exit status (0: clicked).
 @MainActor
-private func realClick(button: Int, windowTitle: String) -> Int32 {
-    let command = "xdotool search --onlyvisible --name '^\(windowTitle)$' mousemove --window %1 200 200 click \(button)"
+func realClick(button: Int, windowTitle: String, at point: (x: Int, y: Int) = (200, 200)) -> Int32 {
+    let command = "xdotool search --onlyvisible --name '^\(windowTitle)$' mousemove --window %1 \(point.x) \(point.y) click \(button)"
     var status: gint = -1
     var error: UnsafeMutablePointer<GError>?
     guard g_spawn_command_line_sync(command, nil, nil, &status, &error) != 0 else {

@@ -13,7 +13,8 @@ struct EmbeddedWebviewProviderTests {
     /// (`dataHome` to share one between runs), on the X display the tests run with or on a
     /// Wayland compositor of its own; expects GTK to have run on that display.
     static func scenario(
-        _ name: EmbeddedScenario, _ arguments: String..., on platform: Platform, dataHome: URL? = nil
+        _ name: EmbeddedScenario, _ arguments: String..., on platform: Platform, dataHome: URL? = nil,
+        display: DisplayServer? = nil
     ) async throws -> ScenarioReport {
         let home = dataHome ?? temporaryFolder()
         let report = try await ScenarioRunner.run(
@@ -22,7 +23,7 @@ struct EmbeddedWebviewProviderTests {
                 "XDG_DATA_HOME": home.appendingPathComponent("data").path,
                 "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
             ],
-            display: platform.display)
+            display: display ?? platform.display)
         #expect(report[.gdkDisplay] == platform.gdkDisplayType, "GTK ran on another display than asked")
         return report
     }
@@ -175,6 +176,20 @@ struct EmbeddedWebviewProviderTests {
         if kind == "tls" {
             #expect(report[.tlsServerRequests] == 0)  // fails closed: no request was ever sent
         }
+    }
+
+    // A real click lands on whatever window is on top at that point of the screen: on a display
+    // of the test's own, none of a test running in parallel. X11 only (XTest, through xdotool).
+    @Test("A person's real click on Cancel (an X pointer event, not a signal) ends the session userCanceled, once", arguments: Platform.x11)
+    func realClickOnCancel(_ platform: Platform) async throws {
+        let report = try await Self.scenario(.failure, "cancel-click", on: platform, display: .privateX11)
+        #expect(report[.outcome] == "userCanceled")
+        #expect(report[.terminalCount] == 1)
+        #expect(report[.resumeCount] == 1)
+        #expect(report[.eventNames]?.last == "didFail")
+        #expect(report[.windowFinalized] == true)
+        #expect(report[.visibleToplevelsAfter] == 1)  // the parent app window stays
+        #expect((1...3).contains(report[.clickAttempts] ?? 0), "no \"_Cancel\" to click in the window")
     }
 
     @Test("The app destroys the parent window mid-session: the sign-in window goes with it, and the session ends userCanceled, once", arguments: Platform.standard)
