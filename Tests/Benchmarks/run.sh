@@ -15,8 +15,9 @@ mkdir -p .build-bench
 cc -O2 -Wall -Wextra -o .build-bench/floor Tests/Benchmarks/Baselines/floor.c $(pkg-config --cflags --libs webkit2gtk-4.1)
 cc -O2 -Wall -Wextra -DWEBKITGTK_6 -o .build-bench/floor-gtk4 Tests/Benchmarks/Baselines/floor.c $(pkg-config --cflags --libs webkitgtk-6.0)
 cc -O2 -Wall -Wextra -o .build-bench/sequential-floor Tests/Benchmarks/Baselines/sequential-floor.c $(pkg-config --cflags --libs webkit2gtk-4.1)
+cc -O2 -Wall -Wextra -DWEBKITGTK_6 -o .build-bench/sequential-floor-gtk4 Tests/Benchmarks/Baselines/sequential-floor.c $(pkg-config --cflags --libs webkitgtk-6.0)
 cc -O2 -Wall -Wextra -o .build-bench/soup-floor Tests/Benchmarks/Baselines/soup-floor.c $(pkg-config --cflags --libs libsoup-3.0)
 "${build[@]}" --product webview-host-bench
 "${build[@]}" --product webview-host-bench-gtk4  # the GTK 4 children, started from webview-host-bench
 bin="$("${build[@]}" --show-bin-path)/webview-host-bench"
-exec xvfb-run -a -s "-screen 0 1280x800x24" "$bin" --floor .build-bench/floor --floor-gtk4 .build-bench/floor-gtk4 --soup-floor .build-bench/soup-floor --sequential-floor .build-bench/sequential-floor "$@"
+exec xvfb-run -a -s "-screen 0 1280x800x24" "$bin" --floor .build-bench/floor --floor-gtk4 .build-bench/floor-gtk4 --soup-floor .build-bench/soup-floor --sequential-floor .build-bench/sequential-floor --sequential-floor-gtk4 .build-bench/sequential-floor-gtk4 "$@"

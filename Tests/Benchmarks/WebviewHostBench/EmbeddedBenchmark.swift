@@ -17,6 +17,7 @@ struct EmbeddedBenchmark {
     let floorGTK4: String
     let soupFloor: String
     let sequentialFloor: String
+    let sequentialFloorGTK4: String
     let msalReceiver: String
     let runs: Int
     /// Leaves out the loopback figure and the sequential sessions.
@@ -78,18 +79,18 @@ struct EmbeddedBenchmark {
     /// 100 sessions in one process, three processes per variant: RSS growth after the first 10
     /// (median [min-max]: one process alone varies by a MiB or two with the allocator), and the
     /// handlers left on a caller's view (the most any process left). Lines for the report's notes.
-    /// The floor is GTK 3's (Baselines/sequential-floor.c).
+    /// Each toolkit has its floor (Baselines/sequential-floor.c, built for GTK 3 and for GTK 4).
     func sequential(page: URL, redirect: String, environment: [String: String], toolkits: [ToolkitRun]) throws -> [String] {
         var notes: [String] = []
         let quickPage = page.absoluteString + "?wait=10"
         var floorGrowth: Double?
-        let variants = [("floor", toolkits[0])] + toolkits.flatMap { toolkit in ["own-window", "caller-view"].map { ($0, toolkit) } }
+        let variants = toolkits.flatMap { toolkit in ["floor", "own-window", "caller-view"].map { ($0, toolkit) } }
         for (variant, toolkit) in variants {
             var growths: [Double] = []
             var handlersLeft: Int?
             for _ in 0..<3 {
                 let command = variant == "floor"
-                    ? [sequentialFloor, "100", quickPage, redirect]
+                    ? [toolkit.sequentialFloor, "100", quickPage, redirect]
                     : [toolkit.child, "sequential", variant + toolkit.suffix, "100", quickPage, redirect]
                 let child = try CleanSpawn(command, environment: environment)
                 let output = String(decoding: child.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
@@ -109,8 +110,8 @@ struct EmbeddedBenchmark {
             if variant == "floor" {
                 floorGrowth = growths[1]
                 notes.append(String(
-                    format: "100 sequential sessions, floor (Baselines/sequential-floor.c: a bare window and view each, one context): RSS growth after the first 10: %+.2f [%+.2f to %+.2f] MiB over 3 processes",
-                    growths[1], growths[0], growths[2]))
+                    format: "100 sequential sessions, floor%@ (Baselines/sequential-floor.c: a bare window and view each, one context): RSS growth after the first 10: %+.2f [%+.2f to %+.2f] MiB over 3 processes",
+                    toolkit.suffix, growths[1], growths[0], growths[2]))
                 continue
             }
             var note = String(
@@ -128,6 +129,8 @@ struct EmbeddedBenchmark {
         let suffix: String
         let label: String
         let floor: String
+        /// The bare program of the sequential-sessions figure.
+        let sequentialFloor: String
         let child: String
     }
 
@@ -174,9 +177,9 @@ struct EmbeddedBenchmark {
 
         let me = CommandLine.arguments[0]
         let toolkits = [
-            ToolkitRun(suffix: "", label: "", floor: floor, child: me),
+            ToolkitRun(suffix: "", label: "", floor: floor, sequentialFloor: sequentialFloor, child: me),
             ToolkitRun(
-                suffix: "-gtk4", label: " (GTK 4)", floor: floorGTK4,
+                suffix: "-gtk4", label: " (GTK 4)", floor: floorGTK4, sequentialFloor: sequentialFloorGTK4,
                 child: URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("webview-host-bench-gtk4").path),
         ]
         var figures = toolkits.map { toolkit in Self.embeddedFigures().map { $0.forToolkit(suffix: toolkit.suffix, label: toolkit.label) } }

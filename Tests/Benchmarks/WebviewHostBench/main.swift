@@ -13,6 +13,7 @@ struct Options: Sendable {
     var floorGTK4Path = ".build-bench/floor-gtk4"
     var soupFloorPath = ".build-bench/soup-floor"
     var sequentialFloorPath = ".build-bench/sequential-floor"
+    var sequentialFloorGTK4Path = ".build-bench/sequential-floor-gtk4"
     var msalReceiverPath = "Tests/Benchmarks/Baselines/msal_receiver.py"
 
     init(_ arguments: [String]) {
@@ -26,9 +27,10 @@ struct Options: Sendable {
             case "--floor-gtk4": index += 1; floorGTK4Path = arguments[safe: index] ?? floorGTK4Path
             case "--soup-floor": index += 1; soupFloorPath = arguments[safe: index] ?? soupFloorPath
             case "--sequential-floor": index += 1; sequentialFloorPath = arguments[safe: index] ?? sequentialFloorPath
+            case "--sequential-floor-gtk4": index += 1; sequentialFloorGTK4Path = arguments[safe: index] ?? sequentialFloorGTK4Path
             case "--msal-receiver": index += 1; msalReceiverPath = arguments[safe: index] ?? msalReceiverPath
             default:
-                FileHandle.standardError.write(Data("usage: webview-host-bench [--runs N] [--json] [--embedded-only] [--floor PATH] [--floor-gtk4 PATH] [--soup-floor PATH] [--sequential-floor PATH] [--msal-receiver PATH]\n".utf8))
+                FileHandle.standardError.write(Data("usage: webview-host-bench [--runs N] [--json] [--embedded-only] [--floor PATH] [--floor-gtk4 PATH] [--soup-floor PATH] [--sequential-floor PATH] [--sequential-floor-gtk4 PATH] [--msal-receiver PATH]\n".utf8))
                 exit(2)
             }
             index += 1
@@ -46,7 +48,9 @@ if arguments.first == "loopback", arguments.count >= 2, let sessions = Int(argum
 }
 
 let options = Options(arguments)
-for path in [options.floorPath, options.floorGTK4Path, options.soupFloorPath, options.sequentialFloorPath] where !FileManager.default.isExecutableFile(atPath: path) {
+for path in [
+    options.floorPath, options.floorGTK4Path, options.soupFloorPath, options.sequentialFloorPath, options.sequentialFloorGTK4Path,
+] where !FileManager.default.isExecutableFile(atPath: path) {
     FileHandle.standardError.write(Data("No baseline program at \(path): run Tests/Benchmarks/run.sh, which builds it.\n".utf8))
     exit(2)
 }
@@ -65,6 +69,7 @@ MainActor.assumeIsolated {
         do {
             let report = try EmbeddedBenchmark(
                 floor: options.floorPath, floorGTK4: options.floorGTK4Path, soupFloor: options.soupFloorPath, sequentialFloor: options.sequentialFloorPath,
+                sequentialFloorGTK4: options.sequentialFloorGTK4Path,
                 msalReceiver: options.msalReceiverPath,
                 runs: options.runs, embeddedOnly: options.embeddedOnly, pagePort: port).run()
             print(options.wantsJSON ? report.json : report.table)
