@@ -135,7 +135,6 @@ enum Toolkit {
         (Int(gtk_widget_get_allocated_width(wvh_widget(widget))), Int(gtk_widget_get_allocated_height(wvh_widget(widget))))
     }
 
-    /// Clicks `button` as a person would (`gtk_button_clicked`).
     /// The middle of `widget` in its toplevel's X window (what `xdotool mousemove --window` takes:
     /// the toplevel's allocation is its whole window, client-side decorations included); `nil`
     /// when it is in no toplevel.
@@ -151,6 +150,7 @@ enum Toolkit {
         return (Int(x), Int(y))
     }
 
+    /// Clicks `button` as a person would (`gtk_button_clicked`).
     static func click(_ button: UnsafeMutableRawPointer) {
         gtk_button_clicked(UnsafeMutablePointer<GtkButton>(OpaquePointer(button)))
     }

@@ -125,7 +125,6 @@ enum Toolkit {
         (Int(gtk_widget_get_width(wvh_widget(widget))), Int(gtk_widget_get_height(wvh_widget(widget))))
     }
 
-    /// Clicks `button` as a person would (its `clicked` signal).
     /// The middle of `widget` in its window's surface (what `xdotool mousemove --window` takes:
     /// the window's own coordinates moved by the surface transform, the room its client-side
     /// shadow takes); `nil` when it is in no window.
@@ -143,6 +142,7 @@ enum Toolkit {
         return (Int(x + shadowX), Int(y + shadowY))
     }
 
+    /// Clicks `button` as a person would (its `clicked` signal).
     static func click(_ button: UnsafeMutableRawPointer) {
         wvh_button_clicked(wvh_widget(button))
     }

@@ -549,19 +549,14 @@ extension EmbeddedScenarios {
     }
 }
 
-/// A person's click on the window's "Cancel": a real X pointer click (`xdotool`, on a display of
-/// the scenario's own) in the middle of the button. Clicks again, at most three times, while the
-/// session goes on: on a busy machine the first click can come before the window is mapped.
+/// A person's click on the window's "Cancel": real X pointer clicks (``realClicks(button:windowTitle:at:until:)``,
+/// on a display of the scenario's own) in the middle of the button, until the session ends.
 /// The clicks made (0: no "Cancel" in the window).
 @MainActor
 func realClickOnCancel(in window: UnsafeMutableRawPointer, run: SessionRun) async -> Int {
     guard let button = Probes.findButton(labelled: "_Cancel", in: window) else { return 0 }
     let title = String(cString: gtk_window_get_title(wvh_window(window)))
-    var attempts = 0
-    repeat {
-        attempts += 1
-        if let point = Toolkit.centreInWindow(of: button) { _ = realClick(button: 1, windowTitle: title, at: point) }
-        _ = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(5))) { run.result != nil }
-    } while attempts < 3 && run.result == nil
-    return attempts
+    return await realClicks(button: 1, windowTitle: title, at: { Toolkit.centreInWindow(of: button) }) {
+        run.result != nil
+    }.attempts
 }

@@ -76,8 +76,7 @@ struct SessionDidNotEnd: Error, CustomStringConvertible {
         if recorder.terminalCount > 0 { text += " (a terminal one was posted, yet the caller was not resumed)" }
         if let pointer = recorder.webview?.pointer {
             let view = wvh_web_view(pointer)
-            let uri = webkit_web_view_get_uri(view).map { String(cString: $0) } ?? "none"
-            text += "; the view: URI \(uri), loading \(webkit_web_view_is_loading(view) != 0), "
+            text += "; the view: URI \"\(Probes.uri(of: pointer))\", loading \(webkit_web_view_is_loading(view) != 0), "
                 + "progress \(webkit_web_view_get_estimated_load_progress(view))"
         } else {
             text += "; no notification named a view"

@@ -203,18 +203,12 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
     if let button = click {
         _ = await ScenarioHost.wait(upTo: Patience.event) { !idp.requests(to: "/ready").isEmpty || run.result != nil }
         let title = mode == "view" ? "Caller window" : "Sign in to Test IdP"
-        // On a busy machine the first click can come before the window is mapped and the page
-        // laid out under the pointer: the page answers a click it got, so click again (at most
-        // three times) until it has.
-        var attempts = 0
-        repeat {
-            attempts += 1
-            facts[.clickStatus] = Int(realClick(button: button, windowTitle: title))
-            _ = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(5))) {
-                !idp.requests(to: "/report").isEmpty || run.result != nil || !menusShown.isEmpty
-            }
-        } while attempts < 3 && idp.requests(to: "/report").isEmpty && run.result == nil && menusShown.isEmpty
-        facts[.clickAttempts] = attempts
+        // The page answers a click it got.
+        let clicks = await realClicks(button: button, windowTitle: title) {
+            !idp.requests(to: "/report").isEmpty || run.result != nil || !menusShown.isEmpty
+        }
+        facts[.clickStatus] = Int(clicks.status)
+        facts[.clickAttempts] = clicks.attempts
     }
     while run.result == nil {
         maxToplevels = max(maxToplevels, surface.libraryToplevels)
@@ -336,4 +330,22 @@ func realClick(button: Int, windowTitle: String, at point: (x: Int, y: Int) = (2
         return -1
     }
     return status
+}
+
+/// Real clicks (``realClick(button:windowTitle:at:)``) until `answered` holds, at most three: on a
+/// busy machine the first click can come before the window is mapped and laid out under the
+/// pointer, so each click waits up to 5 s (scaled) for its answer before the next. `point` is
+/// read before each click (`nil`: none this time). The clicks made, and the last one's exit status.
+@MainActor
+func realClicks(
+    button: Int, windowTitle: String, at point: () -> (x: Int, y: Int)? = { (200, 200) }, until answered: () -> Bool
+) async -> (attempts: Int, status: Int32) {
+    var attempts = 0
+    var status: Int32 = -1
+    repeat {
+        attempts += 1
+        if let point = point() { status = realClick(button: button, windowTitle: windowTitle, at: point) }
+        _ = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(5)), until: answered)
+    } while attempts < 3 && !answered()
+    return (attempts, status)
 }
