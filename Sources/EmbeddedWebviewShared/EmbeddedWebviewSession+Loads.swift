@@ -27,6 +27,7 @@ extension EmbeddedWebviewSession {
             loading = url
             reporter.didStartLoad(url)
         case WEBKIT_LOAD_COMMITTED:
+            pageCommitted = true
             window?.showPage(url)  // after server redirects: the page really shown
             if let rule = EmbeddedAgentRefusal.firstMatch(address: url.absoluteString, in: request.parameters.embeddedAgentRefusals) {
                 handOver(SystemBrowserHandOver(
@@ -48,7 +49,7 @@ extension EmbeddedWebviewSession {
     /// ourselves (an ignored navigation) are not failures.
     func loadFailed(uri: String, error: GLibError?) -> Bool {
         window?.loadEnded()
-        if let error, SignInLoadFailure.isOwnCancellation(error) { return false }
+        if let error, SignInLoadFailure.isOwnCancellation(error, pageCommitted: pageCommitted) { return false }
         if let url = URL(string: uri), request.redirectURI.matches(url) { return true }
         reporter.fail(SignInLoadFailure.network(uri: uri, error: error))
         dismissIfEnded()

@@ -32,6 +32,9 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private var blanking: CallerViewBlanking?
     /// The page whose load started and has not finished yet.
     var loading: URL?
+    /// A page of the session's has been committed (shown) in the view: from then on, the page's
+    /// own navigations can replace a load.
+    var pageCommitted = false
     /// The page the view was last sent to load (the authorization URL, then each navigation let
     /// into the view): what a load is of while the view reports no URI for it (a caller's view
     /// that showed `load_html` without a base URI reports "" at the start of the next load).
