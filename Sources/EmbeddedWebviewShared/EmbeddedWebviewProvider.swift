@@ -21,8 +21,9 @@ public import WebviewHost
 /// answer); a `form_post` response ends with `unsupportedResponseMode`. In a caller's view the
 /// provider turns on `javascript-can-open-windows-automatically` for the session (the caller's
 /// value is restored at the end), and at the end stops the view and ends its web process, so the
-/// page's scripts cannot go on to the redirect URI; the view loads `about:blank` once the main
-/// loop is idle, unless the app loaded its own page by then. See the EmbeddedSignIn article for the reasons.
+/// page's scripts cannot go on to the redirect URI, and disconnects every handler before the
+/// caller resumes: from then on the view is the app's and the library never loads anything in it.
+/// See the EmbeddedSignIn article for what the view shows then and why.
 public struct EmbeddedWebviewProvider: WebviewProvider {
     public init() {}
 

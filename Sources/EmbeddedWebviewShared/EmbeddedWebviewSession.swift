@@ -13,12 +13,13 @@ import WebviewHost
 /// Bridges WebKit to the host: a navigation to the redirect URI is ignored in `decide-policy`
 /// (the callback never reaches the network) and reported; windows a page opens stay in the view;
 /// other schemes are handed on only as the ``ExternalSchemePolicy`` allows; load, TLS and
-/// web-process failures end the session. At the end, a caller's view is stopped and blanked
-/// before the handlers go (see ``dismiss()``), so nothing the page does later can deliver the code.
+/// web-process failures end the session. At the end, a caller's view is stopped and its page's
+/// web process ended before the handlers go (see ``dismiss()``), so nothing the page does later
+/// can deliver the code.
 ///
 /// This file sets the session up, wires WebKit's signals and tears it down; the jobs are
 /// elsewhere: navigation decisions (`+Navigation`), load events (`+Loads`), the move to the
-/// browser (`+BrowserHandOver`), the view after the end (``CallerViewBlanking``), failures
+/// browser (`+BrowserHandOver`), failures
 /// (``SignInLoadFailure``) and other apps (``ExternalAppLaunch``).
 @MainActor
 final class EmbeddedWebviewSession: WebviewProviderSession {
@@ -28,8 +29,9 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private(set) var window: SignInWindow?
     /// The view: the window's, or the caller's (lent: the app owns it).
     private(set) var webView: WebKitDifferences.WebView?
-    /// The view after the end, until the handlers go; set when the session is dismissed.
-    private var blanking: CallerViewBlanking?
+    /// The session was dismissed: the library's window refuses every navigation until it is
+    /// destroyed; a caller's view has no handler of the session's any more.
+    private(set) var dismissed = false
     /// The page whose load started and has not finished yet.
     var loading: URL?
     /// A page of the session's has been committed (shown) in the view: from then on, the page's
@@ -60,9 +62,6 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         self.reporter = reporter
     }
 
-    /// The session was dismissed (it may still be blanking a caller's view).
-    var dismissed: Bool { blanking != nil }
-
     private var usesCustomWebview: Bool { request.parameters.customWebview != nil }
 
     func prepare() async throws -> URL {
@@ -89,7 +88,6 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         let view: WebKitDifferences.WebView
         if let custom = request.parameters.customWebview {
             view = wvh_web_view(custom.pointer)
-            CallerViewBlanking.endBlanking(of: custom)
             // Windows a page opens without a gesture (a timer's window.open, a script's click on a
             // target=_blank link) are dropped by WebKit's popup blocker before any signal: let them
             // reach `create`, which keeps them in this view. The caller's value comes back at the end.
@@ -138,24 +136,26 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         window?.show()
     }
 
-    /// Ends the session's hold on the view. The library's window is destroyed. A caller's view is
-    /// stopped and its page's web process ended before the caller resumes: the page's scripts and
-    /// timers die with it, so a page that goes on (to the redirect URI, say) after a cancel, a
-    /// timeout or a failure cannot deliver the code, and a late redirect after a success cannot
-    /// either; the view loads `about:blank` once the main loop is idle (``CallerViewBlanking``).
-    /// The caller's popup setting is restored at once.
+    /// Ends the session's hold on the view, before the caller resumes. The library's window is
+    /// hidden (and destroyed once the main loop is idle; until then its handlers refuse every
+    /// navigation). A caller's view is stopped and its page's web process ended: the page's
+    /// scripts and timers die with it, so a page that goes on (to the redirect URI, say) after a
+    /// cancel, a timeout or a failure cannot deliver the code, and a late redirect after a success
+    /// cannot either. Then the caller's settings are put back and every handler of the session is
+    /// disconnected: the view is the app's when the caller resumes, and the library never touches
+    /// it again (no load of its own: the view keeps the ended page's last picture, with `uri`
+    /// `""`, until the app loads something).
     func dismiss() {
         guard !dismissed else { return }
+        dismissed = true
         let view = webView
         let callerView = usesCustomWebview && !callerViewDestroyed ? view : nil
-        let blanking = CallerViewBlanking(
-            view: callerView, redirectURI: request.redirectURI,
-            appPageStarted: { [weak self] in self?.surface?.end() },  // the app's page is the app's: no sign-in rule applies to it
-            ended: { [weak self] in self?.removeHandlers() })
-        self.blanking = blanking
-        // A caller's view first: its page ends (the handlers go with it) before anything else, so
-        // nothing of the page runs on, and what is put back below talks to no web process.
-        if callerView != nil { blanking.start(keeping: self) }
+        if let callerView {
+            // First: nothing of the page may run on while the rest is put back. WebKit emits
+            // `web-process-terminated` (TERMINATED_BY_API) at once; the app's own handlers see it.
+            webkit_web_view_stop_loading(callerView)
+            webkit_web_view_terminate_web_process(callerView)
+        }
         question?.destroy()
         question = nil
         pageWatch?.stop()
@@ -186,8 +186,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             }
             return
         }
-        // A caller's view destroyed during the session: nothing to stop or blank.
-        if callerView == nil { removeHandlers() }
+        // A caller's view (or one the caller destroyed): nothing of the session stays on it.
+        removeHandlers()
     }
 
     /// Disconnects every handler the session connected to the view.
@@ -206,12 +206,12 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
 
     // MARK: - WebKit signals
 
-    /// Connects the session's handlers to `view`: before the end they go to the session, after it
-    /// to ``CallerViewBlanking``.
+    /// Connects the session's handlers to `view`. After the end only the library's window still
+    /// has them (until it is destroyed): they refuse every navigation and show no error page.
     private func attachHandlers(to view: WebKitDifferences.WebView) {
         connections.connect(view, "decide-policy", .decidePolicy { [weak self] (decision: WebKitDifferences.PolicyDecision?, type) in
             guard let self, let decision else { return false }
-            if let blanking = self.blanking { return blanking.decide(decision, type: type) }
+            if self.dismissed { return Self.refuseAfterEnd(decision, type: type) }
             return self.decidePolicy(decision, type: type)
         })
         connections.connect(view, "create", .create { [weak self] (action: WebKitDifferences.NavigationAction?) -> WebKitDifferences.Widget? in
@@ -227,12 +227,12 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         })
         connections.connect(view, "load-changed", .enumValue { [weak self] event in
             guard let self else { return }
-            if let blanking = self.blanking { return blanking.loadChanged(WebKitLoadEvent(event)) }
+            if self.dismissed { return }
             self.loadChanged(WebKitLoadEvent(event))
         })
         connections.connect(view, "load-failed", .loadFailed { [weak self] _, uri, error in
             guard let self else { return false }
-            if let blanking = self.blanking { return blanking.loadFailed(uri: uri) }
+            if self.dismissed { return true }  // no error page in a window on its way out
             return self.loadFailed(uri: uri, error: error)
         })
         connections.connect(view, "load-failed-with-tls-errors", .loadFailedWithTLSErrors { [weak self] uri, _, errors in
@@ -242,13 +242,18 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             return true
         })
         connections.connect(view, "web-process-terminated", .enumValue { [weak self] reason in
-            if let blanking = self?.blanking {
-                blanking.end()  // nothing of the page is left to run
-                return
-            }
+            if self?.dismissed ?? true { return }
             self?.window?.loadEnded()
             self?.reporter.fail(SignInLoadFailure.webProcessTerminated(reason: reason))
             self?.dismissIfEnded()
         })
+    }
+
+    /// `decide-policy` in the library's window after the end: every navigation and new window is
+    /// refused (the ended page's timers may still try the redirect URI); a response is left alone.
+    private static func refuseAfterEnd(_ decision: WebKitDifferences.PolicyDecision, type: UInt32) -> Bool {
+        guard WebKitPolicyDecisionType(type) != WEBKIT_POLICY_DECISION_TYPE_RESPONSE else { return false }
+        webkit_policy_decision_ignore(decision)
+        return true
     }
 }

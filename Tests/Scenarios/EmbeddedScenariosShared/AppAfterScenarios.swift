@@ -1,6 +1,9 @@
-// The caller's view is the app's the moment the `await` returns (issue 17, item 5): the app loads
-// its own page in the same continuation as the `await` (or in the completion handler), after a
-// success, a failure or a cancel, while the ended sign-in page goes on trying the redirect URI.
+// The caller's view is the app's the moment the `await` returns (issue 17, item 5; issue 27, item
+// 2): the app loads its own page in the same continuation as the `await` (or in the completion
+// handler), at once or after a `Task.yield()`, by `load_uri`, `load_html` or `load_bytes`, or loads
+// nothing, after a success, a failure or a cancel, while the ended sign-in page goes on trying the
+// redirect URI. Emission hooks (as an app could install) record every navigation and load of the
+// view: after the resume there must be the app's and nothing else.
 import CGLib
 #if WEBKITGTK_6
 import CWebKitGTK4
@@ -14,13 +17,17 @@ import WebviewHost
 
 @MainActor
 extension EmbeddedScenarios {
-    static let appAfter: Scenario = { arguments in try await appAfterScenario(outcome: arguments[0], api: arguments[1], load: arguments[2]) }
+    static let appAfter: Scenario = { arguments in
+        try await appAfterScenario(outcome: arguments[0], api: arguments[1], load: arguments[2], when: arguments.count > 3 ? arguments[3] : "now")
+    }
 }
 
 @MainActor
-func appAfterScenario(outcome: String, api: String, load: String) async throws -> ScenarioReport {
+func appAfterScenario(outcome: String, api: String, load: String, when: String) async throws -> ScenarioReport {
     let surface = Surface("view")
     guard let view = surface.callerView else { return ScenarioReport(error: "no caller view") }
+    let log = ViewLoadLog(view: view)
+    defer { log.stop() }
     let callback = try callbackListener()
     let idp = try TestServer()
     let app = try TestServer()
@@ -45,16 +52,39 @@ func appAfterScenario(outcome: String, api: String, load: String) async throws -
     }
     // The app's own page: slow to answer, so the ended page has time to try.
     app.route("/app") { _ in .html(Pages.scripted("App page", "document.title = 'App page, script ran'"), delay: .milliseconds(200)) }
-    let appURL = load == "html" ? app.url("/app-html") : app.url("/app")
+    let appURL = load == "uri" ? app.url("/app") : app.url("/app-\(load)")
+    let appHTML = "<!doctype html><title>App page</title><h1>Signed in</h1><script>document.title = 'App page, script ran'</script>"
 
     var appLoadAt: ContinuousClock.Instant?
+    var atResume = ScenarioReport()
+    /// What the app finds when it resumes, then its load (at once, or after a yield).
+    func resumed() {
+        log.markResumed()
+        atResume[.uriAtResume] = Probes.uri(of: view)
+        atResume[.handlersAtResume] = surface.handlersLeft
+        atResume[.isLoadingAtResume] = webkit_web_view_is_loading(wvh_web_view(view)) != 0
+        if when == "yield" {
+            Task { @MainActor in
+                await Task.yield()
+                showAppPage()
+            }
+        } else {
+            showAppPage()
+        }
+    }
     func showAppPage() {
         appLoadAt = .now
-        if load == "html" {
-            webkit_web_view_load_html(
-                wvh_web_view(view), "<!doctype html><title>App page</title><h1>Signed in</h1><script>document.title = 'App page, script ran'</script>",
-                appURL)
-        } else {
+        switch load {
+        case "html":
+            webkit_web_view_load_html(wvh_web_view(view), appHTML, appURL)
+        case "bytes":
+            let bytes = Array(appHTML.utf8)
+            let data = g_bytes_new(bytes, gsize(bytes.count))
+            webkit_web_view_load_bytes(wvh_web_view(view), data, "text/html", "utf-8", appURL)
+            g_bytes_unref(data)
+        case "none":
+            break  // the app shows something else; the view must stay as the session left it
+        default:
             webkit_web_view_load_uri(wvh_web_view(view), appURL)
         }
     }
@@ -68,7 +98,7 @@ func appAfterScenario(outcome: String, api: String, load: String) async throws -
     if api == "completion" {
         session.authenticate(expectedState: "xyz", authorizationURL: makeURL) { outcome in
             result = outcome
-            showAppPage()  // in the completion handler
+            resumed()  // in the completion handler
         }
     } else {
         task = Task { @MainActor in
@@ -77,7 +107,7 @@ func appAfterScenario(outcome: String, api: String, load: String) async throws -
             } catch {
                 result = .failure(error)
             }
-            showAppPage()  // in the same continuation as the await
+            resumed()  // in the same continuation as the await
         }
     }
     if outcome == "cancel" || outcome == "task-cancel" {
@@ -89,23 +119,26 @@ func appAfterScenario(outcome: String, api: String, load: String) async throws -
     guard await ScenarioHost.wait(upTo: Patience.event, until: { appLoadAt != nil }), let start = appLoadAt else {
         return ScenarioReport(error: "the session never ended")
     }
-    var facts = ScenarioReport()
+    var facts = atResume
     facts[.outcome] = result.map { (try? $0.get()) != nil ? "success" : "failure" } ?? "none"
     if case .failure(let error)? = result { facts[.errorCode] = error.code.name }
-    // The app's page is in (its script ran): at once on an idle machine, later on a busy one.
     let title = { webkit_web_view_get_title(wvh_web_view(view)).map { String(cString: $0) } ?? "" }
-    _ = await ScenarioHost.wait(upTo: Patience.event) { title() == "App page, script ran" }
+    if load != "none" {
+        // The app's page is in (its script ran): at once on an idle machine, later on a busy one.
+        _ = await ScenarioHost.wait(upTo: Patience.event) { title() == "App page, script ran" }
+    }
     let inAfter = ContinuousClock.now - start
     facts[.appPageInMilliseconds] = Int(inAfter.components.seconds * 1000 + inAfter.components.attoseconds / 1_000_000_000_000_000)
     let settled = ContinuousClock.now
-    for (label, after) in [("1s", Duration.seconds(1)), ("6s", Duration.seconds(6))] {
-        // What the person sees a second, and six, after the app's load (after its page came in, when that took longer).
+    for (label, after) in [("1s", Duration.seconds(1)), ("2s", Duration.seconds(2))] {
+        // What the person sees a second, and two, after the app's load (after its page came in, when that took longer).
         let remaining = max(after - (settled - start), .zero) - (ContinuousClock.now - settled)
         if remaining > .zero { await ScenarioHost.idle(remaining) }
         facts[.uri.suffixed(by: label)] = Probes.uri(of: view)
-        facts[.title.suffixed(by: label)] = webkit_web_view_get_title(wvh_web_view(view)).map { String(cString: $0) } ?? ""
+        facts[.title.suffixed(by: label)] = title()
         facts[.handlersLeft.suffixed(by: label)] = surface.handlersLeft
     }
+    facts[.viewLoadsAfterResume] = log.afterResume
     facts[.appURL] = appURL
     facts[.redirectPortHits] = callback.requests.count
     facts[.appRequests] = app.requests(to: "/app").count

@@ -31,6 +31,8 @@ extension ReportKey where Value == String {
     public static var uriAfterBroker: Self { .init("uriAfterBroker") }
     public static var uriAfterCustom: Self { .init("uriAfterCustom") }
     public static var uriAfterOpen: Self { .init("uriAfterOpen") }
+    /// The caller's view's `uri` when the caller resumed.
+    public static var uriAtResume: Self { .init("uriAtResume") }
     public static var uriWhileGoingOn: Self { .init("uriWhileGoingOn") }
     public static var windowSubtitle: Self { .init("windowSubtitle") }
     public static var windowTitle: Self { .init("windowTitle") }
@@ -53,6 +55,8 @@ extension ReportKey where Value == Int {
     public static var handlers: Self { .init("handlers") }
     public static var handlersAfter: Self { .init("handlersAfter") }
     public static var handlersBefore: Self { .init("handlersBefore") }
+    /// Handlers of the library's on the caller's view when the caller resumed (over those before).
+    public static var handlersAtResume: Self { .init("handlersAtResume") }
     public static var handlersDuring: Self { .init("handlersDuring") }
     /// Per moment, with `suffixed(by:)` (app-after: 1s, 6s).
     public static var handlersLeft: Self { .init("handlersLeft") }
@@ -105,6 +109,8 @@ extension ReportKey where Value == Int {
 }
 
 extension ReportKey where Value == Bool {
+    /// The caller's view was loading when the caller resumed.
+    public static var isLoadingAtResume: Self { .init("isLoadingAtResume") }
     public static var adopted: Self { .init("adopted") }
     public static var allOnMainThread: Self { .init("allOnMainThread") }
     public static var appCallAccepted: Self { .init("appCallAccepted") }
@@ -170,6 +176,8 @@ extension ReportKey where Value == Bool {
 }
 
 extension ReportKey where Value == [String] {
+    /// Every navigation decision and load event of the caller's view after the caller resumed (`ViewLoadLog`).
+    public static var viewLoadsAfterResume: Self { .init("viewLoadsAfterResume") }
     public static var brokerCalls: Self { .init("brokerCalls") }
     public static var built: Self { .init("built") }
     public static var callerViewEvents: Self { .init("callerViewEvents") }
