@@ -89,19 +89,50 @@ public struct CleanSpawn: Sendable {
     /// Reads both pipes to their end, then waits for the exit, on threads of their own: never on
     /// Swift's cooperative pool, which has one thread per core (two here), so a blocking read
     /// there would stall every other task of the test process for as long as the child runs.
+    ///
+    /// A pipe is read until its end, or until ``outputGrace`` after the child ended: a daemon the
+    /// child's session bus started (at-spi2-registryd, under `dbus-run-session`) inherits the
+    /// pipes and can hold them open for minutes after the child is gone.
     public func collect() async -> Collected {
         let output = output
         let errors = errors
         let errorsRead = ReadResult()
+        let child = self
         return await withCheckedContinuation { continuation in
             Thread {
-                errorsRead.set(errors?.readDataToEndOfFile() ?? Data())
+                errorsRead.set(errors.map { child.readUntilEndOrExit($0.fileDescriptor) } ?? Data())
             }.start()
             Thread {
-                let read = output?.readDataToEndOfFile() ?? Data()
+                let read = output.map { child.readUntilEndOrExit($0.fileDescriptor) } ?? Data()
                 let errors = errorsRead.wait()
                 continuation.resume(returning: Collected(output: read, errors: errors, status: waitForExit()))
             }.start()
+        }
+    }
+
+    /// How long a pipe is still read after the child ended (what it wrote last is in the pipe
+    /// already; only a process it left behind can write more).
+    public static let outputGrace: Duration = .seconds(3)
+
+    /// Everything read from `fd` until its end, or until ``outputGrace`` after the child ended.
+    private func readUntilEndOrExit(_ fd: Int32) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        var endedAt: ContinuousClock.Instant?
+        while true {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&entry, 1, 200)
+            if ready < 0, errno != EINTR { return data }
+            if ready > 0 {
+                let count = read(fd, &buffer, buffer.count)
+                if count > 0 {
+                    data.append(contentsOf: buffer[0..<count])
+                    continue
+                }
+                if count == 0 || (errno != EINTR && errno != EAGAIN) { return data }  // the end of the pipe
+            }
+            if endedAt == nil, hasEnded() { endedAt = .now }
+            if let endedAt, ContinuousClock.now - endedAt > Self.outputGrace { return data }
         }
     }
 
