@@ -22,9 +22,15 @@ final class BrokerAccountBook: Sendable {
         return account
     }
 
-    /// The broker's object for `account`, if this process has seen it.
+    /// The broker's object for `account`, if this process has seen it: by its identifier, else by
+    /// its `homeAccountId` (an account read from an ID token has the broker's home account ID
+    /// as its subject, but its issuer names the token's host, not always the broker's
+    /// `environment`).
     func object(for account: Account) -> BrokerJSON.Object? {
-        entries.withLock { $0[account.identifier] }.flatMap(BrokerJSON.object(from:))
+        entries.withLock { entries in
+            entries[account.identifier]
+                ?? entries.values.first { (BrokerJSON.object(from: $0)?["homeAccountId"] as? String) == account.subject }
+        }.flatMap(BrokerJSON.object(from:))
     }
 
     func forget(_ account: Account) {

@@ -29,8 +29,10 @@ extension BrokerBus {
         }
     }
 
-    /// What a call's `GError` means: cancelled, a broker of another protocol version (unknown
-    /// method, interface, object or arguments), or unavailable. The error is not freed.
+    /// What a call's `GError` means: cancelled; a broker of another protocol version (unknown
+    /// method, interface, object or arguments); no broker (nobody owns the name, the bus could not
+    /// start it, the connection closed); or a broker that is there and failed (any other D-Bus
+    /// error it answered, or no answer in time). The error is not freed.
     static func failure(from error: UnsafeMutablePointer<GError>) -> Failure {
         let remote = g_dbus_error_get_remote_error(error).map { pointer in
             defer { g_free(pointer) }
@@ -40,12 +42,20 @@ extension BrokerBus {
         if copied.isIOError(G_IO_ERROR_CANCELLED) { return .canceled }
         let name = remote ?? copied.domain
         let text = "\(name): \(copied.message)"
+        guard let remote else {
+            return copied.isTimedOut ? .failed(text) : .unavailable(text)
+        }
         switch remote {
         case "org.freedesktop.DBus.Error.UnknownMethod", "org.freedesktop.DBus.Error.UnknownInterface",
             "org.freedesktop.DBus.Error.UnknownObject", "org.freedesktop.DBus.Error.InvalidArgs":
             return .mismatch(text)
-        default:
+        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner",
+            "org.freedesktop.DBus.Error.Disconnected", "org.freedesktop.DBus.Error.NoServer":
             return .unavailable(text)
+        case _ where remote.hasPrefix("org.freedesktop.DBus.Error.Spawn."):
+            return .unavailable(text)  // the bus could not start the broker
+        default:
+            return .failed(text)  // NoReply, Failed, the broker's own names
         }
     }
 }

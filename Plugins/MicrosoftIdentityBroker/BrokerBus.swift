@@ -32,6 +32,9 @@ final class BrokerBus: @unchecked Sendable {
         case unavailable(String)
         /// The broker does not have this method or signature (another protocol version).
         case mismatch(String)
+        /// The broker is there and answered a D-Bus error (himmelblau's every failure), or did
+        /// not answer within the call's time limit.
+        case failed(String)
     }
 
     /// Unchecked: the GLib pointers are used on the worker thread only.

@@ -19,7 +19,7 @@ enum BrokerJSON {
         (try? JSONSerialization.jsonObject(with: data)) as? Object
     }
 
-    /// A scalar as text (`"6002"` for `6002`), for statuses that come as numbers or strings.
+    /// A scalar as text (`"6002"` for `6002`), for values that come as numbers or strings.
     static func text(_ value: Any?) -> String? {
         switch value {
         case let text as String: text.isEmpty ? nil : text
@@ -28,53 +28,33 @@ enum BrokerJSON {
         }
     }
 
-    /// The broker's `error` object (or a bare status) as a ``WebviewHost/WebAuthError``, if the
-    /// response carries one. Only the status fields are read; no message text (it may name the person).
-    static func error(in response: Object, broker: String) -> WebAuthError? {
-        let raw = response["error"] ?? (response["brokerTokenResponse"] as? Object)?["error"]
-        guard let raw, !(raw is NSNull) else { return nil }
-        let object = raw as? Object ?? [:]
-        let status = text(object["status"]) ?? text(raw) ?? text(object["errorCode"])
-        let details = TokenBrokerError(
-            broker: broker, status: status, subStatus: text(object["subStatus"]) ?? text(object["errorCode"]),
-            context: text(object["context"]))
-        return mapped(status: status, details: details)
-    }
-
-    static func mapped(status: String?, details: TokenBrokerError) -> WebAuthError {
-        let key = (status ?? "").lowercased().replacingOccurrences(of: "_", with: "")
-        let shown = status ?? "no status"
-        if key.contains("consent") {
-            return WebAuthError(
-                .consentRequired, "The identity broker needs consent to the requested scopes (\(shown)); sign in interactively.",
-                underlyingError: details)
-        }
-        if key.contains("cancel") {
-            return WebAuthError(.userCanceled, "The sign-in was cancelled in the identity broker (\(shown)).", underlyingError: details)
-        }
-        if key.contains("interaction") || key.contains("uirequired") || key.contains("loginrequired") || key.contains("noaccount")
-            || key.contains("accountunusable") || key.contains("accountnotfound")
-        {
-            return WebAuthError(
-                .interactionRequired, "The identity broker needs the person to sign in (\(shown)); call acquireToken.",
-                underlyingError: details)
-        }
-        if key.contains("unavailable") || key.contains("notavailable") || key.contains("unreachable") {
-            return WebAuthError(.brokerUnavailable, "The identity broker cannot serve the request now (\(shown)).", underlyingError: details)
-        }
-        return WebAuthError(
-            .server, "The identity broker refused the request (\(shown)).",
-            serverError: .init(error: status ?? "broker_error"), underlyingError: details)
-    }
-
-    /// The account object in a token response: inside `brokerTokenResponse` (brokers before
-    /// 2.0.2), inside `authParameters` (2.0.2 and later), or at the top.
+    /// The account object in a token response: inside `brokerTokenResponse` (sso-mib's reading,
+    /// himmelblau's and the brokers' answers), or at the top (the cookie call's answers). Brokers
+    /// 3.0.1 and later, and himmelblau, may send none.
     static func account(in response: Object) -> Object? {
-        let token = response["brokerTokenResponse"] as? Object
-        return token?["account"] as? Object
-            ?? (response["authParameters"] as? Object)?["account"] as? Object
-            ?? (token?["authParameters"] as? Object)?["account"] as? Object
-            ?? response["account"] as? Object
+        (response["brokerTokenResponse"] as? Object)?["account"] as? Object ?? response["account"] as? Object
+    }
+
+    /// The account an ID token names: `<oid>.<tid>` as the broker's `homeAccountId` is (the
+    /// token's `sub` without them), its issuer, `preferred_username` and `name`. Read, not
+    /// verified: the broker is trusted, as for the rest of its answer.
+    static func account(fromIDToken idToken: String) -> Account? {
+        let parts = idToken.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3 else { return nil }
+        var text = parts[1].replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        text += String(repeating: "=", count: (4 - text.count % 4) % 4)
+        guard let data = Data(base64Encoded: text), let claims = object(from: data),
+            let issuer = claims["iss"] as? String, !issuer.isEmpty
+        else { return nil }
+        let subject: String
+        if let oid = claims["oid"] as? String, let tid = claims["tid"] as? String, !oid.isEmpty, !tid.isEmpty {
+            subject = "\(oid).\(tid)"
+        } else if let sub = claims["sub"] as? String, !sub.isEmpty {
+            subject = sub
+        } else {
+            return nil
+        }
+        return Account(subject: subject, issuer: issuer, username: claims["preferred_username"] as? String, name: claims["name"] as? String)
     }
 
     /// `expiresOn`: milliseconds since 1970 (a number or a numeric string); seconds if it is too

@@ -16,9 +16,18 @@ public import WebviewHost
 /// ```
 /// It serves Entra ID authorities (not B2C, not AD FS) when the broker runs or D-Bus can start
 /// it; otherwise the app signs in through its web flow. The interactive call has no time limit
-/// (the broker shows its own window); cancelling it sends `cancelInteractiveFlow`. Both request
-/// shapes are sent at once (the account at the top for brokers before 2.0.2, inside
-/// `authParameters` for 2.0.2 and later), and the account is read from either place in responses.
+/// (the broker shows its own window); cancelling it sends `cancelInteractiveFlow`.
+///
+/// Each call sends what current clients of the real broker send (sso-mib, linux-entra-sso and
+/// Microsoft Edge's own request, field by field; see `BrokerRequest`): `authorizationType` 6 for
+/// an interactive call and 1 for a silent one, the broker's own account object inside
+/// `authParameters` only, the app's scopes as asked, `uxContextHandle` -1. Answers are read in
+/// the shapes of brokers 2.0.1 and 2.0.2 and later: errors by their numeric MSALRuntime `status`
+/// (2 is interaction required, 7 the person cancelled, ...; names are read too), an answer
+/// without an account gives the account asked for or the one its ID token names. A D-Bus error
+/// from a broker that is running is ``WebviewHost/WebAuthError/Code/server``, one from a broker
+/// that is absent or went away ``SignIn/WebAuthError/Code/brokerUnavailable``; the broker's
+/// own values stay in the error's ``SignIn/TokenBrokerError``.
 public final class MicrosoftIdentityBroker: TokenBroker {
     public let id = "microsoft-identity-broker"
     public let displayName = "Microsoft identity broker"
@@ -29,9 +38,9 @@ public final class MicrosoftIdentityBroker: TokenBroker {
     /// The authority hosts served (Entra ID's clouds by default).
     public let authorityHosts: Set<String>
     /// When set, the parent window's X11 window id (a number, from the app's toolkit through
-    /// `ToolkitIntegration`) is sent under this key of `authParameters`; nothing is sent on
-    /// Wayland, where the window has no X11 id. The broker's own key for it is not public; `nil`
-    /// (the default) sends none.
+    /// `ToolkitIntegration`) is sent under this key of an interactive call's `authParameters`;
+    /// nothing is sent on Wayland, where the window has no X11 id. The broker's own key for it is
+    /// not public (clients send `uxContextHandle: -1`, no window); `nil` (the default) sends none.
     public let parentWindowKey: String?
 
     private let bus: BrokerBus
@@ -73,13 +82,17 @@ public final class MicrosoftIdentityBroker: TokenBroker {
     }
 
     public func acquireTokenInteractively(_ request: TokenBrokerRequest) async throws(WebAuthError) -> TokenBrokerResult {
-        var parent: UInt64?
-        if parentWindowKey != nil, let window = request.parentWindow {
+        var parent: (key: String, value: UInt64)?
+        if let parentWindowKey, let window = request.parentWindow {
             // "x11:<hex XID>" on X11; Wayland handles have no X11 form.
             let identifier = await MainActor.run { ToolkitIntegration.current?.parentWindowIdentifier(window.pointer) }
-            if let identifier, identifier.hasPrefix("x11:") { parent = UInt64(identifier.dropFirst(4), radix: 16) }
+            if let identifier, identifier.hasPrefix("x11:"), let xid = UInt64(identifier.dropFirst(4), radix: 16) {
+                parent = (parentWindowKey, xid)
+            }
         }
-        let body = tokenRequest(request, account: request.account.flatMap(book.object(for:)), interactive: true, parent: parent)
+        let body = BrokerRequest.interactive(
+            client: request.client, redirectURI: redirectURI, scopes: request.scopes, account: request.account.flatMap(book.object(for:)),
+            loginHint: request.loginHint, prompt: request.prompt, parentWindow: parent)
         let correlationID = UUID().uuidString.lowercased()
         let response: BrokerJSON.Object
         do throws(WebAuthError) {
@@ -87,7 +100,7 @@ public final class MicrosoftIdentityBroker: TokenBroker {
         } catch {
             if error.code == .canceled {
                 // The person may be looking at the broker's window: close it.
-                bus.sendToBroker("cancelInteractiveFlow", correlationID: correlationID, request: BrokerJSON.string([:]))
+                bus.sendToBroker("cancelInteractiveFlow", correlationID: correlationID, request: BrokerJSON.string(BrokerRequest.cancel()))
             }
             throw error
         }
@@ -101,15 +114,15 @@ public final class MicrosoftIdentityBroker: TokenBroker {
         guard let object = try await brokerObject(for: account, client: request.client) else {
             throw WebAuthError(.interactionRequired, "The identity broker does not know \(account) for this app; call acquireToken to sign in.")
         }
-        let body = tokenRequest(request, account: object, interactive: false, parent: nil)
+        let body = BrokerRequest.silent(client: request.client, redirectURI: redirectURI, scopes: request.scopes, account: object)
         let response = try await call("acquireTokenSilently", body, correlationID: UUID().uuidString.lowercased(), interactive: false)
         return try tokens(from: response, requested: request)
     }
 
     public func accounts(for client: TokenBrokerClient) async throws(WebAuthError) -> [Account] {
         let response = try await call(
-            "getAccounts", ["clientId": client.clientID, "redirectUri": redirectURI.absoluteString],
-            correlationID: UUID().uuidString.lowercased(), interactive: false)
+            "getAccounts", BrokerRequest.accounts(client: client, redirectURI: redirectURI), correlationID: UUID().uuidString.lowercased(),
+            interactive: false)
         guard let list = response["accounts"] as? [Any] else {
             throw WebAuthError(.protocolMismatch, "The identity broker's getAccounts answer has no \"accounts\" list.")
         }
@@ -119,7 +132,7 @@ public final class MicrosoftIdentityBroker: TokenBroker {
     public func signOut(_ account: Account, for client: TokenBrokerClient) async throws(WebAuthError) {
         guard let object = try await brokerObject(for: account, client: client) else { return }
         _ = try await call(
-            "removeAccount", ["clientId": client.clientID, "account": object], correlationID: UUID().uuidString.lowercased(),
+            "removeAccount", BrokerRequest.remove(client: client, account: object), correlationID: UUID().uuidString.lowercased(),
             interactive: false)
         book.forget(account)
     }
@@ -127,7 +140,7 @@ public final class MicrosoftIdentityBroker: TokenBroker {
     /// The broker's version (`getLinuxBrokerVersion`'s `linuxBrokerVersion`), for diagnosis.
     public func brokerVersion() async throws(WebAuthError) -> String? {
         let response = try await call(
-            "getLinuxBrokerVersion", ["msalCppVersion": "1.28.0"], correlationID: UUID().uuidString.lowercased(), interactive: false)
+            "getLinuxBrokerVersion", BrokerRequest.version(), correlationID: UUID().uuidString.lowercased(), interactive: false)
         return BrokerJSON.text(response["linuxBrokerVersion"])
     }
 
@@ -137,30 +150,6 @@ public final class MicrosoftIdentityBroker: TokenBroker {
         if let known = book.object(for: account) { return known }
         _ = try await accounts(for: client)  // another run signed in: the broker still knows the account
         return book.object(for: account)
-    }
-
-    /// `{account?, authParameters: {account?, authority, authorizationType: 8, clientId, redirectUri,
-    /// requestedScopes, username?, prompt?}}`.
-    private func tokenRequest(_ request: TokenBrokerRequest, account: BrokerJSON.Object?, interactive: Bool, parent: UInt64?) -> BrokerJSON.Object {
-        var parameters: BrokerJSON.Object = [
-            "authority": request.client.authority.absoluteString,
-            "authorizationType": 8,  // OAuth 2
-            "clientId": request.client.clientID,
-            "redirectUri": redirectURI.absoluteString,
-            "requestedScopes": request.scopes,
-        ]
-        let selecting = interactive && (request.prompt == .selectAccount || request.prompt == .login)
-        if let account, !selecting {
-            parameters["account"] = account
-            if let username = account["username"] as? String { parameters["username"] = username }
-        } else if let hint = request.loginHint {
-            parameters["username"] = hint
-        }
-        if interactive, let prompt = request.prompt { parameters["prompt"] = prompt.rawValue }
-        if let parentWindowKey, let parent { parameters[parentWindowKey] = parent }
-        var body: BrokerJSON.Object = ["authParameters": parameters]
-        if let account, !selecting { body["account"] = account }
-        return body
     }
 
     private func call(_ method: String, _ body: BrokerJSON.Object, correlationID: String, interactive: Bool) async throws(WebAuthError) -> BrokerJSON.Object {
@@ -177,7 +166,19 @@ public final class MicrosoftIdentityBroker: TokenBroker {
             throw WebAuthError(
                 .protocolMismatch, "The identity broker does not speak the expected protocol (\(why)).",
                 underlyingError: TokenBrokerError(broker: id, transport: why))
+        case .failure(.failed(let why)):
+            // A broker that is running answered a D-Bus error (himmelblau's answers every failure so).
+            Self.logger.info("identity broker failed", metadata: ["method": "\(method)", "why": "\(why)"])
+            throw WebAuthError(
+                .server, "The identity broker failed to answer \(method) (\(why)).", serverError: .init(error: "broker_failed"),
+                underlyingError: TokenBrokerError(broker: id, transport: why))
         case .success(let text):
+            if text.isEmpty {
+                // A compatible broker whose daemon gave no answer replies with nothing (himmelblau).
+                throw WebAuthError(
+                    .server, "The identity broker answered \(method) with nothing.", serverError: .init(error: "broker_failed"),
+                    underlyingError: TokenBrokerError(broker: id, transport: "an empty answer"))
+            }
             guard let response = BrokerJSON.object(from: Data(text.utf8)) else {
                 throw WebAuthError(.protocolMismatch, "The identity broker's answer to \(method) is not a JSON object.")
             }
@@ -206,9 +207,15 @@ public final class MicrosoftIdentityBroker: TokenBroker {
         if let object = BrokerJSON.account(in: response), let made = book.account(for: object) {
             account = made
         } else if let asked = requested.account {
+            // No account in the answer (broker 3.0.1, himmelblau): the one asked for (as sso-mib
+            // does since 75b2504).
             account = asked
+        } else if let named = BrokerJSON.account(fromIDToken: idToken) {
+            // An interactive sign-in without a hint: the person the broker's ID token names.
+            account = named
         } else {
-            throw WebAuthError(.protocolMismatch, "The identity broker's token response names no account.")
+            throw WebAuthError(
+                .protocolMismatch, "The identity broker's token response names no account, and its ID token names nobody either.")
         }
         return TokenBrokerResult(
             accessToken: accessToken, expiresOn: expiresOn, scopes: BrokerJSON.scopes(token["grantedScopes"]) ?? requested.scopes,

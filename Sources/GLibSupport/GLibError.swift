@@ -32,6 +32,10 @@ public struct GLibError: Error, Hashable, Sendable, CustomStringConvertible {
     public func isIOError(_ code: GIOErrorEnum) -> Bool {
         domain == "g-io-error-quark" && self.code == Int32(code.rawValue)
     }
+
+    /// Whether this is `G_IO_ERROR_TIMED_OUT` (a GDBus call's own time limit, say). A property,
+    /// because a module that also imports libsecret may not see GIO's enum constants itself.
+    public var isTimedOut: Bool { isIOError(G_IO_ERROR_TIMED_OUT) }
 }
 
 /// Calls a GLib function that reports failure through a `GError **` out-parameter, and turns

@@ -62,8 +62,11 @@ extension PublicClientApplication {
     /// The accounts a broker listed last, when one was used.
     var brokerAccounts: [Account]? { configuration.usesTokenBroker ? brokerSelection.accounts : nil }
 
+    /// What the app asked for, as real clients of Microsoft's broker send it (Edge, sso-mib): the
+    /// OpenID scopes the web flow adds are not sent; an empty list sends them instead.
     private func brokerScopes(_ scopes: [String]) -> [String] {
-        ScopeSet.normalized(configuration.defaultScopes + scopes)
+        let asked = ScopeSet.normalized(scopes)
+        return asked.isEmpty ? ScopeSet.normalized(configuration.defaultScopes) : asked
     }
 
     /// The broker's result as an ``AuthenticationResult``: the ID token's claims are read (the

@@ -4,7 +4,8 @@ public import WebviewHost
 public struct TokenBrokerRequest: Sendable {
     /// The app and authority.
     public var client: TokenBrokerClient
-    /// The scopes the access token is for (the configuration's default scopes included).
+    /// The scopes the access token is for, as the app asked for them (the configuration's default
+    /// scopes only when the app asked for none).
     public var scopes: [String]
     /// The account signed in earlier (silent calls; an interactive call may carry one as a hint).
     public var account: Account?

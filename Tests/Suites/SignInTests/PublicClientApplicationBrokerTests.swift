@@ -108,7 +108,8 @@ struct PublicClientApplicationBrokerTests {
             #expect(result.account.username == "alice@contoso.example")
             let request = try await double.request("acquireTokenInteractively").object
             let parameters = try #require(request["authParameters"] as? [String: Any])
-            #expect(parameters["requestedScopes"] as? [String] == ["openid", "profile", "offline_access", "https://graph.microsoft.com/.default"])
+            #expect(parameters["requestedScopes"] as? [String] == ["https://graph.microsoft.com/.default"], "what the app asked for (Edge, sso-mib)")
+            #expect(parameters["authorizationType"] as? Int == 6)
             #expect(parameters["authority"] as? String == Self.authority.absoluteString)
             try await events.settle(count: 2)
             #expect(
@@ -122,7 +123,7 @@ struct PublicClientApplicationBrokerTests {
     }
 
     @Test func silentAccountsAndRemoveGoToTheBroker() async throws {
-        try await withBrokeredApp(["shape": "pre-2.0.2"]) { double, app, storage, _ in
+        try await withBrokeredApp(["shape": "2.0.1"]) { double, app, storage, _ in
             let accounts = try await app.allAccounts()
             #expect(accounts.map(\.username) == ["alice@contoso.example"])
             #expect(app.accounts == accounts)
@@ -132,7 +133,10 @@ struct PublicClientApplicationBrokerTests {
             #expect(silent.accessToken == "broker-access-token")
             #expect(silent.account == accounts[0])
             let request = try await double.request("acquireTokenSilently").object
-            #expect((request["account"] as? [String: Any])?["homeAccountId"] as? String == "alice-oid.contoso-tid")
+            let parameters = try #require(request["authParameters"] as? [String: Any])
+            #expect((parameters["account"] as? [String: Any])?["homeAccountId"] as? String == "\(MicrosoftIdentityBrokerTests.object).\(MicrosoftIdentityBrokerTests.tenant)")
+            #expect(parameters["authorizationType"] as? Int == 1)
+            #expect(parameters["requestedScopes"] as? [String] == ["User.Read"])
 
             #expect(try await app.remove(accounts[0]))
             _ = try await double.request("removeAccount")
@@ -178,11 +182,11 @@ struct PublicClientApplicationBrokerTests {
     }
 
     @Test func theBrokersRefusalReachesTheAppAsDidFail() async throws {
-        let refusal: [String: Any] = ["reply": ["error": ["status": "consent_required", "subStatus": 65001]]]
+        let refusal: [String: Any] = ["reply": ["brokerTokenResponse": ["error": ["status": 2, "subStatus": 65001, "errorCode": 0, "tag": 0]]]]
         try await withBrokeredApp(["acquireTokenInteractively": refusal]) { _, app, _, events in
             let error = await failure { _ = try await app.acquireToken(with: .init(scopes: [])) }
             #expect(error?.code == .consentRequired)
-            #expect((error?.underlyingError as? TokenBrokerError)?.status == "consent_required")
+            #expect((error?.underlyingError as? TokenBrokerError)?.status == "2")
             try await events.settle(count: 2)
             #expect(events.all == ["willSwitchToBrokerApp(\(Self.authority.absoluteString))", "didFail(consentRequired)"])
         }
@@ -194,6 +198,29 @@ struct PublicClientApplicationBrokerTests {
             #expect(error?.code == .brokerUnavailable)
             try await events.settle(count: 2)
             #expect(events.all.last == "didFail(brokerUnavailable)")
+        }
+    }
+
+    /// The README's fallback: a silent call the broker answers "interaction required" (status 2,
+    /// as broker 2.5.2 answered in siemens/linux-entra-sso issue 129) throws `interactionRequired`,
+    /// and the app signs in interactively through the broker.
+    @Test(arguments: MicrosoftIdentityBrokerTests.shapes)
+    func aSilentCallAnsweredInteractionRequiredLetsTheAppSignInInteractively(_ shape: String) async throws {
+        try await withBrokeredApp(["shape": shape, "acquireTokenSilently": ["status": 2]]) { double, app, _, events in
+            let account = try #require(try await app.allAccounts().first)
+            let result: AuthenticationResult
+            do {
+                result = try await app.acquireTokenSilent(with: SilentTokenParameters(scopes: ["User.Read"], account: account))
+                Issue.record("the silent call succeeded")
+            } catch let error as WebAuthError where error.code == .interactionRequired {
+                result = try await app.acquireToken(with: InteractiveTokenParameters(scopes: ["User.Read"]))
+            }
+            #expect(result.accessToken == "broker-access-token")
+            #expect(result.account.subject == account.subject)
+            _ = try await double.request("acquireTokenSilently")
+            _ = try await double.request("acquireTokenInteractively")
+            try await events.settle(count: 2)
+            #expect(events.all.last == "didComplete(\(Self.authority.absoluteString))")
         }
     }
 }

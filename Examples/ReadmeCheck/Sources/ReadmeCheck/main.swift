@@ -313,7 +313,13 @@ func pluginSnippets(url: URL) throws {
     let result = try await app.acquireToken(with: InteractiveTokenParameters(
         scopes: ["https://graph.microsoft.com/.default"]))           // webviewParameters: as for the web flow
     let accounts = try await app.allAccounts()                         // the broker's accounts
-    let fresh = try await app.acquireTokenSilent(with: SilentTokenParameters(scopes: ["User.Read"], account: accounts[0]))
+    let fresh: AuthenticationResult
+    do {
+        fresh = try await app.acquireTokenSilent(with: SilentTokenParameters(scopes: ["User.Read"], account: accounts[0]))
+    } catch {                                                           // a WebAuthError
+        guard error.code == .interactionRequired else { throw error }
+        fresh = try await app.acquireToken(with: InteractiveTokenParameters(scopes: ["User.Read"]))   // the broker asks the person
+    }
     check(fresh.account == accounts[0], "silent through the broker")
     check(try await app.remove(accounts[0]), "remove through the broker")
     return result
