@@ -460,8 +460,9 @@ struct MicrosoftIdentityBrokerTests {
         }
     }
 
-    @Test func cancellingTheTaskSendsCancelInteractiveFlow() async throws {
-        try await withDouble(["acquireTokenInteractively": ["hang": true]]) { double, broker in
+    @Test(arguments: shapes)
+    func cancellingTheTaskSendsCancelInteractiveFlow(_ shape: String) async throws {
+        try await withDouble(["shape": shape, "acquireTokenInteractively": ["hang": true]]) { double, broker in
             let call = Task { try await broker.acquireTokenInteractively(TokenBrokerRequest(client: Self.client, scopes: Self.scopes)) }
             let interactive = try await double.request("acquireTokenInteractively")
             call.cancel()
