@@ -26,6 +26,20 @@ swift build --product "$product"
 state="$(mktemp -d /tmp/webviewhost-demo.XXXXXX)"
 trap 'bash Tests/Fixtures/Glewlwyd/glewlwyd.sh stop "$state" >/dev/null 2>&1 || true; rm -rf "$state"' EXIT
 bash Tests/Fixtures/Glewlwyd/glewlwyd.sh start "$state" > "$state/env"
+# What an app author needs to try their own code against this server while it runs.
+( . "$state/env"
+  cat <<EOT
+The demo's OpenID Connect server (Glewlwyd) is running while the demo runs:
+  authority (issuer)   $ISSUER
+  client ID            $CLIENT_ID (public, PKCE; also $CLIENT_ID_ES256 for ES256 ID tokens)
+  redirect URIs        http://127.0.0.1/callback with any port is NOT registered: the server matches exactly.
+                       Person's browser (loopback):  http://127.0.0.1:53682/callback, http://127.0.0.1:53683/callback, http://[::1]:53684/callback
+                       Embedded view (exact):        http://127.0.0.1:53685/embedded-callback
+                       Custom scheme:                com.example.webviewhost:/oauth2redirect
+  person               $USERNAME / $PASSWORD ($USER_EMAIL)
+  scopes               openid profile email offline_access
+EOT
+)
 demo="$(swift build --product "$product" --show-bin-path)/$product"
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
   "$demo" ${arguments[@]+"${arguments[@]}"}

@@ -23,6 +23,34 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // The DocC articles' examples (docs-examples.py writes their Generated.swift): compiled,
+        // not run; one target per toolkit, as a process loads one.
+        .target(
+            name: "DocsCheck",
+            dependencies: [
+                .product(name: "WebviewHost", package: "WebviewHost"),
+                .product(name: "WebviewHostTestKit", package: "WebviewHost"),
+            ],
+            // The examples bind values they do not use (`let observation = ...`), as an app's
+            // code around them would.
+            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-suppress-warnings"])]
+        ),
+        .target(
+            name: "DocsCheckGTK3",
+            dependencies: [
+                .product(name: "WebviewHostGTK3", package: "WebviewHost"),
+                .product(name: "BuiltInWebviewProvidersGTK3", package: "WebviewHost"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-suppress-warnings"])]
+        ),
+        .target(
+            name: "DocsCheckGTK4",
+            dependencies: [
+                .product(name: "WebviewHostGTK4", package: "WebviewHost"),
+                .product(name: "BuiltInWebviewProvidersGTK4", package: "WebviewHost"),
+            ],
+            swiftSettings: [.swiftLanguageMode(.v6), .unsafeFlags(["-suppress-warnings"])]
+        ),
         // The GTK 4 start-up: its own executable, as a process loads one toolkit.
         .executableTarget(
             name: "ReadmeCheckGTK4",

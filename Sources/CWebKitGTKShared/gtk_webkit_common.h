@@ -16,6 +16,7 @@ static inline GtkSpinner *wvh_spinner(gpointer p) { return GTK_SPINNER(p); }
 static inline GtkLabel *wvh_label(gpointer p) { return GTK_LABEL(p); }
 static inline GtkHeaderBar *wvh_header_bar(gpointer p) { return GTK_HEADER_BAR(p); }
 static inline GtkDialog *wvh_dialog(gpointer p) { return GTK_DIALOG(p); }
+static inline GtkButton *wvh_button(gpointer p) { return GTK_BUTTON(p); }
 static inline WebKitWebView *wvh_web_view(gpointer p) { return WEBKIT_WEB_VIEW(p); }
 static inline WebKitNavigationPolicyDecision *wvh_navigation_policy_decision(gpointer p) {
     return WEBKIT_NAVIGATION_POLICY_DECISION(p);

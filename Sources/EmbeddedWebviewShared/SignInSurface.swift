@@ -28,7 +28,6 @@ final class SignInSurface {
         ("enable-mock-capture-devices", false),
         ("enable-webrtc", false),
         ("enable-encrypted-media", false),
-        ("enable-html5-database", false),
         ("allow-file-access-from-file-urls", false),
         ("allow-universal-access-from-file-urls", false),
         ("allow-top-navigation-to-data-urls", false),

@@ -32,16 +32,22 @@ public struct ExternalProvider: WebviewProvider {
         public var maxMessagesPerSecond: Int
         /// How long the plugin has to exit after `dismiss` before its process group is killed.
         public var dismissGrace: Duration
+        /// How long a line the host writes may stay unread in the plugin's standard input: a plugin
+        /// that stops reading ends the session with `externalProviderProtocol` this long after the
+        /// line, not at the session's timeout.
+        public var inputReadTimeout: Duration
 
         public init(
             handshakeTimeout: Duration = .seconds(5), prepareTimeout: Duration = .seconds(15),
-            maxLineLength: Int = 64 * 1024, maxMessagesPerSecond: Int = 200, dismissGrace: Duration = .seconds(1)
+            maxLineLength: Int = 64 * 1024, maxMessagesPerSecond: Int = 200, dismissGrace: Duration = .seconds(1),
+            inputReadTimeout: Duration = .seconds(5)
         ) {
             self.handshakeTimeout = handshakeTimeout
             self.prepareTimeout = prepareTimeout
             self.maxLineLength = maxLineLength
             self.maxMessagesPerSecond = maxMessagesPerSecond
             self.dismissGrace = dismissGrace
+            self.inputReadTimeout = inputReadTimeout
         }
     }
 

@@ -43,34 +43,87 @@ extension ExternalProviderSession {
         buffer = []
     }
 
-    /// Writes `message` to the child's input without blocking; a child that stopped reading (a
-    /// full pipe) ends the session with a protocol error. Does nothing once the input is closed.
+    /// Writes `message` to the child's input without blocking the main thread: what the pipe
+    /// cannot take now is written as the plugin reads. A plugin that leaves a line unread for
+    /// ``ExternalProvider/Limits/inputReadTimeout`` ends the session with a protocol error. Does
+    /// nothing once the input is closed.
     func send(_ message: HostMessage) {
         guard input >= 0 else { return }
+        let type: String
         switch message {
-        case .prepare(let url, _), .present(let url, _), .brokerUnavailable(let url):
-            longestURLSent = max(longestURLSent, url.absoluteString.utf8.count)
-        case .hello, .dismiss: break
+        case .prepare(let url, _):
+            (type, longestURLSent) = ("prepare", max(longestURLSent, url.absoluteString.utf8.count))
+        case .present(let url, _):
+            (type, longestURLSent) = ("present", max(longestURLSent, url.absoluteString.utf8.count))
+        case .brokerUnavailable(let url):
+            (type, longestURLSent) = ("brokerUnavailable", max(longestURLSent, url.absoluteString.utf8.count))
+        case .hello: type = "hello"
+        case .dismiss: type = "dismiss"
         }
         let data = message.line
         if data.count > 64 * 1024 {
             // A long authorization URL: make the pipe hold the whole line (F_SETPIPE_SZ, up to
-            // /proc/sys/fs/pipe-max-size, 1 MiB by default), so one write never blocks.
+            // /proc/sys/fs/pipe-max-size, 1 MiB by default), so one write usually takes it.
             _ = fcntl(input, Self.setPipeSize, Int32(clamping: data.count))
         }
-        let written = data.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
-        if written == data.count { return }
-        if written < 0, errno == EPIPE {
-            // It closed its input or exited: the end of its output says so, with the status.
-            close(input)
-            input = -1
-            return
-        }
-        if phase != .dismissed {
-            endWithError(
-                WebAuthError(.externalProviderProtocol, "\(name) stopped reading its standard input (its pipe is full)."))
+        inputQueue.append(Array(data), type: type, readBy: .now + provider.limits.inputReadTimeout)
+        writeInput()
+        if phase != .dismissed { checkInputLater() }
+    }
+
+    /// Writes what the pipe takes now of the bytes still to write.
+    private func writeInput() {
+        while input >= 0, !inputQueue.unwritten.isEmpty {
+            let count = inputQueue.unwritten.withUnsafeBytes { write(input, $0.baseAddress, $0.count) }
+            if count > 0 {
+                inputQueue.wrote(count)
+                continue
+            }
+            if count < 0, errno == EINTR { continue }
+            if count < 0, errno == EPIPE {
+                // It closed its input or exited: the end of its output says so, with the status.
+                close(input)
+                input = -1
+                inputQueue = InputQueue()
+            }
+            return  // EAGAIN: the pipe is full until the plugin reads
         }
     }
+
+    /// While a line is unread: every 100 ms, writes what the pipe takes and ends the session
+    /// when a line is past its deadline.
+    private func checkInputLater() {
+        guard inputCheck == nil, !inputQueue.lines.isEmpty else { return }
+        let check = DispatchWorkItem { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                self.inputCheck = nil
+                self.checkInput()
+            }
+        }
+        inputCheck = check
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(100), execute: check)
+    }
+
+    private func checkInput() {
+        guard input >= 0, phase != .dismissed, phase != .broken else { return }
+        writeInput()
+        guard input >= 0 else { return }
+        var unreadInPipe: Int32 = 0
+        if ioctl(input, UInt(Self.bytesToRead), &unreadInPipe) != 0 { unreadInPipe = 0 }
+        if let late = inputQueue.late(unreadInPipe: Int(unreadInPipe), now: .now) {
+            let seconds = provider.limits.inputReadTimeout.components.seconds
+            endWithError(
+                WebAuthError(
+                    .externalProviderProtocol,
+                    "\(name) did not read the host's \(late) message from its standard input within \(seconds) s (it stopped reading)."))
+            return
+        }
+        checkInputLater()
+    }
+
+    /// `FIONREAD`: the bytes in a pipe not yet read (on either end, in Linux).
+    private static let bytesToRead: Int32 = 0x541B
 
     /// `F_SETPIPE_SZ` (Linux), which Swift's Glibc module does not import.
     private static let setPipeSize: Int32 = 1031
@@ -116,5 +169,34 @@ extension ExternalProviderSession {
         var message = "\(name) ended before the sign-in finished"
         if let status { message += " (\(status))" }
         endWithError(WebAuthError(.externalProviderFailed, message + "; its own messages, if any, are on standard error."))
+    }
+}
+
+/// The host's side of the plugin's standard input: bytes not written yet (the pipe was full), and
+/// each line's end (counted in bytes since the start) with the moment it must have been read by.
+struct InputQueue {
+    var unwritten: [UInt8] = []
+    /// Bytes written to the pipe so far.
+    private(set) var written = 0
+    /// Lines not yet known to be read: where each ends, its deadline, its message type.
+    private(set) var lines: [(end: Int, deadline: ContinuousClock.Instant, type: String)] = []
+
+    mutating func append(_ line: [UInt8], type: String, readBy deadline: ContinuousClock.Instant) {
+        let end = written + unwritten.count + line.count
+        unwritten += line
+        lines.append((end, deadline, type))
+    }
+
+    mutating func wrote(_ count: Int) {
+        unwritten.removeFirst(count)
+        written += count
+    }
+
+    /// The type of the first line still unread past its deadline, if any; forgets the lines read.
+    mutating func late(unreadInPipe: Int, now: ContinuousClock.Instant) -> String? {
+        let read = written - unreadInPipe
+        lines.removeAll { $0.end <= read }
+        guard let first = lines.first, first.deadline < now else { return nil }
+        return first.type
     }
 }

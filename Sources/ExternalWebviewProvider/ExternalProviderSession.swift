@@ -34,6 +34,12 @@ final class ExternalProviderSession: WebviewProviderSession {
     /// The longest URL the host sent the plugin, in bytes: a line echoing it always fits.
     var longestURLSent = 0
 
+    /// What the host wrote to the plugin's input and the plugin has not read yet (see
+    /// ExternalProviderSession+Child.swift): bytes still to write, and each line's deadline.
+    var inputQueue = InputQueue()
+    /// The timer that looks at the input again while a line is unread.
+    var inputCheck: DispatchWorkItem?
+
     /// The longest line the plugin may write: the limit, or twice the longest URL the host sent
     /// plus 1 KiB if that is more (JSON may escape each `/`), so echoing the app's URL in
     /// `didStartLoad` always fits.

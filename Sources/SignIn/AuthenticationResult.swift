@@ -23,5 +23,9 @@ public struct AuthenticationResult: Sendable {
     /// same error is logged and posted as
     /// ``PublicClientApplication/tokenCacheDidFailNotification``. Show the person its message
     /// (e.g. "unlock your keyring") and offer to try again.
+    ///
+    /// One notice is not a failure: ``TokenCacheStorageError/Code/unsafeFileReplaced`` (its
+    /// ``TokenCacheStorageError/tokensWereKept`` is true) says a cache file others could write was
+    /// replaced with a new one holding these tokens; only the accounts the old file held are lost.
     public internal(set) var tokenCacheError: TokenCacheStorageError?
 }

@@ -19,9 +19,11 @@ import Glibc
 /// ``TokenCacheStorageError/Code/unsafePermissions`` (the message names the path, its mode and
 /// owner): anyone who could write there could have planted an account and its tokens. A file
 /// others can only read (0644, as msal-python's file recipe leaves it) is read; the next save
-/// makes it 0600. The person (or the app's installer) fixes a refused file with `chmod 600` (a
-/// folder with `chmod 700`), or deletes it if they did not make it; the next sign-in writes a
-/// new one.
+/// makes it 0600. A file of yours refused only for its mode (0666, 0620), not a link, in a safe
+/// folder, is replaced after the next interactive sign-in with a new 0600 file holding that
+/// sign-in's tokens (its old content is never read; see ``replaceRefused(_:with:)``). A link,
+/// another user's file or an unsafe folder stay refused: the person fixes them with `chmod 600`
+/// (a folder with `chmod 700`), or deletes the file if they did not make it.
 public struct FileTokenCacheStorage: TokenCacheStorage {
     /// The cache file.
     public let fileURL: URL
@@ -71,7 +73,12 @@ public struct FileTokenCacheStorage: TokenCacheStorage {
         try checkFolder()
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw failure("read") }
-        try Self.check(status, path: fileURL.path, what: "file", fix: "chmod 600")
+        do throws(TokenCacheStorageError) {
+            try Self.check(status, path: fileURL.path, what: "file", fix: "chmod 600")
+        } catch where error.code == .unsafePermissions && isOwnRegularFile() {
+            // Yours, in a safe folder, not a link: only its mode is wrong, and a new file mends it.
+            throw TokenCacheStorageError(error.code, error.message, canBeReplaced: true)
+        }
         var data = Data()
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -123,6 +130,28 @@ public struct FileTokenCacheStorage: TokenCacheStorage {
             unlink(temporary.path)
             throw error
         }
+    }
+
+    /// Replaces a file refused only for its mode (``TokenCacheStorageError/canBeReplaced``) with a
+    /// new 0600 file holding `data`, renamed over it; the old one is never read. Checks again that
+    /// the folder is safe and the file is still yours and not a link.
+    public func replaceRefused(_ refusal: TokenCacheStorageError, with data: Data) throws(TokenCacheStorageError) -> TokenCacheStorageError {
+        guard refusal.canBeReplaced else { throw refusal }
+        try checkFolder()
+        var status = stat()
+        if lstat(fileURL.path, &status) == 0, !isOwnRegularFile() { throw refusal }
+        try save(data)
+        return TokenCacheStorageError(
+            .unsafeFileReplaced,
+            "The token cache file \(fileURL.path) could be written by others, so what it held was not trusted; it was replaced with a new file "
+                + "(mode 0600) holding this sign-in's tokens. Accounts only the old file held must sign in again.")
+    }
+
+    /// Whether the cache file is a regular file (not a link) this user owns.
+    private func isOwnRegularFile() -> Bool {
+        var status = stat()
+        guard lstat(fileURL.path, &status) == 0 else { return false }
+        return status.st_mode & S_IFMT == S_IFREG && status.st_uid == geteuid()
     }
 
     public func withWriterLock<T>(_ body: () throws(TokenCacheStorageError) -> T) throws(TokenCacheStorageError) -> T {

@@ -31,9 +31,12 @@ extension PublicClientApplication {
     @MainActor
     func openTokenCacheBeforeSignIn() async throws(WebAuthError) {
         guard let failure = await cache.open() else { return }
-        Self.tokenCacheLogger.error(
-            "The token cache could not be opened before the sign-in", metadata: ["code": "\(failure.code)", "reason": "\(failure.message)"])
-        switch await configuration.tokenCacheUnavailable(failure) {
+        // The app decides what happens (its tokenCacheUnavailable): not an error of the library's.
+        let decision = await configuration.tokenCacheUnavailable(failure)
+        Self.tokenCacheLogger.notice(
+            "The token cache could not be opened before the sign-in",
+            metadata: ["code": "\(failure.code)", "reason": "\(failure.message)", "decision": "\(decision)"])
+        switch decision {
         case .keepInMemoryForThisRun:
             cache.detach(because: failure)
             post(failure)
@@ -46,9 +49,19 @@ extension PublicClientApplication {
 
     /// Stores `entry` and returns its result; a store that failed is on the result, logged and
     /// posted (unless the app already chose memory for this run, which was reported then).
-    func keep(_ entry: TokenCache.Entry, now: Date) async -> AuthenticationResult {
+    ///
+    /// After a fresh interactive sign-in (`afterSignIn`), a store refused for a reason a new copy
+    /// removes (a cache file others could write) is replaced now, and the result says so.
+    func keep(_ entry: TokenCache.Entry, now: Date, afterSignIn: Bool = false) async -> AuthenticationResult {
         var result = entry.result
         guard let failure = await cache.keep(entry, now: now) else { return result }
+        if afterSignIn, let notice = await cache.replaceRefusedStore() {
+            Self.tokenCacheLogger.warning(
+                "A token cache file others could write was replaced with a new one holding the new tokens",
+                metadata: ["code": "\(notice.code)", "reason": "\(notice.message)"])
+            result.tokenCacheError = notice
+            return result
+        }
         result.tokenCacheError = failure
         // Kept in memory for this run by the app's choice: reported once already, when the store
         // could not be opened.

@@ -113,7 +113,7 @@ public final class PublicClientApplication: Sendable {
         }
         let code = try response.requireCode()
         let issued = try await exchange.redeem(code: code, for: request)
-        return await keep(issued.entry, now: issued.receivedAt)
+        return await keep(issued.entry, now: issued.receivedAt, afterSignIn: true)
     }
 
     /// Cancels the interactive sign-in in progress, from any thread: it ends with `canceled`.

@@ -46,6 +46,30 @@ extension TokenCache {
         }
     }
 
+    /// After a fresh interactive sign-in, while the store is not used because it refused its
+    /// content for a reason a new copy removes (``TokenCacheStorageError/canBeReplaced``): replaces
+    /// it with what this process holds (the refused content was never read), and uses the store
+    /// again. The store's notice, or `nil` when there was nothing to replace or it could not be.
+    func replaceRefusedStore() async -> TokenCacheStorageError? {
+        guard let refused = memory.detachedBecause, refused.canBeReplaced else { return nil }
+        let storage = storage
+        let pending = memory.pending()
+        let document = memory.document(over: MSALTokenCacheDocument())
+        let data = document.serialized()
+        let notice: TokenCacheStorageError
+        do throws(WebAuthError) {
+            notice = try await onQueue { () throws(TokenCacheStorageError) in
+                try storage.withWriterLock { () throws(TokenCacheStorageError) in try storage.replaceRefused(refused, with: data) }
+            }
+        } catch {
+            return nil  // still refused: the tokens stay in memory, as the app decided
+        }
+        memory.attach()
+        memory.saved(pending.map(\.id), document: document)
+        remember(document)
+        return notice
+    }
+
     func load() async throws(WebAuthError) -> MSALTokenCacheDocument {
         _ = await currentScope()
         if memory.detachedBecause != nil {

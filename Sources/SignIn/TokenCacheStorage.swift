@@ -35,6 +35,13 @@ public protocol TokenCacheStorage: Sendable {
     /// the store (then single flight inside the process is enough). The default is `nil`; the
     /// built-in file and Secret Service stores keep it beside their writer lock.
     func refreshLock(for key: String) -> TokenCacheLockFile?
+
+    /// Replaces a cache that ``load()`` refused with `data`, without reading it, when `refusal`
+    /// says a new copy removes the reason (``TokenCacheStorageError/canBeReplaced``: a file of
+    /// yours that others could write, in a safe folder); called with the writer lock held, after a
+    /// fresh interactive sign-in, with that sign-in's tokens. Returns the notice for the app (code
+    /// ``TokenCacheStorageError/Code/unsafeFileReplaced``). The default throws `refusal`.
+    func replaceRefused(_ refusal: TokenCacheStorageError, with data: Data) throws(TokenCacheStorageError) -> TokenCacheStorageError
 }
 
 extension TokenCacheStorage {
@@ -43,6 +50,10 @@ extension TokenCacheStorage {
     }
 
     public func refreshLock(for key: String) -> TokenCacheLockFile? { nil }
+
+    public func replaceRefused(_ refusal: TokenCacheStorageError, with data: Data) throws(TokenCacheStorageError) -> TokenCacheStorageError {
+        throw refusal
+    }
 }
 
 /// Why a ``TokenCacheStorage`` could not load or save the cache. The message names what to do
@@ -67,17 +78,31 @@ public struct TokenCacheStorageError: Error, Sendable, CustomStringConvertible {
         /// A file store's file or folder could have been written by someone else (it is writable
         /// by group or others, or another user owns it), so what it holds cannot be trusted.
         public static let unsafePermissions = Code("unsafePermissions")
+        /// Not a failure: a file refused for ``unsafePermissions`` that a new file repairs (see
+        /// ``TokenCacheStorageError/canBeReplaced``) was replaced after a fresh sign-in with a new
+        /// one holding its tokens (mode 0600); the accounts only the old file held sign in again.
+        /// The tokens were kept (``TokenCacheStorageError/tokensWereKept``).
+        public static let unsafeFileReplaced = Code("unsafeFileReplaced")
     }
 
     public let code: Code
     /// A sentence a person can act on.
     public let message: String
+    /// The store refused its content for a reason a new copy removes (a file of yours that group
+    /// or others could write, not a link, in a safe folder): after a fresh interactive sign-in the
+    /// library replaces it with one holding that sign-in's tokens, never reading the old one.
+    public let canBeReplaced: Bool
 
     /// An error with `code` and a `message` a person can act on (never a token in it).
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, canBeReplaced: Bool = false) {
         self.code = code
         self.message = message
+        self.canBeReplaced = canBeReplaced
     }
+
+    /// Whether the tokens were stored after all (``Code/unsafeFileReplaced``): nothing to warn the
+    /// person about but the accounts the replaced file held.
+    public var tokensWereKept: Bool { code == .unsafeFileReplaced }
 
     public var description: String { "TokenCacheStorageError.\(code): \(message)" }
 }

@@ -13,7 +13,8 @@ public struct WindowHandle: Hashable, @unchecked Sendable {
 /// The view is used only on the main thread; the provider never destroys, hides, reparents or
 /// resizes it.
 public struct WebviewHandle: Hashable, @unchecked Sendable {
-    /// The `WebKitWebView *`.
+    /// The `WebKitWebView *`: the way back from a handle (a notification's `webview`) to the
+    /// view, `wvh_web_view(handle.pointer)` with the toolkit module's cast, on the main thread.
     public let pointer: UnsafeMutableRawPointer
     public init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
 }

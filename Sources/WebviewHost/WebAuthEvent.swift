@@ -9,6 +9,11 @@ public import Foundation
 /// exhaustive switches, and the test kit's recorder, the external-provider protocol and the
 /// documentation tests follow ``Kind/allCases``. Adding a step is one case here and one in ``Kind``;
 /// the compiler then names every switch that must handle it.
+///
+/// Apps: new steps are added as the library learns them (each is listed under "Breaking" in the
+/// CHANGELOG). A `switch` naming every case stops compiling when one is added, so the app decides
+/// what to show for it; end a `switch` with `default:` to keep compiling instead (the article
+/// "Observing sessions" shows both).
 public enum WebAuthEvent: Sendable, CustomStringConvertible {
     case didStartLoad(URL)
     case didFinishLoad(URL)

@@ -37,6 +37,8 @@ Modes:
                      with status 7: only the process's end says it is gone
   long-fail          answers present with fail(network) and a 60 000-character message of
                      several lines (over the old 4096-byte refusal, within the 64 KiB line)
+  stop-reading       handshake and prepared, then never reads its input again (it sleeps, its
+                     pipe fills with the host's present line), and ignores SIGTERM
 
 --grandchild starts `sleep 300` in the background first (it must die with the session).
 --record FILE appends each host message's type to FILE, one a line (`present` with
@@ -133,6 +135,10 @@ for message in messages():
         if mode == "early-handover":
             send({"type": "handOverToSystemBrowser", "reason": "webAuthn"})
         send({"type": "prepared", "redirectURI": redirect})
+        if mode == "stop-reading":
+            signal.signal(signal.SIGTERM, signal.SIG_IGN)
+            while True:
+                time.sleep(1)
     elif kind == "present":
         url = message["url"]
         query = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query)

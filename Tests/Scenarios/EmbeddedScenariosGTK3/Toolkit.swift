@@ -160,4 +160,26 @@ enum Toolkit {
         webkit_back_forward_list_item_get_uri(item.assumingMemoryBound(to: WebKitBackForwardListItem.self))
             .map { String(cString: $0) }
     }
+
+    /// A bare `WebKitWebView` as an app makes one: the default context, or a new ephemeral one,
+    /// or (with `persistentIn`) a new persistent one keeping its data in that folder.
+    static func makeBareWebView(ephemeral: Bool, persistentIn folder: URL? = nil) -> UnsafeMutableRawPointer {
+        let context: UnsafeMutablePointer<WebKitWebContext>
+        if ephemeral {
+            context = webkit_web_context_new_ephemeral()!
+        } else if let folder {
+            let manager = wvh_website_data_manager_new(folder.appendingPathComponent("data").path, folder.appendingPathComponent("cache").path)!
+            context = webkit_web_context_new_with_website_data_manager(manager)!
+            g_object_unref(UnsafeMutableRawPointer(manager))
+        } else {
+            return UnsafeMutableRawPointer(webkit_web_view_new()!)
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(context)) }
+        return UnsafeMutableRawPointer(webkit_web_view_new_with_context(context)!)
+    }
+
+    /// Trusts `certificate` for `host` in `view`'s data store (its `WebKitWebContext` in 4.1).
+    static func allowCertificate(_ certificate: UnsafeMutablePointer<GTlsCertificate>, host: String, in view: UnsafeMutableRawPointer) {
+        webkit_web_context_allow_tls_certificate_for_host(webkit_web_view_get_context(wvh_web_view(view)), certificate, host)
+    }
 }

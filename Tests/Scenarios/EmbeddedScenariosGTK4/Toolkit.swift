@@ -151,4 +151,24 @@ enum Toolkit {
     static func uri(ofHistoryItem item: UnsafeMutableRawPointer) -> String? {
         webkit_back_forward_list_item_get_uri(OpaquePointer(item)).map { String(cString: $0) }
     }
+
+    /// A bare `WebKitWebView` as an app makes one: the default network session, or a new
+    /// ephemeral one, or (with `persistentIn`) a new persistent one keeping its data in that folder.
+    static func makeBareWebView(ephemeral: Bool, persistentIn folder: URL? = nil) -> UnsafeMutableRawPointer {
+        let session: OpaquePointer
+        if ephemeral {
+            session = webkit_network_session_new_ephemeral()!
+        } else if let folder {
+            session = webkit_network_session_new(folder.appendingPathComponent("data").path, folder.appendingPathComponent("cache").path)!
+        } else {
+            return UnsafeMutableRawPointer(webkit_web_view_new()!)
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(session)) }
+        return UnsafeMutableRawPointer(wvh_web_view_new_in_session(session)!)
+    }
+
+    /// Trusts `certificate` for `host` in `view`'s data store (its `WebKitNetworkSession` in 6.0).
+    static func allowCertificate(_ certificate: UnsafeMutablePointer<GTlsCertificate>, host: String, in view: UnsafeMutableRawPointer) {
+        webkit_network_session_allow_tls_certificate_for_host(webkit_web_view_get_network_session(wvh_web_view(view)), certificate, host)
+    }
 }

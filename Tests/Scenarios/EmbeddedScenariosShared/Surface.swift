@@ -22,12 +22,14 @@ final class Surface {
     /// Handlers on the caller's view before any session.
     private(set) var handlersBefore = 0
 
-    init(_ mode: String) {
+    /// - Parameter ephemeralView: the caller's view has an ephemeral data store of its own (an
+    ///   app's private-browsing view), not the default one.
+    init(_ mode: String, ephemeralView: Bool = false) {
         self.mode = mode
         isCallerView = mode == "view"
         guard isCallerView else { return }
         let window = Toolkit.makeWindow(width: 640, height: 480)
-        let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
+        let view = Toolkit.makeBareWebView(ephemeral: ephemeralView)
         g_object_ref_sink(view)
         Toolkit.setChild(view, of: window)
         Toolkit.show(window)

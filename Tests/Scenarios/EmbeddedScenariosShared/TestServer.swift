@@ -67,6 +67,27 @@ final class TestServer {
 
     func route(_ path: String, _ route: @escaping Route) { routes[path] = route }
 
+    /// A WebSocket at `path` that sends every message back (libsoup's websocket handler).
+    func echoWebSocket(at path: String) {
+        guard let server else { return }
+        soup_server_add_websocket_handler(
+            server, path, nil, nil,
+            { _, _, _, connection, _ in
+                guard let connection else { return }
+                // Kept until it closes: the handler does not own it.
+                g_object_ref(UnsafeMutableRawPointer(connection))
+                let echo: @convention(c) (OpaquePointer?, Int32, OpaquePointer?, gpointer?) -> Void = { connection, type, message, _ in
+                    guard let connection, let message else { return }
+                    soup_websocket_connection_send_message(connection, SoupWebsocketDataType(UInt32(type)), message)
+                }
+                let closed: @convention(c) (OpaquePointer?, gpointer?) -> Void = { connection, _ in
+                    if let connection { g_object_unref(UnsafeMutableRawPointer(connection)) }
+                }
+                g_signal_connect_data(UnsafeMutableRawPointer(connection), "message", unsafeBitCast(echo, to: GCallback.self), nil, nil, GConnectFlags(0))
+                g_signal_connect_data(UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(closed, to: GCallback.self), nil, nil, GConnectFlags(0))
+            }, nil, nil)
+    }
+
     func requests(to path: String) -> [Request] { requests.filter { $0.path == path } }
 
     /// Stops listening (the port is then refused) and frees the server.

@@ -37,5 +37,6 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .conformance: EmbeddedScenarios.conformance
     case .show: EmbeddedScenarios.show
     case .surface: EmbeddedScenarios.surface
+    case .webPlatform: EmbeddedScenarios.webPlatform
     }
 }

@@ -70,6 +70,24 @@ struct ProtocolLimitsTests {
         #expect(started.url?.query?.hasSuffix(String(repeating: "a", count: 64)) == true)
     }
 
+    /// Issue 27, item 4: the docs promise `externalProviderProtocol` for a plugin that does not read
+    /// the host's line in time; with a 1 MB authorization URL the session used to wait for its timeout.
+    @Test(
+        "A plugin that stops reading its input ends the session with externalProviderProtocol within the input deadline",
+        arguments: [1_000_000, 100 * 1024, 10])
+    func pluginThatStopsReading(urlLength: Int) async throws {
+        let provider = behaviourProvider("stop-reading", limits: .init(inputReadTimeout: .seconds(2)))
+        let clock = ContinuousClock()
+        let started = clock.now
+        let (result, events) = await runSession(
+            provider, page: "wait&request=" + String(repeating: "a", count: urlLength), timeout: .seconds(60))
+        let elapsed = clock.now - started
+        #expect(result.error?.code == .externalProviderProtocol, "\(result)")
+        #expect(result.error?.message.contains("did not read") == true, "\(result.error?.message ?? "")")
+        #expect(elapsed < .seconds(30), "it ended at the input deadline, not at the session's timeout (\(elapsed))")
+        #expect(events.filter { $0 == "didFail" || $0 == "didComplete" } == ["didFail"])
+    }
+
     @Test("A line longer than the documented limit (and than any URL the host sent) still ends the session")
     func lineLimitStays() async throws {
         let (result, _) = await runSession(behaviourProvider("oversized"), timeout: .seconds(30))

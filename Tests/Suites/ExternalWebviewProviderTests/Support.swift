@@ -30,7 +30,8 @@ final class TemporaryDirectory: Sendable {
 
 /// The limits test plugins get: a Python plugin's start on a loaded machine can take longer than
 /// the 5 s handshake a person-facing default allows (the handshake timeout has tests of its own).
-let testLimits = ExternalProvider.Limits(handshakeTimeout: Patience.scaled(.seconds(20)), dismissGrace: .milliseconds(500))
+let testLimits = ExternalProvider.Limits(
+    handshakeTimeout: Patience.scaled(.seconds(20)), dismissGrace: .milliseconds(500), inputReadTimeout: Patience.scaled(.seconds(20)))
 
 /// The test plugin in `mode`, writing its process IDs into `pids` and the host's messages to `record`.
 func behaviourProvider(

@@ -267,7 +267,7 @@ func tokenCacheSnippets(app: PublicClientApplication, authority: URL, redirect: 
         await askThePerson(error.message) ? .keepInMemoryForThisRun : .stop
     }
     let result = try await app.acquireToken(with: parameters)
-    if let problem = result.tokenCacheError {              // nil when the store kept the tokens
+    if let problem = result.tokenCacheError, !problem.tokensWereKept {   // nil when the store kept the tokens
         showBanner("You are signed in, but will have to sign in again next time: \(problem.message)")
     }
     _ = app.unsavedTokensError                              // non-nil while some tokens are only in memory
@@ -297,6 +297,26 @@ func pluginSnippets(url: URL) throws {
     gtk_init(nil, nil)
     MainLoopBridge.install()                              // once, after gtk_init
     WebviewProviderRegistry.registerBuiltInProviders()    // system browser + embedded view
+}
+
+// README "Get tokens (MSAL's shape)" compiles as written (it needs a server: not run).
+@MainActor func getTokensSnippet(mainWindow: UnsafeMutableRawPointer) async throws {
+    let app = try PublicClientApplication(configuration: .init(
+        clientID: "my-desktop-app",
+        authority: URL(string: "https://login.example.com/realms/main")!,   // OIDC discovery, cached
+        redirectURI: URL(string: "http://127.0.0.1/callback")!))            // see "Which redirect URI" below
+
+    let result = try await app.acquireToken(with: InteractiveTokenParameters(
+        scopes: ["openid", "profile", "offline_access"],
+        webviewParameters: WebviewParameters(parentWindow: WindowHandle(mainWindow))))
+    print(result.account.username ?? "", result.accessToken, result.expiresOn)
+
+    // Later: a valid token as is, an expired one renewed with the refresh token,
+    // or WebAuthError.interactionRequired.
+    let fresh = try await app.acquireTokenSilent(with: SilentTokenParameters(scopes: ["openid"], account: result.account))
+    // Renewed even though the cached access token is still valid (after the server revoked it, say).
+    let renewed = try await app.acquireTokenSilent(with: SilentTokenParameters(scopes: ["openid"], account: result.account, forceRefresh: true))
+    _ = (fresh, renewed)
 }
 
 // README "Managed devices: the Microsoft identity broker", as written.

@@ -1,6 +1,10 @@
 // The report keys only EmbeddedScenarios writes (the names in its JSON report).
 
 extension ReportKey where Value == String {
+    /// The web platform probe's results in a bare view of the scenario's process, as JSON (`web-platform`).
+    public static var barePlatform: Self { .init("barePlatform") }
+    /// The same probe's results as the sign-in page, as JSON (`web-platform`).
+    public static var signInPlatform: Self { .init("signInPlatform") }
     public static var appURL: Self { .init("appURL") }
     public static var callerViewURIAfter: Self { .init("callerViewURIAfter") }
     public static var cookieAfterSignOut: Self { .init("cookieAfterSignOut") }

@@ -24,6 +24,7 @@ public enum EmbeddedScenario: String, ScenarioName {
     case conformance
     case show
     case surface
+    case webPlatform = "web-platform"
 
     /// `nil`: the tests name the program of the toolkit they test.
     public static var program: String? { nil }
