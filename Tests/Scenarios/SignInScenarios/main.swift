@@ -72,6 +72,11 @@ func signIn(
         let app = try PublicClientApplication(configuration: .init(
             clientID: clientID, authority: issuer, redirectURI: URL(string: redirect)!, tokenCacheStorage: InMemoryTokenCacheStorage()))
         let result = try await app.acquireToken(with: InteractiveTokenParameters(scopes: scopes, webviewParameters: webview))
+        if let view = webview.customWebview?.pointer {
+            // What the app finds in its view right after the await (EmbeddedSignIn.md says: "").
+            facts[.uriAtResume] = webkit_web_view_get_uri(wvh_web_view(view)).map { String(cString: $0) } ?? ""
+            facts[.isLoadingAtResume] = webkit_web_view_is_loading(wvh_web_view(view)) != 0
+        }
         facts[.outcome] = "success"
         facts[.name] = result.account.name ?? ""
         facts[.username] = result.account.username ?? ""

@@ -48,6 +48,10 @@ extension GlewlwydSignInTests {
         #expect(report[.titles]?.contains("wvh:login-1") == true)
         #expect(report[.titles]?.contains("wvh:consent") == false, "this client's consent was granted in advance")
         #expect(report[.viewStillInWindow] == true)
+        // After acquireToken's await (the token exchange ran after the session ended) the view is
+        // as the session left it: no page, nothing loading, nothing loaded by the library.
+        #expect(report[.uriAtResume] == "")
+        #expect(report[.isLoadingAtResume] == false)
     }
 
     @Test("System browser: the desktop's default browser signs in over HTTP and lands on the loopback listener; then silent renewal")

@@ -35,8 +35,6 @@ extension ReportKey where Value == String {
     public static var uriAfterBroker: Self { .init("uriAfterBroker") }
     public static var uriAfterCustom: Self { .init("uriAfterCustom") }
     public static var uriAfterOpen: Self { .init("uriAfterOpen") }
-    /// The caller's view's `uri` when the caller resumed.
-    public static var uriAtResume: Self { .init("uriAtResume") }
     public static var uriWhileGoingOn: Self { .init("uriWhileGoingOn") }
     public static var windowSubtitle: Self { .init("windowSubtitle") }
     public static var windowTitle: Self { .init("windowTitle") }
@@ -113,8 +111,6 @@ extension ReportKey where Value == Int {
 }
 
 extension ReportKey where Value == Bool {
-    /// The caller's view was loading when the caller resumed.
-    public static var isLoadingAtResume: Self { .init("isLoadingAtResume") }
     public static var adopted: Self { .init("adopted") }
     public static var allOnMainThread: Self { .init("allOnMainThread") }
     public static var appCallAccepted: Self { .init("appCallAccepted") }

@@ -1,6 +1,8 @@
 // Report keys written by more than one scenario program, or by ScenarioHost itself.
 
 extension ReportKey where Value == String {
+    /// The caller's view's `uri` when the caller resumed (EmbeddedScenarios, SignInScenarios).
+    public static var uriAtResume: Self { .init("uriAtResume") }
     public static var browserAuthorizationURL: Self { .init("browserAuthorizationURL") }
     public static var callbackURL: Self { .init("callbackURL") }
     public static var code: Self { .init("code") }
@@ -18,4 +20,9 @@ extension ReportKey where Value == [String] {
     public static var events: Self { .init("events") }
     public static var failures: Self { .init("failures") }
     public static var notifications: Self { .init("notifications") }
+}
+
+extension ReportKey where Value == Bool {
+    /// The caller's view was loading when the caller resumed (EmbeddedScenarios, SignInScenarios).
+    public static var isLoadingAtResume: Self { .init("isLoadingAtResume") }
 }
