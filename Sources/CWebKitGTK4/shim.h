@@ -9,6 +9,9 @@
 #ifdef GDK_WINDOWING_X11
 #include <gdk/x11/gdkx.h>
 #endif
+#ifdef GDK_WINDOWING_WAYLAND
+#include <gdk/wayland/gdkwayland.h>
+#endif
 #include "../CWebKitGTKShared/gtk_webkit_common.h"
 
 // MARK: Casts (GTK_FRAME, GTK_APPLICATION, GTK_EVENT_CONTROLLER)
@@ -27,6 +30,47 @@ static inline char *wvh_parent_window_identifier(GtkWindow *window) {
     }
 #endif
     return NULL;
+}
+
+// The portal's parent-window identifier of a realized toplevel on Wayland: the handle exported
+// with xdg-foreign (gdk_wayland_toplevel_export_handle), asynchronously. `exported` gets the
+// handle (without "wayland:") on the main thread; returns FALSE (and `exported` is never called)
+// when the window is not a realized Wayland toplevel or the compositor has no xdg-foreign.
+typedef void (*wvh_parent_window_exported)(const char *handle, gpointer user_data);
+typedef struct { wvh_parent_window_exported callback; gpointer user_data; GDestroyNotify destroy; } wvh_export_request;
+static inline void wvh_export_request_free(gpointer data) {
+    wvh_export_request *request = data;
+    if (request->destroy) request->destroy(request->user_data);
+    g_free(request);
+}
+#ifdef GDK_WINDOWING_WAYLAND
+static inline void wvh_export_request_done(GdkToplevel *toplevel, const char *handle, gpointer data) {
+    (void)toplevel;
+    wvh_export_request *request = data;
+    request->callback(handle, request->user_data);
+}
+#endif
+static inline gboolean wvh_export_parent_window(
+    GtkWindow *window, wvh_parent_window_exported exported, gpointer user_data, GDestroyNotify destroy) {
+#ifdef GDK_WINDOWING_WAYLAND
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (surface != NULL && GDK_IS_WAYLAND_TOPLEVEL(surface)) {
+        wvh_export_request *request = g_new0(wvh_export_request, 1);
+        *request = (wvh_export_request){ exported, user_data, destroy };
+        if (gdk_wayland_toplevel_export_handle(GDK_TOPLEVEL(surface), wvh_export_request_done, request, wvh_export_request_free)) return TRUE;
+        wvh_export_request_free(request);  // refused (no xdg-foreign, already exported): GDK kept nothing
+        return FALSE;
+    }
+#endif
+    if (destroy) destroy(user_data);
+    return FALSE;
+}
+// Drops the handle wvh_export_parent_window exported (gdk_wayland_toplevel_unexport_handle).
+static inline void wvh_unexport_parent_window(GtkWindow *window) {
+#ifdef GDK_WINDOWING_WAYLAND
+    GdkSurface *surface = gtk_native_get_surface(GTK_NATIVE(window));
+    if (surface != NULL && GDK_IS_WAYLAND_TOPLEVEL(surface)) gdk_wayland_toplevel_unexport_handle(GDK_TOPLEVEL(surface));
+#endif
 }
 
 // MARK: WebKit

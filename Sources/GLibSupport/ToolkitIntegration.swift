@@ -18,15 +18,26 @@ public struct ToolkitIntegration: Sendable {
     /// The XDG portal's identifier of `window` as a parent (`x11:<XID>`), or `nil` when it has
     /// none yet (not realized, or on Wayland, where the handle is exported asynchronously).
     public let parentWindowIdentifier: @MainActor @Sendable (_ window: UnsafeMutableRawPointer) -> String?
+    /// Exports `window` for the portal on Wayland (xdg-foreign) and calls `exported` once, on the
+    /// main thread, with its identifier (`wayland:<handle>`), or at once with `nil` when it cannot
+    /// be exported (not Wayland, not realized, no xdg-foreign). ``unexportParentWindow`` drops the
+    /// handle once the portal call is over.
+    public let exportParentWindow: @MainActor @Sendable (_ window: UnsafeMutableRawPointer, _ exported: @escaping @MainActor (String?) -> Void) -> Void
+    /// Drops what ``exportParentWindow`` exported for `window`.
+    public let unexportParentWindow: @MainActor @Sendable (_ window: UnsafeMutableRawPointer) -> Void
 
     public init(
         name: String,
         makeLaunchContext: @escaping @MainActor @Sendable (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<GAppLaunchContext>?,
-        parentWindowIdentifier: @escaping @MainActor @Sendable (UnsafeMutableRawPointer) -> String?
+        parentWindowIdentifier: @escaping @MainActor @Sendable (UnsafeMutableRawPointer) -> String?,
+        exportParentWindow: @escaping @MainActor @Sendable (UnsafeMutableRawPointer, @escaping @MainActor (String?) -> Void) -> Void = { $1(nil) },
+        unexportParentWindow: @escaping @MainActor @Sendable (UnsafeMutableRawPointer) -> Void = { _ in }
     ) {
         self.name = name
         self.makeLaunchContext = makeLaunchContext
         self.parentWindowIdentifier = parentWindowIdentifier
+        self.exportParentWindow = exportParentWindow
+        self.unexportParentWindow = unexportParentWindow
     }
 
     /// The app's toolkit, once its module installed it (main thread only).

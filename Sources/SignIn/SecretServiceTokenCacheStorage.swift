@@ -2,6 +2,7 @@ internal import CLibSecret
 import Crypto
 public import Foundation
 import Synchronization
+import WebviewHost
 
 /// Keeps the cache in the person's keyring through the Secret Service (libsecret; GNOME Keyring,
 /// KWallet), as MSAL does on Linux: one item in the default collection, found by its schema name
@@ -34,6 +35,8 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
     /// The writer lock, a file in `$XDG_RUNTIME_DIR` (else the cache folder) named after the
     /// schema and attributes, so every process using the same item uses the same lock.
     public let lockFile: TokenCacheLockFile
+    /// The sandbox the app runs in, which decides how libsecret reaches the keyring.
+    private let sandbox: WebviewSandbox? = WebviewEnvironment.current.sandbox
 
     /// - Throws: `invalidConfiguration` for an empty schema name, no attributes, or an empty
     ///   attribute name (libsecret would refuse them, or every app would share one item).
@@ -97,7 +100,16 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
     ///
     /// - Throws: `locked` when the person did not unlock (or create) the keyring, `unavailable`
     ///   without a Secret Service, `timedOut` when the prompt was not answered in time.
+    ///
+    /// In a Flatpak sandbox there is no collection to open: libsecret keeps the item in its file
+    /// backend (`$XDG_DATA_HOME/keyrings/default.keyring` in the app's own data folder, encrypted
+    /// with a key the Secret portal gives per app), or talks to the Secret Service when the app
+    /// may (`--talk-name=org.freedesktop.secrets`); `prepare()` then only reads the item.
     public func prepare() throws(TokenCacheStorageError) {
+        if sandbox?.kind == .flatpak {
+            _ = try load()
+            return
+        }
         let result: Result<Void, TokenCacheStorageError> = call("open") { _, _, _, cancellable, error in
             if wvh_secret_open_default_collection(cancellable, error) == 0 {
                 return .failure(TokenCacheStorageError(
@@ -161,7 +173,19 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
             for pointer in keys + values { free(UnsafeMutablePointer(mutating: pointer)) }
             call.finish(result)
         }
-        return call.wait(timeout: timeout) ?? .failure(Self.timedOut(verb: verb, timeout: timeout))
+        let sandbox = sandbox
+        let outcome = call.wait(timeout: timeout) ?? .failure(Self.timedOut(verb: verb, timeout: timeout))
+        guard let sandbox, sandbox.kind == .flatpak, case .failure(let failure) = outcome, failure.code == .unavailable else { return outcome }
+        return .failure(Self.inSandbox(failure, sandbox))
+    }
+
+    /// What a Flatpak sandbox lacks when the keyring cannot be reached from it.
+    private static func inSandbox(_ failure: TokenCacheStorageError, _ sandbox: WebviewSandbox) -> TokenCacheStorageError {
+        TokenCacheStorageError(
+            .unavailable,
+            "\(failure.message) This app runs in a Flatpak sandbox (\(sandbox.applicationID ?? "unknown app id")), where the keyring is "
+                + "reached through the Secret portal: the desktop needs xdg-desktop-portal with a secret backend (GNOME Keyring 3.36 or later, "
+                + "or KWallet). Tokens kept in the keyring outside the sandbox are not visible here: the person signs in once.")
     }
 
     private static func timedOut(verb: String, timeout: TimeInterval) -> TokenCacheStorageError {

@@ -61,6 +61,41 @@ final class BrowserLaunch {
         let cancellable = GObjectRef(adopting: g_cancellable_new()!)
         self.cancellable = cancellable
         let context = Self.launchContext(parentWindow: parentWindow, forPortal: true)
+        // The portal places its dialogs over the app's window when it knows it: on X11 by its id
+        // (set above), on Wayland by a handle the compositor exports (xdg-foreign), which takes a
+        // round trip: the launch waits for it, a second at most.
+        guard sandboxed, let toolkit = ToolkitIntegration.current, let window = parentWindow?.pointer, let context,
+            toolkit.parentWindowIdentifier(window) == nil
+        else {
+            Self.launchThroughPortal(url, context: context, cancellable: cancellable, completion: completion)
+            return
+        }
+        var launched = false
+        let launch: @MainActor (String?) -> Void = { identifier in
+            guard !launched else { return }
+            launched = true
+            guard g_cancellable_is_cancelled(cancellable.pointer) == 0 else { return }
+            if let identifier { g_app_launch_context_setenv(context.pointer, "PARENT_WINDOW_ID", identifier) }
+            Self.launchThroughPortal(url, context: context, cancellable: cancellable) { error in
+                toolkit.unexportParentWindow(window)
+                completion(error)
+            }
+        }
+        toolkit.exportParentWindow(window) { identifier in launch(identifier) }
+        if !launched {
+            Task { @MainActor in
+                try? await Task.sleep(for: .seconds(1))
+                launch(nil)
+            }
+        }
+    }
+
+    /// `g_app_info_launch_default_for_uri_async` (the OpenURI portal in a sandbox); `completion`
+    /// with the error, unless the launch was cancelled.
+    private static func launchThroughPortal(
+        _ url: URL, context: GObjectRef<UnsafeMutablePointer<GAppLaunchContext>>?,
+        cancellable: GObjectRef<UnsafeMutablePointer<GCancellable>>, completion: @escaping @MainActor (GLibError?) -> Void
+    ) {
         g_app_info_launch_default_for_uri_async(
             url.absoluteString, context?.pointer, cancellable.pointer, AsyncReadyCallback.function,
             AsyncReadyCallback.userData { _, result in

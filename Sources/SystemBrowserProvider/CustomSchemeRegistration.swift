@@ -63,12 +63,21 @@ public enum CustomSchemeRegistration {
     /// - Returns: the desktop entry's location.
     /// - Throws: `invalidParameters` for a bad scheme, id or executable; `redirectListenerFailed`
     ///   when the entry cannot be written or made the default (the underlying `GLibError` is kept).
+    ///
+    /// In a Flatpak sandbox nothing is written (the host never reads the sandbox's data folder):
+    /// the app's exported desktop file, `/app/share/applications/<applicationID>.desktop`, must
+    /// declare the scheme (`MimeType=x-scheme-handler/<scheme>;`), and that file is checked and
+    /// returned; the desktop starts the app through Flatpak with the URI, and its `GApplication`
+    /// hands it on as outside. Without it: `redirectListenerFailed`, naming the line to add.
     @discardableResult
     public static func install(
         scheme: String, applicationID: String, executable: String, displayName: String
     ) throws(WebAuthError) -> URL {
         try validate(scheme: scheme)
         try validate(applicationID: applicationID)
+        if let sandbox = WebviewEnvironment.current.sandbox, sandbox.kind == .flatpak {
+            return try exportedDesktopFile(declaring: scheme, applicationID: applicationID, sandbox: sandbox)
+        }
         if executable.isEmpty || executable.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
             throw WebAuthError(.invalidParameters, "The executable for the URI scheme handler must be a program path without control characters.")
         }
@@ -128,6 +137,8 @@ public enum CustomSchemeRegistration {
     public static func uninstall(scheme: String, applicationID: String) throws(WebAuthError) {
         try validate(scheme: scheme)
         try validate(applicationID: applicationID)
+        // In a Flatpak sandbox the exported desktop file is the app's own (uninstalled with it).
+        if WebviewEnvironment.current.sandbox?.kind == .flatpak { return }
         let contentType = "x-scheme-handler/\(scheme)"
         if let info = g_app_info_get_default_for_type(contentType, 0).map(GObjectRef.init(adopting:)) {
             let id = g_app_info_get_id(info.pointer).map { String(cString: $0) }
@@ -140,6 +151,46 @@ public enum CustomSchemeRegistration {
         } catch {
             throw registrationFailed("it could not be removed (\(error.localizedDescription))", file, error)
         }
+    }
+
+    /// Where a Flatpak app's exported desktop files are, inside its sandbox.
+    static let flatpakApplicationsFolder = URL(fileURLWithPath: "/app/share/applications")
+
+    /// The app's exported desktop file, when it declares `x-scheme-handler/<scheme>`.
+    static func exportedDesktopFile(declaring scheme: String, applicationID: String, sandbox: WebviewSandbox) throws(WebAuthError) -> URL {
+        let id = sandbox.applicationID ?? applicationID
+        let file = flatpakApplicationsFolder.appendingPathComponent("\(id).desktop")
+        let contentType = "x-scheme-handler/\(scheme)"
+        let howTo =
+            "In a Flatpak the desktop reads only the app's exported desktop file: install \(file.path) from the manifest "
+            + "with the line `MimeType=\(contentType);` (and `Exec=<your command> %u`), then rebuild the app."
+        if id != applicationID {
+            throw WebAuthError(
+                .invalidParameters,
+                "The application id \"\(applicationID)\" is not the Flatpak's (\(id)): Flatpak exports only desktop files named after "
+                    + "the app id, so register the scheme under \(id). " + howTo)
+        }
+        let keyFile = g_key_file_new()!
+        defer { g_key_file_free(keyFile) }
+        do {
+            _ = try withGError { g_key_file_load_from_file(keyFile, file.path, G_KEY_FILE_NONE, $0) }
+        } catch {
+            throw WebAuthError(
+                .redirectListenerFailed,
+                "The app's desktop file \(file.path) could not be read (\(error.message)), so the sign-in redirect to \(scheme): "
+                    + "cannot reach the app. " + howTo,
+                underlyingError: error)
+        }
+        var count: gsize = 0
+        let types = g_key_file_get_string_list(keyFile, "Desktop Entry", "MimeType", &count, nil)
+        defer { g_strfreev(types) }
+        let declared = (0..<Int(count)).compactMap { types?[$0].map { String(cString: $0) } }
+        guard declared.contains(contentType) else {
+            throw WebAuthError(
+                .redirectListenerFailed,
+                "The app's desktop file \(file.path) does not declare \(contentType), so the sign-in redirect cannot reach the app. " + howTo)
+        }
+        return file
     }
 
     // MARK: - Private

@@ -40,6 +40,20 @@ public struct SystemBrowserProvider: WebviewProvider {
         return .available
     }
 
+    /// In a sandbox: the portals that answered, and what the loopback redirect and custom schemes
+    /// can do there.
+    public func helpNotes(in environment: WebviewEnvironment) -> [String] {
+        guard environment.isSandboxed else { return ["opens the desktop's default browser directly (no sandbox)"] }
+        var notes = ["opens the browser through the OpenURI portal; portals: \(DesktopPortals.summary())"]
+        switch environment.sandbox?.sharesNetwork {
+        case false?: notes.append("loopback redirects: impossible, the sandbox does not share the network (add --share=network)")
+        case true?: notes.append("loopback redirects: yes, the sandbox shares the network")
+        case nil: notes.append("loopback redirects: if the sandbox shares the network")
+        }
+        notes.append("custom-scheme redirects: through the app's exported desktop file (its MimeType) and its GApplication")
+        return notes
+    }
+
     /// - Throws: `invalidParameters` for a `customWebview`, or a redirect URI the browser cannot
     ///   hand back (anything but a loopback `http` URI or a custom scheme that
     ///   ``CustomSchemeRegistration/validate(scheme:)`` accepts).

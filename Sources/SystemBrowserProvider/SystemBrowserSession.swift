@@ -49,6 +49,16 @@ final class SystemBrowserSession: WebviewProviderSession {
         if dismissed { throw WebAuthError.canceled() }
         // A custom scheme needs no listener: the app hands the redirect to the host (WebAuthSession.handleOpenURL).
         guard request.redirectURI.isLoopback else { return redirectURI }
+        if let sandbox = request.environment.sandbox, sandbox.sharesNetwork == false {
+            // The sandbox's loopback is its own: the person's browser, outside, could never reach
+            // a listener here, and the sign-in would wait for its timeout. Say so before any page.
+            throw WebAuthError(
+                .redirectListenerFailed,
+                "This app runs in a Flatpak sandbox without network access, so the browser could never return the sign-in to it "
+                    + "at \(redirectURI.absoluteString). The app's manifest needs `--share=network` in finish-args "
+                    + "(or `flatpak override --share=network \(sandbox.applicationID ?? "<app id>")` for this machine).",
+                url: redirectURI)
+        }
         guard var components = URLComponents(url: redirectURI, resolvingAgainstBaseURL: true),
             let host = components.percentEncodedHost
         else {

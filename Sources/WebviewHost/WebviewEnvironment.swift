@@ -12,20 +12,21 @@ public struct WebviewEnvironment: Sendable, Hashable {
     public var hasDisplay: Bool
     /// The app runs in a Flatpak or Snap sandbox, where the OpenURI portal opens URIs.
     public var isSandboxed: Bool
+    /// What the sandbox shares, when the app runs in one (``isSandboxed``) and it says.
+    public var sandbox: WebviewSandbox?
 
-    public init(variables: [String: String], hasDisplay: Bool? = nil, isSandboxed: Bool? = nil) {
+    public init(variables: [String: String], hasDisplay: Bool? = nil, isSandboxed: Bool? = nil, sandbox: WebviewSandbox? = nil) {
         self.variables = variables
         self.hasDisplay = hasDisplay ?? Self.displayIsSet(in: variables)
-        self.isSandboxed = isSandboxed ?? (variables["FLATPAK_ID"] != nil || variables["SNAP"] != nil)
+        self.isSandboxed = isSandboxed ?? (sandbox != nil || variables["FLATPAK_ID"] != nil || variables["SNAP"] != nil)
+        self.sandbox = sandbox
     }
 
-    /// The environment of this process.
+    /// The environment of this process (its sandbox read from `/.flatpak-info` or the variables).
     public static var current: WebviewEnvironment {
         let variables = ProcessInfo.processInfo.environment
-        let flatpak = access("/.flatpak-info", F_OK) == 0
-        return WebviewEnvironment(
-            variables: variables,
-            isSandboxed: flatpak || variables["FLATPAK_ID"] != nil || variables["SNAP"] != nil)
+        let sandbox = WebviewSandbox.current(variables: variables)
+        return WebviewEnvironment(variables: variables, isSandboxed: sandbox != nil, sandbox: sandbox)
     }
 
     /// The provider forced by `WEBVIEW_HOST_PROVIDER`, if set and not empty.

@@ -32,6 +32,11 @@ public protocol WebviewProvider: Sendable {
     /// Whether the provider can run in `environment`, and why not. Called from any thread.
     func availability(in environment: WebviewEnvironment) -> WebviewProviderAvailability
 
+    /// What `WEBVIEW_HOST_PROVIDER=help` says about the provider in `environment` besides its
+    /// availability, one line each (in a sandbox: which portal it goes through and whether it
+    /// answered). Called from any thread, only for `help`; may take a moment. Default: nothing.
+    func helpNotes(in environment: WebviewEnvironment) -> [String]
+
     /// Prepares ahead of time what this provider's next session with `parameters` needs (a window
     /// with its web process running, the authority's host name resolved), so that session shows
     /// its page sooner. Called on the main thread by ``WebAuthSession/prewarm(parameters:authorityHost:environment:)``;
@@ -53,6 +58,7 @@ extension WebviewProvider {
     public var brokerSchemes: Set<String> { [] }
     @MainActor public func prewarm(parameters: WebviewParameters, authorityHost: String?) {}
     public var origin: String? { nil }
+    public func helpNotes(in environment: WebviewEnvironment) -> [String] { [] }
 }
 
 /// One sign-in as a provider runs it. All calls come on the main actor, in the order

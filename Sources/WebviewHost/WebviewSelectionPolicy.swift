@@ -149,7 +149,10 @@ public struct DefaultWebviewSelectionPolicy: WebviewSelectionPolicy {
     /// The `WEBVIEW_HOST_PROVIDER=help` listing: each provider with its kind, priority,
     /// whether it can run here (and why not), and where it came from when it was installed.
     public static func helpText(providers: [any WebviewProvider], environment: WebviewEnvironment) -> String {
-        var lines = ["Sign-in providers (\(WebviewEnvironment.providerOverrideVariable)=<id> forces one):"]
+        var lines = [
+            environment.sandbox.map { "Sandbox: \($0.summary)" } ?? (environment.isSandboxed ? "Sandbox: yes" : "Sandbox: none"),
+            "Sign-in providers (\(WebviewEnvironment.providerOverrideVariable)=<id> forces one):",
+        ]
         if providers.isEmpty { lines.append("  (none registered)") }
         for provider in providers {
             let availability = provider.availability(in: environment)
@@ -158,6 +161,7 @@ public struct DefaultWebviewSelectionPolicy: WebviewSelectionPolicy {
                 "  \(provider.id) - \(provider.displayName) [\(provider.kind), priority \(provider.priority)"
                     + "\(provider.requiresDisplay ? "" : ", no display needed")]: \(state)")
             if let origin = provider.origin { lines.append("    from \(origin)") }
+            lines += provider.helpNotes(in: environment).map { "    \($0)" }
         }
         return lines.joined(separator: "\n") + "\n"
     }

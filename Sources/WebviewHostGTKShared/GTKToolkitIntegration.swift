@@ -11,7 +11,7 @@ import GLibSupport
 /// their `Shared` links.
 enum GTKToolkitIntegration {
     /// Launch contexts from the window's `GdkDisplay` (else the default display's), stamped now;
-    /// X11 parent identifiers.
+    /// X11 parent identifiers, and Wayland ones exported with xdg-foreign.
     static func make(name: String) -> ToolkitIntegration {
         ToolkitIntegration(
             name: name,
@@ -30,6 +30,21 @@ enum GTKToolkitIntegration {
                 }
                 defer { g_free(identifier) }
                 return String(cString: identifier)
+            },
+            exportParentWindow: { window, exported in
+                typealias Exported = @MainActor (String?) -> Void
+                guard wvh_is_window(window) != 0 else { return exported(nil) }
+                let started = wvh_export_parent_window(
+                    wvh_window(window),
+                    { handle, data in
+                        let exported = UserData<Exported>.borrow(data)
+                        let identifier = handle.map { "wayland:" + String(cString: $0) }
+                        MainActor.assumeIsolated { exported(identifier) }
+                    }, UserData.retained(exported as Exported), UserData<Exported>.destroyNotify)
+                if started == 0 { exported(nil) }
+            },
+            unexportParentWindow: { window in
+                if wvh_is_window(window) != 0 { wvh_unexport_parent_window(wvh_window(window)) }
             })
     }
 }

@@ -133,12 +133,44 @@ struct SelectionPolicyTests {
         #expect(try choose(.init(), [noBrowser, embedded, deviceCode], environment, policy: policy) == "embedded")
         let text = try #require(printed.withLock { $0.first })
         #expect(text == """
+            Sandbox: none
             Sign-in providers (WEBVIEW_HOST_PROVIDER=<id> forces one):
               system-browser - Fake provider [system browser, priority 100]: unavailable: no application handles x-scheme-handler/https
               embedded - Fake provider [embedded view, priority 50]: available
               device-code - Fake provider [other, priority 10, no display needed]: available
 
             """)
+    }
+
+    @Test("A Flatpak's /.flatpak-info says what the sandbox shares, and help says it")
+    func flatpakInfo() {
+        let info = """
+            [Application]
+            name=org.example.App
+            runtime=runtime/org.gnome.Platform/x86_64/47
+
+            [Instance]
+            instance-id=1234
+
+            [Context]
+            shared=ipc;network;
+            sockets=wayland;fallback-x11;
+
+            [Session Bus Policy]
+            org.freedesktop.Notifications=talk
+            """
+        let sandbox = WebviewSandbox(flatpakInfo: info)
+        #expect(sandbox.kind == .flatpak)
+        #expect(sandbox.applicationID == "org.example.App")
+        #expect(sandbox.sharesNetwork == true)
+        #expect(sandbox.sockets == ["wayland", "fallback-x11"])
+        #expect(sandbox.sessionBusPolicy == ["org.freedesktop.Notifications": "talk"])
+        let offline = WebviewSandbox(flatpakInfo: info.replacingOccurrences(of: "shared=ipc;network;", with: "shared=ipc;"))
+        #expect(offline.sharesNetwork == false)
+        #expect(offline.summary == "Flatpak (app id org.example.App; no network (--share=network is missing); sockets fallback-x11, wayland)")
+        let environment = WebviewEnvironment(variables: ["WAYLAND_DISPLAY": "wayland-0"], sandbox: offline)
+        #expect(environment.isSandboxed)
+        #expect(DefaultWebviewSelectionPolicy.helpText(providers: [], environment: environment).hasPrefix("Sandbox: Flatpak (app id org.example.App; no network"))
     }
 
     @Test("The environment reads DISPLAY / WAYLAND_DISPLAY and sandboxes")
