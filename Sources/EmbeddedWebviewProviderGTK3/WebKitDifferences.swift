@@ -48,6 +48,19 @@ enum WebKitDifferences {
         webkit_web_context_prefetch_dns(store, host)
     }
 
+    /// A `WebKitWebsiteDataManager *` (derivable in 4.1).
+    typealias WebsiteDataManager = UnsafeMutablePointer<WebKitWebsiteDataManager>
+
+    /// The data manager of `store` (its context's).
+    static func websiteDataManager(of store: DataStore) -> WebsiteDataManager {
+        webkit_web_context_get_website_data_manager(store)!
+    }
+
+    /// The data manager of a view's own store (a caller's view: its context's).
+    static func websiteDataManager(ofView view: WebView) -> WebsiteDataManager {
+        webkit_web_context_get_website_data_manager(webkit_web_view_get_context(view))!
+    }
+
     /// Deletes every kind of data in `store`; `completion` runs once on the main thread.
     static func clearAllData(in store: DataStore, completion: @escaping @MainActor (GLibError?) -> Void) {
         let manager = webkit_web_context_get_website_data_manager(store)

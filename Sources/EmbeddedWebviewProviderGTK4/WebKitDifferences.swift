@@ -48,6 +48,19 @@ enum WebKitDifferences {
         webkit_network_session_prefetch_dns(store, host)
     }
 
+    /// A `WebKitWebsiteDataManager *` (final in 6.0: opaque).
+    typealias WebsiteDataManager = OpaquePointer
+
+    /// The data manager of `store` (its network session's).
+    static func websiteDataManager(of store: DataStore) -> WebsiteDataManager {
+        webkit_network_session_get_website_data_manager(store)!
+    }
+
+    /// The data manager of a view's own store (a caller's view: its network session's).
+    static func websiteDataManager(ofView view: WebView) -> WebsiteDataManager {
+        webkit_network_session_get_website_data_manager(webkit_web_view_get_network_session(view))!
+    }
+
     /// Deletes every kind of data in `store`; `completion` runs once on the main thread.
     static func clearAllData(in store: DataStore, completion: @escaping @MainActor (GLibError?) -> Void) {
         let manager = webkit_network_session_get_website_data_manager(store)

@@ -9,6 +9,10 @@ struct OpenIDProviderMetadata: Decodable, Sendable {
     var jwksURI: URL
     /// Microsoft Entra ID's `cloud_instance_name` (`microsoftonline.com`...): only its discovery documents have it.
     var cloudInstanceName: String?
+    /// `end_session_endpoint` (OpenID Connect RP-Initiated Logout 1.0), when the provider has one.
+    var endSessionEndpoint: URL?
+    /// `device_authorization_endpoint` (RFC 8628), when the provider has one.
+    var deviceAuthorizationEndpoint: URL?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -16,5 +20,7 @@ struct OpenIDProviderMetadata: Decodable, Sendable {
         case tokenEndpoint = "token_endpoint"
         case jwksURI = "jwks_uri"
         case cloudInstanceName = "cloud_instance_name"
+        case endSessionEndpoint = "end_session_endpoint"
+        case deviceAuthorizationEndpoint = "device_authorization_endpoint"
     }
 }

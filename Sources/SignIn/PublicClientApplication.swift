@@ -21,7 +21,7 @@ public final class PublicClientApplication: Sendable {
     let cache: TokenCache
     /// The token endpoint's grants (see TokenExchange.swift).
     let exchange: TokenExchange
-    private let currentInteraction = Mutex<InteractionHandle?>(nil)
+    let currentInteraction = Mutex<InteractionHandle?>(nil)
     /// The refresh running for each account and scope set: concurrent silent calls wait for it
     /// instead of each spending the refresh token.
     private let refreshes = SingleFlight<Result<AuthenticationResult, WebAuthError>>()

@@ -100,6 +100,23 @@ final class TokenCache: Sendable {
         return removed.withLock { $0 } > 0
     }
 
+    /// ``remove(_:)`` that never fails for the store: a store that cannot take the removal keeps
+    /// it in memory (reads see the account gone; the next write removes it) and its error is
+    /// returned. Whether the cache held anything of the account.
+    func forget(_ account: Account) async -> (removed: Bool, storeError: TokenCacheStorageError?) {
+        let scope = await currentScope()
+        let removed = Mutex(0)
+        let storeError = try? await update(keepingOnFailure: true) { document in
+            let owner = Self.owner(of: account, in: document, scope: scope)
+            var count = 0
+            for section in [MSALTokenCacheDocument.Section.accessToken, .refreshToken, .idToken, .account] {
+                count += document.remove(section) { Self.belongs($0, in: section, to: owner, scope: scope) }
+            }
+            removed.withLock { $0 = max($0, count) }
+        }
+        return (removed.withLock { $0 } > 0, storeError ?? nil)
+    }
+
     /// Forgets the account's refresh tokens for this app (one was refused); with `secret`, only
     /// those with that secret, so that a token another process just stored survives.
     @discardableResult

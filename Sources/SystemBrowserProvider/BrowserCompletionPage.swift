@@ -19,6 +19,20 @@ enum BrowserCompletionPage {
                 + "<p>You can close this tab and try again from the app.</p>")
     }
 
+    /// The built-in page after the identity provider's logout (``WebviewHost/BrowserCompletion/signedOutPage``).
+    static let signedOut = page(
+        title: "Signed out",
+        body: "<p>You are signed out. You can close this tab and return to the app.</p>")
+
+    /// The built-in page for a logout that did not finish.
+    static func signOutFailure(_ error: WebAuthError) -> String {
+        let detail = error.serverError?.errorDescription ?? error.serverError?.error ?? error.message
+        return page(
+            title: "Sign-out did not finish",
+            body: "<p>Signing out at the identity provider did not finish: \(escapeHTML(detail))</p>"
+                + "<p>The app has forgotten your sign-in all the same. You can close this tab.</p>")
+    }
+
     /// The page for a request the listener does not serve (a favicon, a stray path).
     static let notFound = page(title: "Not found", body: "<p>There is nothing here.</p>")
 

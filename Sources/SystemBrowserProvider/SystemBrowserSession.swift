@@ -191,6 +191,8 @@ final class SystemBrowserSession: WebviewProviderSession {
         switch (request.parameters.browserCompletion, failure) {
         case (.defaultPage, nil): .page(status: 200, html: BrowserCompletionPage.success)
         case (.defaultPage, let failure?): .page(status: 200, html: BrowserCompletionPage.failure(failure))
+        case (.signedOutPage, nil): .page(status: 200, html: BrowserCompletionPage.signedOut)
+        case (.signedOutPage, let failure?): .page(status: 200, html: BrowserCompletionPage.signOutFailure(failure))
         case (.html(let success, _), nil): .page(status: 200, html: success)
         case (.html(_, let failurePage), _?): .page(status: 200, html: failurePage)
         case (.redirect(let success, _), nil): .redirect(success)

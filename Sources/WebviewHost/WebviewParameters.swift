@@ -85,6 +85,9 @@ public enum BrowserCompletion: Hashable, Sendable {
     /// A small built-in page saying sign-in finished (or failed, with the server's description)
     /// and that the tab can be closed.
     case defaultPage
+    /// A small built-in page saying the person is signed out (and that the tab can be closed):
+    /// what `PublicClientApplication.signOut` uses when the parameters say ``defaultPage``.
+    case signedOutPage
     /// The app's own HTML pages.
     case html(success: String, failure: String)
     /// Redirect the browser to the app's own pages.

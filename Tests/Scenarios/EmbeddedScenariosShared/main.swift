@@ -38,5 +38,6 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .show: EmbeddedScenarios.show
     case .surface: EmbeddedScenarios.surface
     case .webPlatform: EmbeddedScenarios.webPlatform
+    case .siteData: EmbeddedScenarios.siteData
     }
 }

@@ -1,6 +1,10 @@
 // The report keys only EmbeddedScenarios writes (the names in its JSON report).
 
 extension ReportKey where Value == String {
+    /// What the forgotten site's page still had (`site-data`: cookie, storage, dbs as a query).
+    public static var forgottenSiteReport: Self { .init("forgottenSiteReport") }
+    /// What the other site's page still had (`site-data`).
+    public static var keptSiteReport: Self { .init("keptSiteReport") }
     /// The web platform probe's results in a bare view of the scenario's process, as JSON (`web-platform`).
     public static var barePlatform: Self { .init("barePlatform") }
     /// The same probe's results as the sign-in page, as JSON (`web-platform`).
@@ -176,6 +180,8 @@ extension ReportKey where Value == Bool {
 }
 
 extension ReportKey where Value == [String] {
+    /// The sites `WebAuthSession.clearSiteData` deleted the data of (`site-data`).
+    public static var clearedSites: Self { .init("clearedSites") }
     /// Every navigation decision and load event of the caller's view after the caller resumed (`ViewLoadLog`).
     public static var viewLoadsAfterResume: Self { .init("viewLoadsAfterResume") }
     public static var brokerCalls: Self { .init("brokerCalls") }

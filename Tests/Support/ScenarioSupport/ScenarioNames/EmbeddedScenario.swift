@@ -25,6 +25,7 @@ public enum EmbeddedScenario: String, ScenarioName {
     case show
     case surface
     case webPlatform = "web-platform"
+    case siteData = "site-data"
 
     /// `nil`: the tests name the program of the toolkit they test.
     public static var program: String? { nil }
