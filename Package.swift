@@ -53,6 +53,12 @@ let package = Package(
             pkgConfig: "webkitgtk-6.0",
             providers: [.apt(["libwebkitgtk-6.0-dev", "libgtk-4-dev"])]
         ),
+        // libqrencode: QR codes of the device code sign-in's link (terminal and window).
+        .systemLibrary(
+            name: "CQREncode",
+            pkgConfig: "libqrencode",
+            providers: [.apt(["libqrencode-dev"])]
+        ),
         // libsecret (GLib + GIO only, no toolkit), for the default token store: the Secret Service.
         .systemLibrary(
             name: "CLibSecret",
@@ -105,7 +111,7 @@ let package = Package(
         .target(
             name: "SignIn",
             dependencies: [
-                "WebviewHost", "CLibSecret",
+                "WebviewHost", "CLibSecret", "CQREncode",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -183,7 +189,7 @@ let package = Package(
             name: "SignInScenarios",
             dependencies: [
                 "ScenarioSupport", "SignIn", "BuiltInWebviewProvidersGTK3", "WebviewHost", "GLibSupport", "CGLib",
-                "CWebKitGTK3",
+                "CWebKitGTK3", "SystemBrowserProvider",
             ],
             path: "Tests/Scenarios/SignInScenarios"
         ),

@@ -5,7 +5,7 @@ import WebviewHost
 /// fetched once and cached, and its token endpoint.
 actor Authority {
     let issuerURL: URL
-    private let connection: ProviderConnection
+    let connection: ProviderConnection
     private var metadata: OpenIDProviderMetadata?
     private var keySet: JSONWebKeySet?
     private var keySetFetchedAt: Date?

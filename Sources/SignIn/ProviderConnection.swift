@@ -9,6 +9,8 @@ import FoundationNetworking
 struct ProviderConnection: Sendable {
     private let session: URLSession
     private let timeout: TimeInterval
+    /// The sandbox this process runs in (read once): a failure in one without network says so.
+    private static let sandbox = WebviewEnvironment.current.sandbox
 
     init(timeout: TimeInterval) {
         let configuration = URLSessionConfiguration.ephemeral
@@ -51,6 +53,15 @@ struct ProviderConnection: Sendable {
             throw error
         } catch let error as URLError {
             let what = error.code == .timedOut ? "did not answer within \(Int(timeout)) seconds" : "could not be reached (\(error.localizedDescription))"
+            if let sandbox = Self.sandbox, sandbox.sharesNetwork == false {
+                // Nothing outside can be reached: say what the sandbox lacks, not "check the network".
+                throw WebAuthError(
+                    .network,
+                    "The sign-in server at \(url?.host ?? "?") \(what): this app runs in a Flatpak sandbox without network access. "
+                        + "The app's manifest needs `--share=network` in finish-args "
+                        + "(or `flatpak override --share=network \(sandbox.applicationID ?? "<app id>")` for this machine).",
+                    url: url, underlyingError: error)
+            }
             throw WebAuthError(.network, "The sign-in server at \(url?.host ?? "?") \(what); check the network and try again.", url: url, underlyingError: error)
         } catch {
             throw WebAuthError(.network, "The request to the sign-in server failed: \(error).", url: url)

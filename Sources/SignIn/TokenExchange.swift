@@ -67,6 +67,25 @@ struct TokenExchange: Sendable {
         return Issued(entry: entry, receivedAt: now)
     }
 
+    /// Tokens a grant without a nonce returned (the device code grant): the ID token verified
+    /// (`iss`, `aud`, `exp`, `iat`, the signature), as an entry for the cache.
+    ///
+    /// - Throws: `invalidResponse` for a missing or refused ID token.
+    func issued(from tokens: TokenResponse, scopes: [String]) async throws(WebAuthError) -> Issued {
+        guard let idToken = tokens.idToken else {
+            throw WebAuthError(.invalidResponse, "The token endpoint returned no ID token although openid was requested.")
+        }
+        let claims = try await verify(idToken: idToken, nonce: nil)
+        let now = now()
+        let entry = TokenCache.Entry(
+            account: Account(claims: claims, homeAccountID: tokens.clientInfo.flatMap(ClientInfo.init(encoded:))?.homeAccountID),
+            scopes: tokens.scope.map { ScopeSet.normalized([$0]) } ?? scopes,
+            accessToken: tokens.accessToken,
+            expiresOn: now.addingTimeInterval(tokens.expiresIn ?? claims.expiresAt.timeIntervalSince(now)),
+            idToken: idToken, idTokenClaims: claims, refreshToken: tokens.refreshToken)
+        return Issued(entry: entry, receivedAt: now)
+    }
+
     /// Spends `refreshToken` for `scopes` of `account` (as `cached` holds it, read at `readAt`). A
     /// new ID token must name the same person at the same provider (OpenID Connect Core 12.2);
     /// without one the cached ID token stays, and without a new refresh token the spent one.

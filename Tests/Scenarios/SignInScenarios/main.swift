@@ -10,6 +10,7 @@ import Foundation
 import GLibSupport
 import ScenarioSupport
 import SignIn
+import SystemBrowserProvider
 import WebviewHost
 
 WebviewProviderRegistry.registerBuiltInProviders()
@@ -63,6 +64,12 @@ final class PageDriver {
     }
 }
 
+/// The token store: memory, or with SIGNIN_TOKEN_STORE=secret the default one (the Secret
+/// Service, or in a Flatpak sandbox libsecret's portal file backend).
+func tokenStore() -> (any TokenCacheStorage)? {
+    environment["SIGNIN_TOKEN_STORE"] == "secret" ? nil : InMemoryTokenCacheStorage()
+}
+
 @MainActor
 func signIn(
     clientID: String, redirect: String, webview: WebviewParameters, driver: PageDriver, silentAfterwards: Bool = false
@@ -70,7 +77,7 @@ func signIn(
     var facts = ScenarioReport()
     do throws(WebAuthError) {
         let app = try PublicClientApplication(configuration: .init(
-            clientID: clientID, authority: issuer, redirectURI: URL(string: redirect)!, tokenCacheStorage: InMemoryTokenCacheStorage()))
+            clientID: clientID, authority: issuer, redirectURI: URL(string: redirect)!, tokenCacheStorage: tokenStore()))
         let result = try await app.acquireToken(with: InteractiveTokenParameters(scopes: scopes, webviewParameters: webview))
         if let view = webview.customWebview?.pointer {
             // What the app finds in its view right after the await (EmbeddedSignIn.md says: "").
@@ -125,12 +132,63 @@ ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check(nil, 
     }
     // The person's browser: whatever the desktop's default http handler is (the test registers
     // a scripted one); then a silent renewal with the refresh token.
+    // SIGNIN_PARENT_WINDOW=1: the app's window (shown) is the parent the portal gets.
     case .systemBrowser: { arguments in
         let driver = PageDriver(script: nil)
+        var parameters = WebviewParameters(webviewType: .authenticationSession, timeout: .seconds(60))
+        if environment["SIGNIN_PARENT_WINDOW"] == "1" {
+            let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+            gtk_window_set_title(wvh_window(window), "Sandboxed app")
+            gtk_widget_show_all(window)
+            parameters.parentWindow = WindowHandle(window)
+        }
         return await signIn(
             clientID: arguments.first ?? "webviewhost-tests", redirect: "http://127.0.0.1:53682/callback",
-            webview: WebviewParameters(webviewType: .authenticationSession, timeout: .seconds(60)), driver: driver,
-            silentAfterwards: true)
+            webview: parameters, driver: driver, silentAfterwards: true)
+    }
+    // Registering a custom scheme (arguments: the scheme, the application id): where the
+    // desktop reads it from, or the error that says what to add.
+    case .schemeRegistration: { arguments in
+        var facts = ScenarioReport()
+        do throws(WebAuthError) {
+            let file = try CustomSchemeRegistration.install(
+                scheme: arguments[0], applicationID: arguments[1], executable: "run-test", displayName: "Sandbox test")
+            facts[.outcome] = "success"
+            facts[.message] = file.path
+        } catch {
+            facts[.outcome] = "\(error.code)"
+            facts[.message] = error.message
+        }
+        return facts
+    }
+    // What WEBVIEW_HOST_PROVIDER=help prints here (the sandbox, the portals, each provider).
+    case .help: { _ in
+        var facts = ScenarioReport()
+        facts[.message] = DefaultWebviewSelectionPolicy.helpText(providers: WebviewProviderRegistry.providers, environment: .current)
+        facts[.outcome] = "success"
+        return facts
+    }
+    // A later run of the app: the account signed in earlier, from the token store, renewed
+    // silently without the network when its access token is still valid.
+    case .silentFromStore: { arguments in
+        var facts = ScenarioReport()
+        do throws(WebAuthError) {
+            let app = try PublicClientApplication(configuration: .init(
+                clientID: arguments.first ?? "webviewhost-tests", authority: issuer, redirectURI: URL(string: "http://127.0.0.1/callback")!,
+                tokenCacheStorage: tokenStore()))
+            guard let account = try await app.allAccounts().first else {
+                facts[.outcome] = "noAccount"
+                return facts
+            }
+            let result = try await app.acquireTokenSilent(with: SilentTokenParameters(scopes: scopes, account: account))
+            facts[.outcome] = "success"
+            facts[.username] = result.account.username ?? ""
+            facts[.subject] = result.account.subject
+        } catch {
+            facts[.outcome] = "\(error.code)"
+            facts[.message] = error.message
+        }
+        return facts
     }
     // Starts in the library's embedded window and is handed over to the person's browser (the
     // test's Chromium) in the same await. arguments: client id, trigger (`refusal`: an app rule

@@ -4,6 +4,9 @@ public enum SignInScenario: String, ScenarioName {
     case embeddedCustomView = "embedded-custom-view"
     case systemBrowser = "system-browser"
     case embeddedHandOver = "embedded-hand-over"
+    case silentFromStore = "silent-from-store"
+    case help
+    case schemeRegistration = "scheme-registration"
 
     public static var program: String? { "SignInScenarios" }
 }
