@@ -15,6 +15,7 @@
 # (--share=network, --share=ipc, --socket=wayland, --socket=fallback-x11, --device=dri; no
 # --talk-name=org.freedesktop.secrets) and reads the checkout (--filesystem=CHECKOUT:ro) to run
 # the test programs. Its exported desktop file declares x-scheme-handler/io.github.webviewhost.sandboxtest.
+# SANDBOX_APP_ID names another app id (a GApplication can own only its own id on the bus).
 #
 # Why some steps are as they are (each found the hard way, see the stop notes of issue 24):
 # - The runtime has no share/applications: GIO would open a local handler instead of the portal.
@@ -24,7 +25,7 @@
 # - The ostree repo is bare-user-only: a compressed one takes 100 s to export 2 GB.
 # - XDG_CURRENT_DESKTOP=GNOME: the GTK and gnome-keyring portals say UseIn=gnome.
 set -euo pipefail
-APP=io.github.webviewhost.SandboxTest
+APP="${SANDBOX_APP_ID:-io.github.webviewhost.SandboxTest}"
 RUNTIME=io.github.webviewhost.TestPlatform
 command="${1:?usage: sandbox.sh setup|start|run|stop STATE ...}"
 STATE="$(mkdir -p "${2:?STATE}" && cd "$2" && pwd)"
