@@ -18,6 +18,8 @@ CLIENT_ID_ES256="webviewhost-es256"
 CLIENT_ID_CONSENT="webviewhost-consent"
 # Refresh tokens of this client are one-use (as Microsoft Entra ID rotates them): a spent one is invalid_grant.
 CLIENT_ID_ONE_USE="webviewhost-one-use"
+# Device Authorization Grant (RFC 8628) client: public, authorization_type device_authorization.
+CLIENT_ID_DEVICE="webviewhost-device"
 TEST_USER="alice"
 TEST_PASSWORD="alice-password"
 TEST_NAME="Alice Example"
@@ -31,6 +33,16 @@ REDIRECT_URIS=(
   "http://127.0.0.1:53685/embedded-callback"
   "com.example.webviewhost:/oauth2redirect"
 )
+# RP-initiated logout: allowed post_logout_redirect_uri values (exact match), on every client.
+POST_LOGOUT_REDIRECT_URIS=(
+  "http://127.0.0.1:53682/logged-out"
+  "http://127.0.0.1:53685/embedded-logged-out"
+  "com.example.webviewhost:/logout"
+)
+# OIDC session id cookie of the plugin (sid claim); only used with session management.
+OIDC_SID_COOKIE="GLEWLWYD2_OIDC_SID"
+DEVICE_EXPIRATION="${GLEWLWYD_DEVICE_EXPIRATION:-600}"   # device_code/user_code lifetime (s)
+DEVICE_INTERVAL="${GLEWLWYD_DEVICE_INTERVAL:-5}"         # minimum polling interval (s)
 START_TIMEOUT="${GLEWLWYD_START_TIMEOUT:-30}"
 STOP_TIMEOUT="${GLEWLWYD_STOP_TIMEOUT:-15}"
 
@@ -166,10 +178,18 @@ JWKS_URL=${ISSUER}/jwks
 AUTHORIZATION_ENDPOINT=${ISSUER}/auth
 TOKEN_ENDPOINT=${ISSUER}/token
 USERINFO_ENDPOINT=${ISSUER}/userinfo
+END_SESSION_ENDPOINT=${ISSUER}/end_session
+DEVICE_AUTHORIZATION_ENDPOINT=${ISSUER}/device_authorization
+DEVICE_VERIFICATION_URI=${ISSUER}/device
 CLIENT_ID=${CLIENT_ID}
 CLIENT_ID_ES256=${CLIENT_ID_ES256}
 CLIENT_ID_CONSENT=${CLIENT_ID_CONSENT}
 CLIENT_ID_ONE_USE=${CLIENT_ID_ONE_USE}
+CLIENT_ID_DEVICE=${CLIENT_ID_DEVICE}
+POST_LOGOUT_REDIRECT_URI=${POST_LOGOUT_REDIRECT_URIS[0]}
+OIDC_SID_COOKIE=${OIDC_SID_COOKIE}
+DEVICE_EXPIRATION=${DEVICE_EXPIRATION}
+DEVICE_INTERVAL=${DEVICE_INTERVAL}
 USERNAME=${TEST_USER}
 PASSWORD=${TEST_PASSWORD}
 USER_NAME='${TEST_NAME}'
@@ -336,7 +356,9 @@ init_db() {
 run_api() {
   GW_BASE_URL="$BASE_URL" GW_ISSUER="$ISSUER" GW_STATE_DIR="$STATE_DIR" \
   GW_ADMIN_USER="$ADMIN_USER" GW_ADMIN_PASSWORD="$ADMIN_PASSWORD" \
-  GW_CLIENT_ID="$CLIENT_ID" GW_CLIENT_ID_ES256="$CLIENT_ID_ES256" GW_CLIENT_ID_CONSENT="$CLIENT_ID_CONSENT" GW_CLIENT_ID_ONE_USE="$CLIENT_ID_ONE_USE" \
+  GW_CLIENT_ID="$CLIENT_ID" GW_CLIENT_ID_ES256="$CLIENT_ID_ES256" GW_CLIENT_ID_CONSENT="$CLIENT_ID_CONSENT" GW_CLIENT_ID_ONE_USE="$CLIENT_ID_ONE_USE" GW_CLIENT_ID_DEVICE="$CLIENT_ID_DEVICE" \
+  GW_POST_LOGOUT_REDIRECT_URIS="$(printf '%s\n' "${POST_LOGOUT_REDIRECT_URIS[@]}")" GW_OIDC_SID_COOKIE="$OIDC_SID_COOKIE" \
+  GW_DEVICE_EXPIRATION="$DEVICE_EXPIRATION" GW_DEVICE_INTERVAL="$DEVICE_INTERVAL" \
   GW_USER="$TEST_USER" GW_PASSWORD="$TEST_PASSWORD" GW_NAME="$TEST_NAME" GW_EMAIL="$TEST_EMAIL" \
   GW_REDIRECT_URIS="$(printf '%s\n' "${REDIRECT_URIS[@]}")" GW_PREGRANT="${GLEWLWYD_PREGRANT:-1}" \
   timeout 120 python3 - "$@" <<'PY'
@@ -346,6 +368,7 @@ E = os.environ
 BASE = E["GW_BASE_URL"]; API = BASE + "/api"
 SCOPES = ["openid", "profile", "email", "offline_access"]
 REDIRECTS = [u for u in E["GW_REDIRECT_URIS"].splitlines() if u]
+POST_LOGOUT_REDIRECTS = [u for u in E["GW_POST_LOGOUT_REDIRECT_URIS"].splitlines() if u]
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *a, **k): return None
@@ -379,8 +402,8 @@ def upsert(op, coll, key, obj):
     else:
         call(op, "PUT", "/%s/%s" % (coll, urllib.parse.quote(key, safe="")), obj)
 
-def set_grant(client_id, scope):
-    op = login(E["GW_USER"], E["GW_PASSWORD"])
+def set_grant(client_id, scope, user=None, password=None):
+    op = login(user or E["GW_USER"], password or E["GW_PASSWORD"])
     call(op, "PUT", "/auth/grant/" + urllib.parse.quote(client_id, safe=""), {"scope": " ".join(scope)})
 
 def configure():
@@ -393,8 +416,11 @@ def configure():
     # 2. let the client database backend store 'sign_kid' (per-client signing key)
     _, mod = call(op, "GET", "/mod/client/database")
     df = mod["parameters"].setdefault("data-format", {})
-    if "sign_kid" not in df or "refresh-token-one-use" not in df:
+    if "sign_kid" not in df or "refresh-token-one-use" not in df or "post_logout_redirect_uris" not in df:
         df["sign_kid"] = {"multiple": False, "read": True, "write": True}
+        # read by the OIDC plugin's end_session (an array; the schema only has a single-valued
+        # 'post_logout_redirect_uri', which the plugin never reads)
+        df["post_logout_redirect_uris"] = {"multiple": True, "read": True, "write": True}
         # read by the OIDC plugin's client-driven one-use refresh tokens ("1": one-use)
         df["refresh-token-one-use"] = {"multiple": False, "read": True, "write": True}
         mod.pop("enabled", None)
@@ -415,7 +441,9 @@ def configure():
         "auth-type-code-enabled": True, "auth-type-code-revoke-replayed": False,
         "auth-type-token-enabled": False, "auth-type-id-token-enabled": True,
         "auth-type-none-enabled": False, "auth-type-password-enabled": False,
-        "auth-type-client-enabled": False, "auth-type-device-enabled": False,
+        "auth-type-client-enabled": False, "auth-type-device-enabled": True,
+        "device-authorization-expiration": int(E["GW_DEVICE_EXPIRATION"]),
+        "device-authorization-interval": int(E["GW_DEVICE_INTERVAL"]),
         "auth-type-refresh-enabled": True,
         "scope": [], "additional-parameters": [], "claims": [],
         "name-claim": "on-demand", "name-claim-scope": ["profile"],
@@ -429,7 +457,12 @@ def configure():
         "request-parameter-allow": False, "request-uri-allow-https-non-secure": False,
         "request-parameter-allow-encrypted": False, "request-parameter-ietf-strict": False,
         "service-documentation": "", "op-policy-uri": "", "op-tos-uri": "",
-        "session-management-allowed": False, "introspection-revocation-allowed": False,
+        "session-management-allowed": True, "session-cookie-name": E["GW_OIDC_SID_COOKIE"],
+        "session-cookie-expiration": 2419200,
+        # front-channel must be on: the end-session confirmation page of login.html calls
+        # GET /api/oidc/session/<sid>/<client_id>, which answers 400 when it is off
+        "front-channel-logout-allowed": True, "back-channel-logout-allowed": False,
+        "introspection-revocation-allowed": False,
         "register-client-allowed": False, "encrypt-out-token-allow": False,
         "oauth-dpop-allowed": False, "resource-allowed": False, "oauth-rar-allowed": False,
         "oauth-par-allowed": False, "oauth-ciba-allowed": False, "oauth-as-iss-id": False,
@@ -446,17 +479,26 @@ def configure():
     # 4. test user
     upsert(op, "user", E["GW_USER"], {"username": E["GW_USER"], "password": E["GW_PASSWORD"],
            "name": E["GW_NAME"], "email": E["GW_EMAIL"], "enabled": True, "scope": SCOPES})
+    # a second person, to sign in two accounts one after the other
+    upsert(op, "user", "bob", {"username": "bob", "password": "bob-password",
+           "name": "Bob Example", "email": "bob@example.com", "enabled": True, "scope": SCOPES})
     # 5. public clients (no secret), exact redirect URIs
     def client(cid, name, **extra):
         c = {"client_id": cid, "name": name, "description": "WebviewHost test client (public, PKCE)",
              "confidential": False, "enabled": True, "scope": [], "redirect_uri": REDIRECTS,
-             "authorization_type": ["code", "refresh_token"], "token_endpoint_auth_method": ["none"]}
+             "authorization_type": ["code", "refresh_token"], "token_endpoint_auth_method": ["none"],
+             "post_logout_redirect_uris": POST_LOGOUT_REDIRECTS}
         c.update(extra)
         upsert(op, "client", cid, c)
     client(E["GW_CLIENT_ID"], "WebviewHost tests")
     client(E["GW_CLIENT_ID_ES256"], "WebviewHost tests (ES256 ID tokens)", sign_kid="ec-1")
     client(E["GW_CLIENT_ID_CONSENT"], "WebviewHost tests (consent screen)")
     client(E["GW_CLIENT_ID_ONE_USE"], "WebviewHost tests (one-use refresh tokens)", **{"refresh-token-one-use": "1"})
+    client(E["GW_CLIENT_ID_DEVICE"], "WebviewHost tests (device authorization grant)", redirect_uri=[],
+           authorization_type=["device_authorization", "refresh_token"])
+    _, c = call(op, "GET", "/client/" + E["GW_CLIENT_ID"])
+    if c.get("post_logout_redirect_uris") != POST_LOGOUT_REDIRECTS:
+        sys.exit("glewlwyd.sh: ERROR: client %s did not store post_logout_redirect_uris" % E["GW_CLIENT_ID"])
     _, c = call(op, "GET", "/client/" + E["GW_CLIENT_ID_ES256"])
     if c.get("sign_kid") != "ec-1":
         sys.exit("glewlwyd.sh: ERROR: client %s did not store sign_kid" % E["GW_CLIENT_ID_ES256"])
@@ -468,6 +510,8 @@ def configure():
         set_grant(E["GW_CLIENT_ID"], SCOPES)
         set_grant(E["GW_CLIENT_ID_ES256"], SCOPES)
         set_grant(E["GW_CLIENT_ID_ONE_USE"], SCOPES)
+        set_grant(E["GW_CLIENT_ID_DEVICE"], SCOPES)
+        set_grant(E["GW_CLIENT_ID"], SCOPES, "bob", "bob-password")
     set_grant(E["GW_CLIENT_ID_CONSENT"], [])
     # 7. sanity checks
     op2 = session()
@@ -476,6 +520,9 @@ def configure():
     st, disc = call(op2, "GET", "/oidc/.well-known/openid-configuration")
     if disc.get("issuer") != E["GW_ISSUER"]:
         sys.exit("glewlwyd.sh: ERROR: discovery issuer %r != %r" % (disc.get("issuer"), E["GW_ISSUER"]))
+    for key, suffix in (("end_session_endpoint", "/end_session"), ("device_authorization_endpoint", "/device_authorization")):
+        if disc.get(key) != E["GW_ISSUER"] + suffix:
+            sys.exit("glewlwyd.sh: ERROR: discovery %s %r != %r" % (key, disc.get(key), E["GW_ISSUER"] + suffix))
 
 mode = sys.argv[1] if len(sys.argv) > 1 else "configure"
 if mode == "configure":

@@ -3,8 +3,24 @@
 /// ticks every scope and presses "Grant access" on the consent screen, then "Continue".
 /// Each step is announced in `document.title` (`wvh:login-1`, `wvh:consent`, `wvh:continue`)
 /// so the scenario can tell which screens were shown.
-func autopilotScript(username: String, passwords: [String]) -> String {
+///
+/// On Glewlwyd's end-session page (`prompt=end_session`, its "Logout" button) it clicks Logout (`wvh:logout`), or, with
+/// `logout` `.wait`, only announces the page (`wvh:logout-page`) and leaves it, or with
+/// `.forge(url)` goes to `url` instead (a post-logout redirect with a state of its own).
+enum AutopilotLogout {
+    case click
+    case wait
+    case forge(String)
+}
+
+func autopilotScript(username: String, passwords: [String], logout: AutopilotLogout = .click) -> String {
     let list = passwords.map { "\"\($0)\"" }.joined(separator: ", ")
+    let onLogout: String
+    switch logout {
+    case .click: onLogout = "document.title = 'wvh:logout'; logout.click(); last = Date.now(); return;"
+    case .wait: onLogout = "document.title = 'wvh:logout-page'; return;"
+    case .forge(let url): onLogout = "document.title = 'wvh:logout-forged'; location.href = '\(url)'; last = Date.now() + 60000; return;"
+    }
     return #"""
     (function () {
       if (window.__wvhAutopilot) return;
@@ -38,6 +54,10 @@ func autopilotScript(username: String, passwords: [String]) -> String {
           }
           document.title = "wvh:consent"; grant.click(); last = Date.now(); return;
         }
+        // Only on the end-session page (login.html?...prompt=end_session): the login page has a
+        // "Logout" of its own in its menu once someone is signed in.
+        var logout = location.href.indexOf("prompt=end_session") !== -1 && button("Logout");
+        if (logout) { \#(onLogout) }
         var next = button("Continue");
         if (next) { document.title = "wvh:continue"; next.click(); last = Date.now(); }
       }, 250);

@@ -25,7 +25,6 @@ let scopes = ["openid", "profile", "email", "offline_access"]
 final class PageDriver {
     private(set) var titles: [String] = []
     private(set) var notifications: [String] = []
-    private var views = Set<WebviewHandle>()
     private let signals = SignalConnections()
     private var observers: [any NSObjectProtocol] = []
 
@@ -48,8 +47,12 @@ final class PageDriver {
     }
 
     private func watchTitle(of handle: WebviewHandle) {
-        guard views.insert(handle).inserted else { return }
+        // Marked on the object, not kept by address: a sign-in's window is freed after the
+        // session and the next one's view may be allocated at the same address.
         let view = handle.pointer
+        let object = view.assumingMemoryBound(to: GObject.self)
+        guard g_object_get_data(object, "wvh-test-title-watched") == nil else { return }
+        g_object_set_data(object, "wvh-test-title-watched", view)
         signals.connect(view, "notify::title", .pointer { [weak self] in
             guard let title = webkit_web_view_get_title(wvh_web_view(view)) else { return }
             let text = String(cString: title)
@@ -160,6 +163,12 @@ ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check(nil, 
             facts[.message] = error.message
         }
         return facts
+    }
+    // Sign in, sign out, sign in again (issue 28). arguments: where ("window", "view", "browser"),
+    // how far ("identity", "app"), the client id, and a variant for the logout page ("forge": a
+    // forged state comes back; "cancel": cancelled on the page; "timeout": its time runs out).
+    case .signOut: { arguments in
+        await signOutScenario(where: arguments[0], reach: arguments[1], clientID: arguments[2], variant: arguments.count > 3 ? arguments[3] : "")
     }
     // What WEBVIEW_HOST_PROVIDER=help prints here (the sandbox, the portals, each provider).
     case .help: { _ in

@@ -44,6 +44,8 @@ struct GlewlwydServer: Sendable {
     var consentClientID: String { values["CLIENT_ID_CONSENT"]! }
     /// A client whose refresh tokens are one-use: a spent one is refused with `invalid_grant`.
     var oneUseClientID: String { values["CLIENT_ID_ONE_USE"]! }
+    /// The client allowed the device authorization grant.
+    var deviceClientID: String { values["CLIENT_ID_DEVICE"]! }
     var username: String { values["USERNAME"]! }
     var password: String { values["PASSWORD"]! }
     var userName: String { values["USER_NAME"]!.trimmingCharacters(in: CharacterSet(charactersIn: "'")) }
@@ -104,6 +106,34 @@ struct GlewlwydServer: Sendable {
         guard output.status == 0, output.standardOutput.contains("REVOKED=") else {
             throw GlewlwydError("Revoking alice's refresh tokens failed: \(output.standardError)")
         }
+    }
+
+    /// The person's side of the device authorization grant, over Glewlwyd's REST API as its own
+    /// tests do: signs alice in, then "Continue" on the device page for `userCode`
+    /// (`GET /api/oidc/device?code=<user code>&g_continue`). Returns where Glewlwyd sent her.
+    @discardableResult
+    func approveDeviceCode(_ userCode: String) async throws -> String {
+        let program = """
+            import http.cookiejar, json, sys, urllib.parse, urllib.request
+            base, user, password, code = sys.argv[1:5]
+            class NoRedirect(urllib.request.HTTPRedirectHandler):
+                def redirect_request(self, *a, **k): return None
+            jar = http.cookiejar.CookieJar()
+            op = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), NoRedirect)
+            req = urllib.request.Request(base + "/api/auth/", data=json.dumps({"username": user, "password": password}).encode(),
+                                         method="POST", headers={"Content-Type": "application/json"})
+            op.open(req, timeout=10).read()
+            try:
+                op.open(base + "/api/oidc/device?" + urllib.parse.urlencode({"code": code}) + "&g_continue", timeout=10)
+                print("LOCATION=none")
+            except urllib.error.HTTPError as e:
+                print("LOCATION=" + (e.headers.get("Location") or ""))
+            """
+        let output = try await ScriptRunner.run("python3", ["-c", program, baseURL, username, password, userCode], timeout: 30)
+        guard output.status == 0, let line = output.standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("LOCATION=") }) else {
+            throw GlewlwydError("Approving the device code failed: \(output.standardError)")
+        }
+        return String(line.dropFirst("LOCATION=".count))
     }
 
     private static func script(_ arguments: String..., timeout: TimeInterval) async throws -> ScriptRunner.Output {

@@ -1,6 +1,8 @@
 // The report keys only SignInScenarios writes (the names in its JSON report).
 
 extension ReportKey where Value == String {
+    /// What `signOut` did at the identity provider (`sign-out`): signedOut, failed <code>...
+    public static var signOutOutcome: Self { .init("signOutOutcome") }
     public static var browserCodeChallenge: Self { .init("browserCodeChallenge") }
     public static var browserNonce: Self { .init("browserNonce") }
     public static var browserRedirectURI: Self { .init("browserRedirectURI") }
@@ -26,12 +28,16 @@ extension ReportKey where Value == Int {
 }
 
 extension ReportKey where Value == Bool {
+    /// `signOut` removed the account's tokens (`sign-out`).
+    public static var tokensRemoved: Self { .init("tokensRemoved") }
     public static var hasRefreshToken: Self { .init("hasRefreshToken") }
     public static var renewedAccessTokenDiffers: Self { .init("renewedAccessTokenDiffers") }
     public static var viewStillInWindow: Self { .init("viewStillInWindow") }
 }
 
 extension ReportKey where Value == [String] {
+    /// The usernames the app lists after the sign-out (`sign-out`).
+    public static var accountsAfter: Self { .init("accountsAfter") }
     public static var idTokenAudience: Self { .init("idTokenAudience") }
     public static var providerKinds: Self { .init("providerKinds") }
     public static var scopes: Self { .init("scopes") }

@@ -7,6 +7,7 @@ public enum SignInScenario: String, ScenarioName {
     case silentFromStore = "silent-from-store"
     case help
     case schemeRegistration = "scheme-registration"
+    case signOut = "sign-out"
 
     public static var program: String? { "SignInScenarios" }
 }
