@@ -16,6 +16,35 @@ extension PublicClientApplication {
         }
     }
 
+    /// ``signOut(_:with:)`` with a completion handler, called once on the main thread.
+    public func signOut(
+        _ account: Account, with parameters: SignOutParameters = SignOutParameters(),
+        completion: @escaping @MainActor @Sendable (Result<SignOutResult, WebAuthError>) -> Void
+    ) {
+        Task { @MainActor in
+            do throws(WebAuthError) {
+                completion(.success(try await signOut(account, with: parameters)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
+    /// ``acquireTokenWithDeviceCode(with:)`` with a completion handler, called once on the main
+    /// thread.
+    public func acquireTokenWithDeviceCode(
+        with parameters: DeviceCodeParameters,
+        completion: @escaping @MainActor @Sendable (Result<AuthenticationResult, WebAuthError>) -> Void
+    ) {
+        Task { @MainActor in
+            do throws(WebAuthError) {
+                completion(.success(try await acquireTokenWithDeviceCode(with: parameters)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
     /// ``acquireTokenSilent(with:)`` with a completion handler, called once on the main thread.
     public func acquireTokenSilent(
         with parameters: SilentTokenParameters,

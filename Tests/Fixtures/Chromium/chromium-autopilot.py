@@ -10,7 +10,8 @@ input events, never through the page's own functions:
   * the login form (`#username`, `#password`, `#loginbut` visible): clicks into each field,
     selects what is there (Ctrl+A), types the text key by key, and clicks the login button;
   * the consent screen ("Grant access"): clicks every unticked scope box, then the button;
-  * the "Continue" button: clicks it.
+  * the "Continue" button: clicks it;
+  * the end-session page (`prompt=end_session` in its URL, a "Logout" button): clicks Logout.
 Only pages on --host-port are touched (default: any). Reading the page (where a button is,
 whether it is visible) goes through Runtime.evaluate; acting never does.
 Each action is one JSON line on stdout ({"step": "login", "url": ...}); it runs until killed or
@@ -52,6 +53,9 @@ FIND = r"""
     if (boxes.length > 0) return {screen: "consent-scope", box: box(boxes[0])};
     return {screen: "consent", submit: box(grant)};
   }
+  // Only the end-session page: once someone is signed in, the login page has a "Logout" in its menu.
+  var logout = location.href.indexOf("prompt=end_session") !== -1 && button("Logout");
+  if (logout) return {screen: "logout", submit: box(logout)};
   var next = button("Continue");
   if (next) return {screen: "continue", submit: box(next)};
   return {screen: "other"};
@@ -155,7 +159,7 @@ class Page:
         elif screen == "consent-scope":
             self.click(state["box"])
             say("consent-scope", url=self.url)
-        elif screen in ("consent", "continue"):
+        elif screen in ("consent", "continue", "logout"):
             self.click(state["submit"])
             say(screen, url=self.url)
         else:

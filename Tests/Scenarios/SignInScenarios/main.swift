@@ -170,6 +170,11 @@ ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check(nil, 
     case .signOut: { arguments in
         await signOutScenario(where: arguments[0], reach: arguments[1], clientID: arguments[2], variant: arguments.count > 3 ? arguments[3] : "")
     }
+    // Two people one after the other in the library's window (issue 28). arguments: the client
+    // id, the MSAL-format cache file.
+    case .twoAccounts: { arguments in
+        await twoAccountsScenario(clientID: arguments[0], cacheFile: arguments[1])
+    }
     // What WEBVIEW_HOST_PROVIDER=help prints here (the sandbox, the portals, each provider).
     case .help: { _ in
         var facts = ScenarioReport()

@@ -47,3 +47,40 @@ extension GlewlwydSignInTests {
         #expect(report[.accountsAfter] == [], "the tokens are removed whatever the logout page did")
     }
 }
+
+extension GlewlwydSignInTests {
+    /// Switching accounts: alice, then bob with `prompt=login` in the same window (its store
+    /// remembers alice's session), both in one cache file, each renewed with its own refresh
+    /// token; alice signed out of this app leaves bob usable, and msal-python finds bob only.
+    @Test("Two accounts one after the other (prompt=login): both listed, each renewed, one signed out, the other usable and read by msal-python")
+    func twoAccountsOneAfterTheOther() async throws {
+        let directory = try TokenCacheScenario.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("cache.json")
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        let report = try await scenario(.twoAccounts, [server.clientID, file.path], desktop: desktop)
+        #expect(report[.outcome] == "success", "\(report[.message] ?? "")")
+        #expect(report[.titles.prefixed(by: "first.")]?.contains("wvh:login-1") == true)
+        #expect(report[.titles.prefixed(by: "second.")]?.contains("wvh:login-1") == true,
+                "prompt=login shows the login form although alice's session is remembered: \(report[.titles.prefixed(by: "second.")] ?? [])")
+        #expect(report[.username] == server.userEmail)
+        #expect(report[.username.prefixed(by: "second.")] == "bob@example.com")
+        #expect(report[.accountsAfter.prefixed(by: "both.")] == ["bob@example.com", server.userEmail].sorted())
+        let alice = try #require(report[.subject]), bob = try #require(report[.subject.prefixed(by: "second.")])
+        #expect(alice != bob)
+        #expect(report[.renewedSubject.prefixed(by: "alice.")] == alice)
+        #expect(report[.renewedSubject.prefixed(by: "bob.")] == bob)
+        #expect(report[.renewedAccessTokenDiffers.prefixed(by: "alice.")] == true)
+        #expect(report[.renewedAccessTokenDiffers.prefixed(by: "bob.")] == true)
+        #expect(report[.tokensRemoved] == true)
+        #expect(report[.accountsAfter] == ["bob@example.com"])
+        #expect(report[.renewedSubject.prefixed(by: "after.")] == bob)
+        #expect(report[.message.prefixed(by: "alice.")] == "interactionRequired")
+
+        let found = try await TokenCacheScenario.msalPython(["read", file.path, "--client-id", server.clientID])
+        let accounts = try #require(found["accounts"] as? [[String: Any]])
+        #expect(accounts.map { $0["username"] as? String } == ["bob@example.com"])
+        #expect((found["refresh_tokens"] as? [[String: Any]])?.count == 1)
+    }
+}

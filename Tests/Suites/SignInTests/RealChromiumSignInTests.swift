@@ -47,4 +47,38 @@ extension GlewlwydSignInTests {
         #expect(cleanup.runningAtStop >= 8, "\(cleanup)")
         #expect(cleanup.isClean, "\(cleanup)")
     }
+
+    /// Issue 28 in the person's browser: sign in, sign out at the provider (Glewlwyd's logout page
+    /// in Chromium, its Logout clicked, then the loopback listener's "Signed out" page), sign in
+    /// again: Chromium's Glewlwyd session is gone, so the login form is typed into twice.
+    @Test("Sign-out at the provider in real Chromium: its Glewlwyd session ends, the next sign-in types the password again")
+    func realChromiumSignOut() async throws {
+        let browser = try ChromiumDesktop()
+        defer { browser.remove() }
+        let glewlwyd = try #require(URLComponents(string: server.baseURL))
+        let autopilot = try ChromiumAutopilot(
+            in: browser, username: server.username, password: server.password,
+            onlyOn: "\(glewlwyd.host ?? "127.0.0.1"):\(glewlwyd.port ?? 80)")
+        defer { autopilot.stop() }
+        let report: ScenarioReport
+        do {
+            report = try await browser.runScenario(
+                SignInScenario.signOut, arguments: ["browser", "identity", server.clientID],
+                environment: ["ISSUER": server.issuer.absoluteString])
+        } catch {
+            throw ChromiumDesktop.Failure(description: "\(error)\n\(autopilot.log)")
+        }
+        let reachedSignedOutPage = await autopilot.waitForStep {
+            $0.name == "page" && $0.url.hasPrefix("http://127.0.0.1:53682/logged-out?") && $0.url.contains("state=")
+        }
+        autopilot.stop()
+        _ = await browser.stop()
+        #expect(report[.outcome] == "success", "\(report[.message] ?? "")\n\(autopilot.log)")
+        #expect(report[.signOutOutcome] == "signedOut", "\(autopilot.log)")
+        #expect(report[.tokensRemoved] == true)
+        #expect(report[.accountsAfter] == [])
+        #expect(reachedSignedOutPage, "\(autopilot.log)")
+        let acted = autopilot.steps.map(\.name).filter { ["login", "logout"].contains($0) }
+        #expect(acted == ["login", "logout", "login"], "the password typed again after the logout: \(autopilot.log)")
+    }
 }

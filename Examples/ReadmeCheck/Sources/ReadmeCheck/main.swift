@@ -319,6 +319,32 @@ func pluginSnippets(url: URL) throws {
     _ = (fresh, renewed)
 }
 
+// README "Signing out and switching accounts" compiles as written (it needs a server: not run).
+@MainActor func signOutSnippets(
+    app: PublicClientApplication, account: Account, mainWindow: UnsafeMutableRawPointer, parameters: WebviewParameters
+) async throws {
+    let outcome = try await app.signOut(account, with: SignOutParameters(
+        reach: .identityProvider,                                            // .thisApp: the tokens only
+        webviewParameters: WebviewParameters(parentWindow: WindowHandle(mainWindow)),
+        postLogoutRedirectURI: URL(string: "http://127.0.0.1/logged-out")!))  // registered at the server
+    switch outcome.identityProvider {
+    case .signedOut: break                                  // the provider's logout page came back to us
+    case .siteDataCleared(let sites): print("no end_session_endpoint; deleted the data of", sites)
+    case .notPossible(let reason): print(reason)            // e.g. the person's browser, no endpoint
+    case .failed(let error): print(error.code)              // cancelled, timed out, a forged state...
+    case .notAsked: break                                   // reach .thisApp
+    }
+    // outcome.tokensRemoved is true whatever the logout page did.
+
+    let second = try await app.acquireToken(with: InteractiveTokenParameters(
+        scopes: ["openid", "offline_access"], webviewParameters: parameters,
+        prompt: .login, loginHint: "bob@example.com"))                  // loginHint prefills the name
+    let everyone = try await app.allAccounts()                            // both accounts
+    let bobsToken = try await app.acquireTokenSilent(with: SilentTokenParameters(scopes: ["openid"], account: second.account))
+    _ = (everyone, bobsToken)
+    app.signOut(account, with: SignOutParameters()) { result in _ = result }
+}
+
 // README "Managed devices: the Microsoft identity broker", as written.
 @MainActor func brokerSnippet() async throws -> AuthenticationResult {
     TokenBrokerRegistry.register(MicrosoftIdentityBroker())          // once, at start-up

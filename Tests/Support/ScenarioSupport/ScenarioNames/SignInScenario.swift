@@ -8,6 +8,7 @@ public enum SignInScenario: String, ScenarioName {
     case help
     case schemeRegistration = "scheme-registration"
     case signOut = "sign-out"
+    case twoAccounts = "two-accounts"
 
     public static var program: String? { "SignInScenarios" }
 }
