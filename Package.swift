@@ -170,7 +170,7 @@ let package = Package(
             name: "EmbeddedScenariosGTK3",
             dependencies: [
                 "ScenarioSupport", "EmbeddedWebviewProviderGTK3", "SystemBrowserProvider", "WebviewHost",
-                "WebviewHostTestKit", "GLibSupport", "CGLib", "CWebKitGTK3",
+                "WebviewHostTestKit", "GLibSupport", "CGLib", "CWebKitGTK3", "CQREncode",
             ],
             path: "Tests/Scenarios/EmbeddedScenariosGTK3",
             exclude: ["Shared/README.md"]
@@ -179,7 +179,7 @@ let package = Package(
             name: "EmbeddedScenariosGTK4",
             dependencies: [
                 "ScenarioSupport", "EmbeddedWebviewProviderGTK4", "SystemBrowserProvider", "WebviewHost",
-                "WebviewHostTestKit", "GLibSupport", "CGLib", "CWebKitGTK4",
+                "WebviewHostTestKit", "GLibSupport", "CGLib", "CWebKitGTK4", "CQREncode",
             ],
             path: "Tests/Scenarios/EmbeddedScenariosGTK4",
             exclude: ["Shared/README.md"],

@@ -6,7 +6,8 @@ import WebviewHostGTK3
 
 extension WebviewProviderRegistry {
     /// Registers the built-in providers for a GTK 3 app: the person's browser (`system-browser`)
-    /// and the embedded WebKitGTK 4.1 view (`embedded`), and installs GTK 3 as the toolkit the
+    /// and the embedded WebKitGTK 4.1 view (`embedded`), installs the window SignIn shows a device code
+    /// in (`DeviceCodeWindows.present`), and installs GTK 3 as the toolkit the
     /// browser is launched through (`ToolkitIntegration.gtk3`). Call once at
     /// start-up, on the main thread, after `gtk_init`.
     @MainActor
@@ -14,5 +15,6 @@ extension WebviewProviderRegistry {
         ToolkitIntegration.current = .gtk3
         register(SystemBrowserProvider())
         register(EmbeddedWebviewProvider())
+        DeviceCodeWindows.present = EmbeddedWebviewProvider.presentDeviceCodeWindow
     }
 }

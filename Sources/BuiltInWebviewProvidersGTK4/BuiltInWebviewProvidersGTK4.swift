@@ -6,7 +6,8 @@ import WebviewHostGTK4
 
 extension WebviewProviderRegistry {
     /// Registers the built-in providers for a GTK 4 app: the person's browser (`system-browser`)
-    /// and the embedded WebKitGTK 6.0 view (`embedded`), and installs GTK 4 as the toolkit the
+    /// and the embedded WebKitGTK 6.0 view (`embedded`), installs the window SignIn shows a device code
+    /// in (`DeviceCodeWindows.present`), and installs GTK 4 as the toolkit the
     /// browser is launched through (`ToolkitIntegration.gtk4`). Call once at
     /// start-up, on the main thread, after `gtk_init()` (or in the application's `startup`).
     @MainActor
@@ -14,5 +15,6 @@ extension WebviewProviderRegistry {
         ToolkitIntegration.current = .gtk4
         register(SystemBrowserProvider())
         register(EmbeddedWebviewProvider())
+        DeviceCodeWindows.present = EmbeddedWebviewProvider.presentDeviceCodeWindow
     }
 }

@@ -18,6 +18,13 @@
 // MARK: Casts (GTK_CONTAINER)
 static inline GtkContainer *wvh_container(gpointer p) { return GTK_CONTAINER(p); }
 
+// MARK: Accessibility
+// The accessible name of `widget` (what a screen reader says for it instead of its text), through
+// its ATK object, as GTK 4's wvh_set_accessible_label does with GTK_ACCESSIBLE_PROPERTY_LABEL.
+static inline void wvh_set_accessible_label(GtkWidget *widget, const char *label) {
+    atk_object_set_name(gtk_widget_get_accessible(widget), label);
+}
+
 // MARK: GDK
 // GdkEventKey's keyval, from the `GdkEvent *` a key-press-event handler receives.
 static inline guint wvh_event_key_keyval(gpointer event) { return ((GdkEventKey *)event)->keyval; }

@@ -19,6 +19,13 @@ static inline GtkFrame *wvh_frame(gpointer p) { return GTK_FRAME(p); }
 static inline GtkApplication *wvh_gtk_application(gpointer p) { return GTK_APPLICATION(p); }
 static inline GtkEventController *wvh_event_controller(gpointer p) { return GTK_EVENT_CONTROLLER(p); }
 
+// MARK: Accessibility
+// gtk_accessible_update_property is variadic: the accessible label of `widget` (what a screen
+// reader says for it instead of its text).
+static inline void wvh_set_accessible_label(GtkWidget *widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
 // MARK: GDK
 // The portal's parent-window identifier of a realized toplevel: "x11:<XID in hex>", or NULL
 // when the window is not on X11 (on Wayland the handle is exported asynchronously).

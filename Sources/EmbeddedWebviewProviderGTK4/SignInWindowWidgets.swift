@@ -117,7 +117,7 @@ struct SignInWindowWidgets {
     /// hidden window may never have been realized, so only the list tells).
     var isListed: Bool { Self.isListed(window) }
 
-    private static func isListed(_ window: WebKitDifferences.Window) -> Bool {
+    static func isListed(_ window: WebKitDifferences.Window) -> Bool {
         let list = gtk_window_list_toplevels()
         defer { g_list_free(list) }
         var node = list

@@ -100,6 +100,11 @@ enum Toolkit {
         gdk_event_free(event)
     }
 
+    /// What a screen reader is given for `widget` (its ATK object's name).
+    static func accessibleName(of widget: UnsafeMutableRawPointer) -> String? {
+        atk_object_get_name(gtk_widget_get_accessible(wvh_widget(widget))).map { String(cString: $0) }
+    }
+
     /// Every toplevel window, shown or not, but popups (GTK's tooltip windows).
     static func toplevels() -> [UnsafeMutableRawPointer] {
         let list = gtk_window_list_toplevels()

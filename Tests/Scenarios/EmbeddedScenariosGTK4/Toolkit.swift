@@ -92,6 +92,10 @@ enum Toolkit {
         _ = wvh_emit_key_pressed(wvh_widget(window), guint(keyval))
     }
 
+    /// What a screen reader is given for `widget`: GTK 4.8 has no getter for an accessible
+    /// property (the page is checked from inside instead).
+    static func accessibleName(of widget: UnsafeMutableRawPointer) -> String? { nil }
+
     /// Every toplevel window, shown or not (GTK 4's tooltips and popovers are no `GtkWindow`).
     static func toplevels() -> [UnsafeMutableRawPointer] {
         let list = gtk_window_list_toplevels()

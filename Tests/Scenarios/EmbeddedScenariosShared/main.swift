@@ -39,5 +39,6 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .surface: EmbeddedScenarios.surface
     case .webPlatform: EmbeddedScenarios.webPlatform
     case .siteData: EmbeddedScenarios.siteData
+    case .deviceCodeWindow: EmbeddedScenarios.deviceCodeWindow
     }
 }

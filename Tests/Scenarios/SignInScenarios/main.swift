@@ -175,6 +175,12 @@ ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check(nil, 
     case .twoAccounts: { arguments in
         await twoAccountsScenario(clientID: arguments[0], cacheFile: arguments[1])
     }
+    // A device code in the library's window (issue 25). arguments: the device client's id, how
+    // the person answers ("approve": on their phone, from the QR code on the screen; "cancel":
+    // Cancel in the window), a file for the screenshot.
+    case .deviceCodeWindow: { arguments in
+        await deviceCodeWindowScenario(clientID: arguments[0], how: arguments[1], screenshot: arguments[2])
+    }
     // What WEBVIEW_HOST_PROVIDER=help prints here (the sandbox, the portals, each provider).
     case .help: { _ in
         var facts = ScenarioReport()

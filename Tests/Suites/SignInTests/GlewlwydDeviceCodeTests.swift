@@ -66,3 +66,28 @@ extension GlewlwydSignInTests {
         }
     }
 }
+
+extension GlewlwydSignInTests {
+    /// The library's window end to end: the phone reads the QR code off the screen and approves
+    /// at Glewlwyd, the window closes and the app has alice's tokens; Cancel ends it at once.
+    @Test("Device code in the library's window at Glewlwyd: the QR code on the screen approved from a phone, or Cancel", arguments: ["approve", "cancel"])
+    func glewlwydDeviceCodeWindow(_ how: String) async throws {
+        let shot = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-device-\(UUID().uuidString).png")
+        defer { try? FileManager.default.removeItem(at: shot) }
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        let report = try await scenario(.deviceCodeWindow, [server.deviceClientID, how, shot.path], desktop: desktop)
+        #expect(report[.deviceWindowShown] == true)
+        let decoded = try #require(report[.qrDecoded])
+        #expect(decoded.hasPrefix(server.issuer.absoluteString + "/device?code="), "the QR code is the verification link with the code: \(decoded)")
+        if how == "approve" {
+            #expect(report[.approval]?.contains("prompt=deviceComplete") == true, "\(report[.approval] ?? "")")
+            #expect(report[.outcome] == "success", "\(report[.message] ?? "")")
+            #expect(report[.username] == server.userEmail)
+        } else {
+            #expect(report[.outcome] == "canceled", "\(report[.message] ?? "")")
+            #expect((report[.secondsToEnd] ?? 99) < 2, "Cancel ends the sign-in at once, not at the next poll")
+        }
+        #expect(report[.deviceWindowGone] == true)
+    }
+}

@@ -113,23 +113,9 @@ struct GlewlwydServer: Sendable {
     /// (`GET /api/oidc/device?code=<user code>&g_continue`). Returns where Glewlwyd sent her.
     @discardableResult
     func approveDeviceCode(_ userCode: String) async throws -> String {
-        let program = """
-            import http.cookiejar, json, sys, urllib.parse, urllib.request
-            base, user, password, code = sys.argv[1:5]
-            class NoRedirect(urllib.request.HTTPRedirectHandler):
-                def redirect_request(self, *a, **k): return None
-            jar = http.cookiejar.CookieJar()
-            op = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), NoRedirect)
-            req = urllib.request.Request(base + "/api/auth/", data=json.dumps({"username": user, "password": password}).encode(),
-                                         method="POST", headers={"Content-Type": "application/json"})
-            op.open(req, timeout=10).read()
-            try:
-                op.open(base + "/api/oidc/device?" + urllib.parse.urlencode({"code": code}) + "&g_continue", timeout=10)
-                print("LOCATION=none")
-            except urllib.error.HTTPError as e:
-                print("LOCATION=" + (e.headers.get("Location") or ""))
-            """
-        let output = try await ScriptRunner.run("python3", ["-c", program, baseURL, username, password, userCode], timeout: 30)
+        let output = try await ScriptRunner.run(
+            "python3", [Self.scriptsDirectory.appendingPathComponent("approve_device.py").path, baseURL, username, password, userCode],
+            timeout: 30)
         guard output.status == 0, let line = output.standardOutput.split(separator: "\n").first(where: { $0.hasPrefix("LOCATION=") }) else {
             throw GlewlwydError("Approving the device code failed: \(output.standardError)")
         }

@@ -209,3 +209,42 @@ extension ReportKey where Value == [String] {
     public static var signalsGainingHandlers: Self { .init("signalsGainingHandlers") }
     public static var toplevelsAfterReleaseTypes: Self { .init("toplevelsAfterReleaseTypes") }
 }
+
+// `device-code-window`: the library's window for a device code.
+extension ReportKey where Value == String {
+    /// What zbarimg read from a screenshot of the window's QR code.
+    public static var qrDecoded: Self { .init("qrDecoded") }
+    /// What a screen reader is given for the code (GTK 3's ATK name; GTK 4 has no getter).
+    public static var codeAccessibleName: Self { .init("codeAccessibleName") }
+    /// The text of the label that has the focus when the window opens.
+    public static var focusedText: Self { .init("focusedText") }
+    /// The time-left line, at first and once the code expired (`suffixed(by: "Expired")`).
+    public static var timeLeftText: Self { .init("timeLeftText") }
+    /// The window's screenshot, kept for a person to look at.
+    public static var screenshot: Self { .init("screenshot") }
+}
+
+extension ReportKey where Value == Bool {
+    public static var deviceWindowTransientForApp: Self { .init("deviceWindowTransientForApp") }
+    public static var deviceWindowModal: Self { .init("deviceWindowModal") }
+    public static var codeSelectable: Self { .init("codeSelectable") }
+    /// The window is gone after the function `present` returned was called.
+    public static var goneAfterClose: Self { .init("goneAfterClose") }
+    /// A second window is gone when the app destroyed its parent.
+    public static var goneWithParent: Self { .init("goneWithParent") }
+}
+
+extension ReportKey where Value == Int {
+    /// How often the window called `cancel`: after Escape, after Cancel too, and (a second window)
+    /// when its parent was destroyed.
+    public static var cancelsAfterEscape: Self { .init("cancelsAfterEscape") }
+    public static var cancelsAfterButton: Self { .init("cancelsAfterButton") }
+    public static var cancelsWithParent: Self { .init("cancelsWithParent") }
+}
+
+extension ReportKey where Value == [String] {
+    /// The text of every label in the window, in order.
+    public static var windowLabels: Self { .init("windowLabels") }
+    /// The header bar's buttons.
+    public static var headerButtons: Self { .init("headerButtons") }
+}

@@ -43,3 +43,21 @@ extension ReportKey where Value == [String] {
     public static var scopes: Self { .init("scopes") }
     public static var titles: Self { .init("titles") }
 }
+
+// `device-code-window` (issue 25).
+extension ReportKey where Value == Bool {
+    /// The library's device-code window appeared over the app's window.
+    public static var deviceWindowShown: Self { .init("deviceWindowShown") }
+    /// It was gone once the sign-in ended.
+    public static var deviceWindowGone: Self { .init("deviceWindowGone") }
+}
+
+extension ReportKey where Value == String {
+    /// What the phone's approval at Glewlwyd answered (`LOCATION=...`).
+    public static var approval: Self { .init("approval") }
+}
+
+extension ReportKey where Value == Int {
+    /// Seconds from the person's answer to the end of `acquireTokenWithDeviceCode`.
+    public static var secondsToEnd: Self { .init("secondsToEnd") }
+}

@@ -26,6 +26,7 @@ public enum EmbeddedScenario: String, ScenarioName {
     case surface
     case webPlatform = "web-platform"
     case siteData = "site-data"
+    case deviceCodeWindow = "device-code-window"
 
     /// `nil`: the tests name the program of the toolkit they test.
     public static var program: String? { nil }

@@ -9,6 +9,7 @@ public enum SignInScenario: String, ScenarioName {
     case schemeRegistration = "scheme-registration"
     case signOut = "sign-out"
     case twoAccounts = "two-accounts"
+    case deviceCodeWindow = "device-code-window"
 
     public static var program: String? { "SignInScenarios" }
 }

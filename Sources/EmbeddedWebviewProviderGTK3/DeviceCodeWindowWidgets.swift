@@ -1,0 +1,81 @@
+import CGLib
+import CWebKitGTK3
+import GLibSupport
+import WebviewHost
+
+/// The GTK 3 widgets of a ``DeviceCodeWindow``: a dialog-type toplevel, a header bar with
+/// "Cancel" at its start and the title, and a vertical box the window's content is appended to.
+@MainActor
+struct DeviceCodeWindowWidgets {
+    let window: WebKitDifferences.Window
+    private let header: UnsafeMutablePointer<GtkHeaderBar>
+    private let cancelButton: WebKitDifferences.Widget
+    private let content: WebKitDifferences.Widget
+
+    init(title: String) {
+        window = wvh_window(gtk_window_new(GTK_WINDOW_TOPLEVEL))
+        gtk_window_set_type_hint(window, GDK_WINDOW_TYPE_HINT_DIALOG)
+        gtk_window_set_title(window, title)
+        gtk_window_set_resizable(window, 0)
+        let headerWidget = gtk_header_bar_new()!
+        header = wvh_header_bar(headerWidget)
+        gtk_header_bar_set_title(header, title)
+        gtk_window_set_titlebar(window, headerWidget)
+        cancelButton = gtk_button_new_with_mnemonic(SignInWindow.cancelLabel)!
+        gtk_header_bar_pack_start(header, cancelButton)
+        content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
+        for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+            side(content, 24)
+        }
+        gtk_container_add(wvh_container(window), content)
+    }
+
+    func append(_ widget: WebKitDifferences.Widget) {
+        gtk_container_add(wvh_container(content), widget)
+    }
+
+    func wrap(_ label: WebKitDifferences.Widget, widthInCharacters: Int32) {
+        gtk_label_set_line_wrap(wvh_label(label), 1)
+        gtk_label_set_max_width_chars(wvh_label(label), widthInCharacters)
+    }
+
+    /// An image of `pixbuf` at its own size (it takes a reference).
+    func makePicture(_ pixbuf: OpaquePointer) -> WebKitDifferences.Widget {
+        gtk_image_new_from_pixbuf(pixbuf)
+    }
+
+    /// Calls `handler` for "Cancel", the window manager's close and Escape.
+    func onCloseRequest(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
+        connections.connect(cancelButton, "clicked", .plain { handler() })
+        connections.connect(window, "delete-event", .pointerReturningBool {
+            handler()
+            return true
+        })
+        connections.connect(window, "key-press-event", .pointerReturningBool { (event: UnsafeMutablePointer<GdkEvent>?) in
+            guard let event, wvh_event_key_keyval(event) == guint(GDK_KEY_Escape) else { return false }
+            handler()
+            return true
+        })
+    }
+
+    /// Calls `handler` when someone else destroys the window (with its parent, say).
+    func onDestroyedElsewhere(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
+        connections.connect(window, "destroy", .plain { handler() })
+    }
+
+    func configure(parent: WebKitDifferences.Window?) {
+        if let parent {
+            gtk_window_set_transient_for(window, parent)
+            gtk_window_set_modal(window, 1)
+            gtk_window_set_destroy_with_parent(window, 1)
+            gtk_window_set_position(window, GTK_WIN_POS_CENTER_ON_PARENT)
+        } else {
+            gtk_window_set_position(window, GTK_WIN_POS_CENTER)
+        }
+    }
+
+    func present() {
+        gtk_widget_show_all(wvh_widget(window))
+        gtk_window_present(window)
+    }
+}
