@@ -20,6 +20,7 @@ Scenarios (the token endpoint's answers, in turn; the last one repeats):
   flaky              a 503, a dropped connection, a 502 with HTML, then tokens
   expired            expired_token at once
   expire-quickly     the code lives 3 s; authorization_pending for ever
+  pending            authorization_pending for ever (the code lives 600 s)
   huge-interval      interval 1000000, the code lives 4 s; tokens if ever asked
   verification-url   the old spelling (verification_url), no verification_uri_complete; then tokens
   malformed          the device authorization answer is cut JSON
@@ -49,6 +50,7 @@ def main(state, scenario):
         "flaky": ["503", "drop", "502", "tokens"],
         "expired": ["expired"],
         "expire-quickly": ["pending"],
+        "pending": ["pending"],
         "huge-interval": ["tokens"],
         "verification-url": ["tokens"],
         "malformed": ["pending"],

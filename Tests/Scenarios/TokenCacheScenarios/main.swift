@@ -16,6 +16,7 @@
 //   hold-lock KEY DIR             holds the store's refresh lock for KEY, writes DIR/held, waits to be killed
 //   dump FILE                     copies the stored cache bytes to FILE (0600)
 //   clear                         deletes the Secret Service item
+//   device-code                   signs in with a device code shown in the terminal (standard error)
 //
 // Environment: STORE (memory | file:PATH | app:APPLICATION_ID | secret:SCHEMA:VALUE), ISSUER, CLIENT_ID,
 // CLOCK_OFFSET (seconds added to the clock), STORE_UNAVAILABLE (stop: the app's answer when the store cannot be opened), STORE_TIMEOUT (Secret Service time limit), BROWSER_SCRIPT, USERNAME, PASSWORD.
@@ -164,6 +165,14 @@ guard let command = arguments.first.flatMap(TokenCacheCommand.init(rawValue:)) e
     fail("unknown command \(arguments.first ?? "(none)"): one of \(TokenCacheCommand.allCases.map(\.rawValue).joined(separator: ", "))")
 }
 switch command {
+case .deviceCode:
+    // The device code in the terminal this runs in (standard error), as a program without a window shows it.
+    do throws(WebAuthError) {
+        emit(describe(try await application.acquireTokenWithDeviceCode(with: DeviceCodeParameters(scopes: [], display: .terminal))))
+    } catch {
+        report(error)
+    }
+
 case .signIn:
     do throws(WebAuthError) {
         let result = try await signInThroughScriptedBrowser()

@@ -224,4 +224,44 @@ struct DeviceCodeTests {
         let plain = DeviceCodeTerminal.lines(challenge, isTerminal: false)
         #expect(!plain.contains { $0.contains("█") || $0.contains("\u{1B}") }, "no QR and no escape codes when not a terminal")
     }
+
+    /// The terminal display as a person meets it: a program run in a real terminal (tmux, 100
+    /// columns) shows the warning, the code, the link and a QR code that zbarimg reads back
+    /// from the pane's text (each half block a pixel, the dark background around it).
+    @Test func theTerminalShowsTheCodeAndAQRCodeAPhoneCanRead() async throws {
+        let server = try await Server.start("pending")
+        defer { server.stop() }
+        let socket = "wvh-device-\(UUID().uuidString.prefix(8))"
+        let command = [
+            "env", "ISSUER=\(server.issuer.absoluteString)", "CLIENT_ID=device-tests", "STORE=memory", TokenCacheScenario.program,
+            TokenCacheCommand.deviceCode.rawValue,
+        ]
+        let started = try await ScriptRunner.run("tmux", ["-L", socket, "new-session", "-d", "-x", "100", "-y", "60"] + command, timeout: 30)
+        #expect(started.status == 0, "\(started.standardError)")
+        defer {
+            let tmux = Process()
+            tmux.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            tmux.arguments = ["tmux", "-L", socket, "kill-server"]
+            if (try? tmux.run()) != nil { tmux.waitUntilExit() }
+        }
+        var pane = ""
+        let deadline = ContinuousClock.now + Patience.scaled(.seconds(30))
+        while ContinuousClock.now < deadline {
+            pane = try await ScriptRunner.run("tmux", ["-L", socket, "capture-pane", "-p"], timeout: 30).standardOutput
+            if pane.contains("more minutes") { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(pane.contains("Go on only if you started this sign-in yourself"), "\(pane)")
+        #expect(pane.contains("Code: WDJB-MJHT"), "\(pane)")
+        #expect(pane.contains("Or scan this code with your phone's camera"), "\(pane)")
+        let capture = server.directory.appendingPathComponent("pane.txt")
+        let picture = server.directory.appendingPathComponent("pane.pbm")
+        try pane.write(to: capture, atomically: true, encoding: .utf8)
+        let script = Checkout.fixture("DeviceCode").appendingPathComponent("terminal_qr.py").path
+        let converted = try await ScriptRunner.run("python3", [script, capture.path, picture.path], timeout: 30)
+        #expect(converted.status == 0, "\(converted.standardError)")
+        let read = try await ScriptRunner.run("zbarimg", ["--quiet", "--raw", picture.path], timeout: 30)
+        #expect(read.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) == server.issuer.absoluteString + "/activate?user_code=WDJB-MJHT",
+                "the QR code in the terminal: \(read.standardOutput) \(read.standardError)\n\(pane)")
+    }
 }

@@ -12,6 +12,7 @@ public enum TokenCacheCommand: String, ScenarioName {
     case holdLock = "hold-lock"
     case dump
     case clear
+    case deviceCode = "device-code"
 
     public static var program: String? { "TokenCacheScenarios" }
 }
