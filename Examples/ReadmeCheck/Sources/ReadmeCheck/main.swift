@@ -345,6 +345,17 @@ func pluginSnippets(url: URL) throws {
     app.signOut(account, with: SignOutParameters()) { result in _ = result }
 }
 
+// README "Signing in on another device" compiles as written (it needs a server: not run).
+@MainActor func deviceCodeSnippet(app: PublicClientApplication, mainWindow: UnsafeMutableRawPointer) async throws {
+    let result = try await app.acquireTokenWithDeviceCode(with: DeviceCodeParameters(
+        scopes: ["openid", "offline_access"],
+        display: .window(parent: WindowHandle(mainWindow))))   // or .terminal, .automatic, .app { ... }
+    _ = result
+    _ = DeviceCodeParameters(scopes: [], display: .app { challenge in
+        print(challenge.userCode, challenge.verificationURI, challenge.verificationURIComplete as Any, challenge.instructions)
+    })
+}
+
 // README "Managed devices: the Microsoft identity broker", as written.
 @MainActor func brokerSnippet() async throws -> AuthenticationResult {
     TokenBrokerRegistry.register(MicrosoftIdentityBroker())          // once, at start-up
