@@ -46,16 +46,7 @@ struct DeviceCodeWindowWidgets {
 
     /// Calls `handler` for "Cancel", the window manager's close and Escape.
     func onCloseRequest(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
-        connections.connect(cancelButton, "clicked", .plain { handler() })
-        connections.connect(window, "delete-event", .pointerReturningBool {
-            handler()
-            return true
-        })
-        connections.connect(window, "key-press-event", .pointerReturningBool { (event: UnsafeMutablePointer<GdkEvent>?) in
-            guard let event, wvh_event_key_keyval(event) == guint(GDK_KEY_Escape) else { return false }
-            handler()
-            return true
-        })
+        SignInWindowWidgets.onCloseRequest(of: window, cancelButton: cancelButton, connections, handler)
     }
 
     /// Calls `handler` when someone else destroys the window (with its parent, say).

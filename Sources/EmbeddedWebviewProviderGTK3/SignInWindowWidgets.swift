@@ -72,6 +72,15 @@ struct SignInWindowWidgets {
     /// Calls `handler` for "Cancel", the window manager's close (`delete-event`) and Escape
     /// (`key-press-event`), which then do nothing more: the session decides what happens to the window.
     func onCloseRequest(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
+        Self.onCloseRequest(of: window, cancelButton: cancelButton, connections, handler)
+    }
+
+    /// `handler` for `cancelButton`, the window manager's close and Escape on `window` (the
+    /// library's sign-in and device-code windows).
+    static func onCloseRequest(
+        of window: WebKitDifferences.Window, cancelButton: WebKitDifferences.Widget, _ connections: SignalConnections,
+        _ handler: @escaping @MainActor () -> Void
+    ) {
         connections.connect(cancelButton, "clicked", .plain { handler() })
         connections.connect(window, "delete-event", .pointerReturningBool {
             handler()

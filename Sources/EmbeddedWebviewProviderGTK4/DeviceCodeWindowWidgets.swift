@@ -47,30 +47,13 @@ struct DeviceCodeWindowWidgets {
 
     /// Calls `handler` for "Cancel", the compositor's close and Escape.
     func onCloseRequest(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
-        connections.connect(cancelButton, "clicked", .plain { handler() })
-        connections.connect(window, "close-request", .returningBool {
-            handler()
-            return true
-        })
-        let keys = gtk_event_controller_key_new()!
-        gtk_widget_add_controller(wvh_widget(window), keys)  // the window owns it
-        connections.connect(keys, "key-pressed", .keyPressed { keyval, _ in
-            guard keyval == UInt32(GDK_KEY_Escape) else { return false }
-            handler()
-            return true
-        })
+        SignInWindowWidgets.onCloseRequest(of: window, cancelButton: cancelButton, connections, handler)
     }
 
-    /// Calls `handler` when someone else destroys the window (with its parent, say): GTK 4 emits
-    /// `destroy` only on the last reference, so `unrealize` once the window is off GTK's list
-    /// (as ``SignInWindowWidgets`` does).
+    /// Calls `handler` when someone else destroys the window (with its parent, say), as
+    /// ``SignInWindowWidgets/onDestroyedElsewhere(_:_:)`` says.
     func onDestroyedElsewhere(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
-        connections.connect(window, "destroy", .plain { handler() })
-        connections.connect(window, "unrealize", .plain { [window] in
-            guard !SignInWindowWidgets.isListed(window) else { return }
-            gtk_window_set_transient_for(window, nil)
-            handler()
-        })
+        SignInWindowWidgets.onDestroyedElsewhere(of: window, connections, handler)
     }
 
     func configure(parent: WebKitDifferences.Window?) {

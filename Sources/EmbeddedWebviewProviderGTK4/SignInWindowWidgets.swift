@@ -84,6 +84,15 @@ struct SignInWindowWidgets {
     /// controller's `key-pressed`), which then do nothing more: the session decides what happens to
     /// the window.
     func onCloseRequest(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
+        Self.onCloseRequest(of: window, cancelButton: cancelButton, connections, handler)
+    }
+
+    /// `handler` for `cancelButton`, the compositor's close and Escape on `window` (the library's
+    /// sign-in and device-code windows).
+    static func onCloseRequest(
+        of window: WebKitDifferences.Window, cancelButton: WebKitDifferences.Widget, _ connections: SignalConnections,
+        _ handler: @escaping @MainActor () -> Void
+    ) {
         connections.connect(cancelButton, "clicked", .plain { handler() })
         connections.connect(window, "close-request", .returningBool {
             handler()
@@ -105,8 +114,14 @@ struct SignInWindowWidgets {
     /// parent that destroyed the window with it, and would reach for it when the window is finally
     /// disposed, after the parent is gone: the window lets go of it now, while the parent exists.
     func onDestroyedElsewhere(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
+        Self.onDestroyedElsewhere(of: window, connections, handler)
+    }
+
+    static func onDestroyedElsewhere(
+        of window: WebKitDifferences.Window, _ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void
+    ) {
         connections.connect(window, "destroy", .plain { handler() })
-        connections.connect(window, "unrealize", .plain { [window] in
+        connections.connect(window, "unrealize", .plain {
             guard !Self.isListed(window) else { return }
             gtk_window_set_transient_for(window, nil)
             handler()
