@@ -54,7 +54,11 @@ FIND = r"""
     return {screen: "consent", submit: box(grant)};
   }
   // Only the end-session page: once someone is signed in, the login page has a "Logout" in its menu.
-  var logout = location.href.indexOf("prompt=end_session") !== -1 && button("Logout");
+  // And only once it names the client that asks: the name comes with the page's session call,
+  // and until that answered its Logout throws and ends nothing.
+  var asking = /client\s+(\S.*?)\s+wishes/i.exec(document.body.innerText);
+  var logout = location.href.indexOf("prompt=end_session") !== -1 && asking &&
+      asking[1].indexOf("{{") === -1 && asking[1] !== "undefined" && button("Logout");
   if (logout) return {screen: "logout", submit: box(logout)};
   var next = button("Continue");
   if (next) return {screen: "continue", submit: box(next)};
@@ -110,6 +114,7 @@ class Page:
     def __init__(self, browser, session, url):
         self.browser, self.session, self.url = browser, session, url
         self.last_action = 0.0
+        self.logged_out = set()  # the end-session pages whose Logout was clicked
 
     def evaluate(self, expression):
         result = self.browser.call("Runtime.evaluate", {"expression": expression, "returnByValue": True},
@@ -159,7 +164,15 @@ class Page:
         elif screen == "consent-scope":
             self.click(state["box"])
             say("consent-scope", url=self.url)
-        elif screen in ("consent", "continue", "logout"):
+        elif screen == "logout":
+            # Once per page, as a person does: a second click while the first one's calls are on
+            # their way fails them.
+            if self.url in self.logged_out:
+                return None
+            self.logged_out.add(self.url)
+            self.click(state["submit"])
+            say(screen, url=self.url)
+        elif screen in ("consent", "continue"):
             self.click(state["submit"])
             say(screen, url=self.url)
         else:

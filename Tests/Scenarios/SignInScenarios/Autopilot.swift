@@ -17,7 +17,8 @@ func autopilotScript(username: String, passwords: [String], logout: AutopilotLog
     let list = passwords.map { "\"\($0)\"" }.joined(separator: ", ")
     let onLogout: String
     switch logout {
-    case .click: onLogout = "document.title = 'wvh:logout'; logout.click(); last = Date.now(); return;"
+    // Once, as a person does: a second click while the first one's calls are on their way fails them.
+    case .click: onLogout = "if (loggedOut) return; loggedOut = true; document.title = 'wvh:logout'; logout.click(); last = Date.now(); return;"
     case .wait: onLogout = "document.title = 'wvh:logout-page'; return;"
     case .forge(let url): onLogout = "document.title = 'wvh:logout-forged'; location.href = '\(url)'; last = Date.now() + 60000; return;"
     }
@@ -26,7 +27,7 @@ func autopilotScript(username: String, passwords: [String], logout: AutopilotLog
       if (window.__wvhAutopilot) return;
       window.__wvhAutopilot = true;
       var passwords = [\#(list)];
-      var attempt = 0, last = 0;
+      var attempt = 0, last = 0, loggedOut = false;
       function visible(el) { return el && el.offsetParent !== null; }
       function setValue(el, v) {
         Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, "value").set.call(el, v);
@@ -55,8 +56,13 @@ func autopilotScript(username: String, passwords: [String], logout: AutopilotLog
           document.title = "wvh:consent"; grant.click(); last = Date.now(); return;
         }
         // Only on the end-session page (login.html?...prompt=end_session): the login page has a
-        // "Logout" of its own in its menu once someone is signed in.
-        var logout = location.href.indexOf("prompt=end_session") !== -1 && button("Logout");
+        // "Logout" of its own in its menu once someone is signed in. And only once the page names
+        // the client that asks ("The client WebviewHost tests wishes you to close ..."), as a
+        // person reads it: the name comes with the page's session call, and until that answered
+        // its Logout throws and ends nothing (seen under load).
+        var asking = /client\s+(\S.*?)\s+wishes/i.exec(document.body.innerText);
+        var logout = location.href.indexOf("prompt=end_session") !== -1 && asking &&
+            asking[1].indexOf("{{") === -1 && asking[1] !== "undefined" && button("Logout");
         if (logout) { \#(onLogout) }
         var next = button("Continue");
         if (next) { document.title = "wvh:continue"; next.click(); last = Date.now(); }

@@ -35,9 +35,10 @@ final class PageDriver {
                 let handle = note.userInfo?[WebAuthNotificationKey.webview] as? WebviewHandle
                 let finished = note.name == .webAuthDidFinishLoad
                 let short = note.name.rawValue.replacingOccurrences(of: "WebAuth", with: "").replacingOccurrences(of: "Notification", with: "")
+                let url = (note.userInfo?[WebAuthNotificationKey.url] as? URL).map { "\($0.host ?? ""):\($0.port ?? 0)\($0.path)" } ?? ""
                 MainActor.assumeIsolated {
                     guard let self else { return }
-                    self.notifications.append(short)
+                    self.notifications.append(url.isEmpty ? short : "\(short) \(url)")
                     guard finished, let handle, let script else { return }
                     self.watchTitle(of: handle)
                     webkit_web_view_evaluate_javascript(wvh_web_view(handle.pointer), script, -1, nil, nil, nil, nil, nil)
