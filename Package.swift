@@ -68,7 +68,12 @@ let package = Package(
 
         // MARK: Libraries
         // The host: sessions, the provider interface, the registry, the policy, notifications, errors.
-        .target(name: "WebviewHost", dependencies: [.product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "WebviewHost", dependencies: [.product(name: "Logging", package: "swift-log")],
+            // The translations of what the library shows people: .po sources and the script that
+            // extracts, merges and compiles them stay out; the compiled catalogs are resources.
+            exclude: ["Localization/po", "Localization/translations.py"],
+            resources: [.copy("Localization/locale")]),
         // A fake provider and the conformance suite every provider must pass.
         .target(name: "WebviewHostTestKit", dependencies: ["WebviewHost"]),
         // Typed GObject handles, callbacks through user_data, the main-loop bridge (no toolkit).

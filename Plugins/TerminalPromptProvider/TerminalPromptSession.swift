@@ -31,17 +31,16 @@ final class TerminalPromptSession: WebviewProviderSession {
     func prepare() async throws -> URL { request.redirectURI.url }
 
     func present(authorizationURL: URL) throws {
-        write("""
-
-            To sign in, open this address in a web browser:
-
-                \(authorizationURL.absoluteString)
-
-            When you have signed in, the browser goes to an address starting with
-            \(request.redirectURI.url.absoluteString) (the page may not load; that is expected).
-            Copy that whole address from the browser's address bar and paste it here, then press Enter:
-
-            """)
+        let redirect = ["redirect": request.redirectURI.url.absoluteString]
+        write(
+            "\n" + ShownText.tr("terminal", "To sign in, open this address in a web browser:") + "\n\n    "
+                + authorizationURL.absoluteString + "\n\n"
+                + ShownText.tr(
+                    "terminal",
+                    "When you have signed in, the browser goes to an address starting with {redirect} (the page may not load; that is expected).",
+                    redirect) + "\n"
+                + ShownText.tr(
+                    "terminal", "Copy that whole address from the browser's address bar and paste it here, then press Enter:") + "\n")
         reporter.didStartLoad(authorizationURL)
         let descriptor = dup(input.fileDescriptor)
         guard descriptor >= 0 else {
@@ -83,10 +82,12 @@ final class TerminalPromptSession: WebviewProviderSession {
             let text = line.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !text.isEmpty, !reporter.isFinished else { continue }
             if reporter.handleRedirect(text) {
-                write("Thank you; signing in.\n")
+                write(ShownText.tr("terminal", "Thank you; signing in.") + "\n")
                 return
             }
-            write("That is not the address the sign-in ends on (it starts with \(request.redirectURI.url.absoluteString)). Paste it again:\n")
+            write(ShownText.tr(
+                "terminal", "That is not the address the sign-in ends on (it starts with {redirect}). Paste it again:",
+                ["redirect": request.redirectURI.url.absoluteString]) + "\n")
         }
     }
 

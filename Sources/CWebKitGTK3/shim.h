@@ -24,6 +24,38 @@ static inline GtkContainer *wvh_container(gpointer p) { return GTK_CONTAINER(p);
 static inline void wvh_set_accessible_label(GtkWidget *widget, const char *label) {
     atk_object_set_name(gtk_widget_get_accessible(widget), label);
 }
+// A button's name for a screen reader, `name` alone (GTK 4's helper of the same name works
+// around a GTK 4.8 bug; GTK 3 names a button after its label, mnemonic dropped, already).
+static inline void wvh_set_button_accessible_name(GtkWidget *button, const char *name) {
+    atk_object_set_name(gtk_widget_get_accessible(button), name);
+}
+// What a screen reader adds after the name (the sign-in window: the page's host).
+static inline void wvh_set_accessible_description(GtkWidget *widget, const char *description) {
+    atk_object_set_description(gtk_widget_get_accessible(widget), description);
+}
+// A toplevel a screen reader announces as a dialog (GTK 3 gives a GtkWindow the role "frame").
+static inline GtkWidget *wvh_dialog_window_new(void) {
+    GtkWidget *window = gtk_window_new(GTK_WINDOW_TOPLEVEL);
+    atk_object_set_role(gtk_widget_get_accessible(window), ATK_ROLE_DIALOG);
+    return window;
+}
+
+// MARK: Text direction
+// Sets `direction` on `widget` and everything in it (internal children and the titlebar
+// included): in GTK 3 a widget without a direction of its own takes the default, not its parent's.
+static inline void wvh_set_direction_recursive_cb(GtkWidget *widget, gpointer direction);
+static inline void wvh_set_direction_recursive(GtkWidget *widget, GtkTextDirection direction) {
+    gtk_widget_set_direction(widget, direction);
+    if (GTK_IS_WINDOW(widget) && gtk_window_get_titlebar(GTK_WINDOW(widget)) != NULL) {
+        wvh_set_direction_recursive(gtk_window_get_titlebar(GTK_WINDOW(widget)), direction);
+    }
+    if (GTK_IS_CONTAINER(widget)) {
+        gtk_container_forall(GTK_CONTAINER(widget), (GtkCallback)wvh_set_direction_recursive_cb, GINT_TO_POINTER(direction));
+    }
+}
+static inline void wvh_set_direction_recursive_cb(GtkWidget *widget, gpointer direction) {
+    wvh_set_direction_recursive(widget, (GtkTextDirection)GPOINTER_TO_INT(direction));
+}
 
 // MARK: GDK
 // GdkEventKey's keyval, from the `GdkEvent *` a key-press-event handler receives.

@@ -25,6 +25,32 @@ static inline GtkEventController *wvh_event_controller(gpointer p) { return GTK_
 static inline void wvh_set_accessible_label(GtkWidget *widget, const char *label) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
 }
+// A button's name for a screen reader: its label's text, mnemonic dropped. GTK 4.8 reads a button
+// labelled "_Cancel" as "_Cancel Cancel" (gtk_button_set_label copies the label, underscore
+// included, into the accessible label, and the name adds the label child's text); without that
+// property the name is the child's text alone. `name` is for GTK 3's helper of the same name.
+static inline void wvh_set_button_accessible_name(GtkWidget *button, const char *name) {
+    (void)name;
+    gtk_accessible_reset_property(GTK_ACCESSIBLE(button), GTK_ACCESSIBLE_PROPERTY_LABEL);
+}
+// What a screen reader adds after the name (the sign-in window: the page's host).
+static inline void wvh_set_accessible_description(GtkWidget *widget, const char *description) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+}
+// A toplevel a screen reader announces as a dialog (the accessible role is set at construction).
+static inline GtkWidget *wvh_dialog_window_new(void) {
+    return GTK_WIDGET(g_object_new(GTK_TYPE_WINDOW, "accessible-role", GTK_ACCESSIBLE_ROLE_DIALOG, NULL));
+}
+
+// MARK: Text direction
+// Sets `direction` on `widget` and every widget under it (the titlebar included), so that a
+// window mirrors whatever the default direction is.
+static inline void wvh_set_direction_recursive(GtkWidget *widget, GtkTextDirection direction) {
+    gtk_widget_set_direction(widget, direction);
+    for (GtkWidget *child = gtk_widget_get_first_child(widget); child != NULL; child = gtk_widget_get_next_sibling(child)) {
+        wvh_set_direction_recursive(child, direction);
+    }
+}
 
 // MARK: GDK
 // The portal's parent-window identifier of a realized toplevel: "x11:<XID in hex>", or NULL

@@ -13,7 +13,7 @@ struct DeviceCodeWindowWidgets {
     private let content: WebKitDifferences.Widget
 
     init(title: String) {
-        window = wvh_window(gtk_window_new(GTK_WINDOW_TOPLEVEL))
+        window = wvh_window(wvh_dialog_window_new())
         gtk_window_set_type_hint(window, GDK_WINDOW_TYPE_HINT_DIALOG)
         gtk_window_set_title(window, title)
         gtk_window_set_resizable(window, 0)
@@ -22,6 +22,7 @@ struct DeviceCodeWindowWidgets {
         gtk_header_bar_set_title(header, title)
         gtk_window_set_titlebar(window, headerWidget)
         cancelButton = gtk_button_new_with_mnemonic(SignInWindow.cancelLabel)!
+        nameForScreenReaders(cancelButton, label: SignInWindow.cancelLabel)
         gtk_header_bar_pack_start(header, cancelButton)
         content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
         for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {

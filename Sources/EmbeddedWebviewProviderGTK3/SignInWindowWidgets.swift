@@ -23,7 +23,7 @@ struct SignInWindowWidgets {
 
     init(webView: WebKitDifferences.WebView) {
         self.webView = webView
-        window = wvh_window(gtk_window_new(GTK_WINDOW_TOPLEVEL))
+        window = wvh_window(wvh_dialog_window_new())
         gtk_window_set_type_hint(window, GDK_WINDOW_TYPE_HINT_DIALOG)
 
         // Client-side decorations: the view has no address bar, so the header bar shows where
@@ -34,9 +34,11 @@ struct SignInWindowWidgets {
         gtk_window_set_titlebar(window, headerWidget)
         self.header = header
         let cancelButton = gtk_button_new_with_mnemonic(SignInWindow.cancelLabel)!
+        nameForScreenReaders(cancelButton, label: SignInWindow.cancelLabel)
         gtk_header_bar_pack_start(header, cancelButton)
         self.cancelButton = cancelButton
         let browserButton = gtk_button_new_with_mnemonic(SignInWindow.continueInBrowserLabel)!
+        nameForScreenReaders(browserButton, label: SignInWindow.continueInBrowserLabel)
         gtk_widget_set_tooltip_text(browserButton, SignInWindow.continueInBrowserTooltip)
         gtk_widget_set_no_show_all(browserButton, 1)
         gtk_header_bar_pack_end(header, browserButton)
@@ -137,6 +139,7 @@ struct SignInWindowWidgets {
 
     func setSubtitle(_ text: String) {
         gtk_header_bar_set_subtitle(header, text)
+        wvh_set_accessible_description(wvh_widget(window), text)
     }
 
     func showIndicator(_ visible: Bool) {

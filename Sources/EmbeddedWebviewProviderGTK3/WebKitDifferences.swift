@@ -2,6 +2,7 @@ import CGLib
 import CWebKitGTK3
 import Foundation
 import GLibSupport
+import WebviewHost
 import WebviewHostGTK3
 
 /// The few calls where WebKitGTK 4.1 (with GTK 3) and WebKitGTK 6.0 (with GTK 4) differ, for the
@@ -21,6 +22,7 @@ enum WebKitDifferences {
     static func makeEphemeralStore() -> DataStore {
         let context = webkit_web_context_new_ephemeral()!
         failOnTLSErrors(webkit_web_context_get_website_data_manager(context))
+        askForLanguages(in: context)
         return context
     }
 
@@ -35,7 +37,18 @@ enum WebKitDifferences {
         webkit_website_data_manager_fetch(manager, WEBKIT_WEBSITE_DATA_COOKIES, nil, nil, nil)
         g_object_unref(manager)  // the context holds it
         failOnTLSErrors(webkit_web_context_get_website_data_manager(context))
+        askForLanguages(in: context)
         return context
+    }
+
+    /// The sign-in pages' `Accept-Language` and `navigator.languages`: the library's languages
+    /// (``WebviewHost/WebviewLocalization/preferredLanguages``), so that the identity provider
+    /// answers in the language of the window around its page. Without any, WebKit's own choice
+    /// (the same environment variables) stays.
+    private static func askForLanguages(in context: DataStore) {
+        let languages = SignInLanguages.tags()
+        guard !languages.isEmpty else { return }
+        SignInLanguages.withCStrings(languages) { webkit_web_context_set_preferred_languages(context, $0) }
     }
 
     /// A new view in `store` (floating, as GTK 3 widgets are made).

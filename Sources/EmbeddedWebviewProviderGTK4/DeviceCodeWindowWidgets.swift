@@ -13,12 +13,13 @@ struct DeviceCodeWindowWidgets {
     private let content: WebKitDifferences.Widget
 
     init(title: String) {
-        window = wvh_window(gtk_window_new())
+        window = wvh_window(wvh_dialog_window_new())
         gtk_window_set_title(window, title)
         gtk_window_set_resizable(window, 0)
         let header = gtk_header_bar_new()!
         gtk_header_bar_set_show_title_buttons(wvh_header_bar(header), 0)
         cancelButton = gtk_button_new_with_mnemonic(SignInWindow.cancelLabel)!
+        nameForScreenReaders(cancelButton, label: SignInWindow.cancelLabel)
         gtk_widget_add_css_class(cancelButton, "flat")
         gtk_header_bar_pack_start(wvh_header_bar(header), cancelButton)
         gtk_window_set_titlebar(window, header)

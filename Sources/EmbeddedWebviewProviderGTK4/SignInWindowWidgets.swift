@@ -24,7 +24,7 @@ struct SignInWindowWidgets {
 
     init(webView: WebKitDifferences.WebView) {
         self.webView = webView
-        window = wvh_window(gtk_window_new())
+        window = wvh_window(wvh_dialog_window_new())
 
         // The view has no address bar, so the header bar shows where the person types a password.
         // A dialog's "Cancel" rather than the window controls, and flat buttons as libadwaita
@@ -33,6 +33,7 @@ struct SignInWindowWidgets {
         let header = gtk_header_bar_new()!
         gtk_header_bar_set_show_title_buttons(wvh_header_bar(header), 0)
         let cancelButton = gtk_button_new_with_mnemonic(SignInWindow.cancelLabel)!
+        nameForScreenReaders(cancelButton, label: SignInWindow.cancelLabel)
         gtk_widget_add_css_class(cancelButton, "flat")
         gtk_header_bar_pack_start(wvh_header_bar(header), cancelButton)
         self.cancelButton = cancelButton
@@ -50,6 +51,7 @@ struct SignInWindowWidgets {
         gtk_header_bar_set_title_widget(wvh_header_bar(header), titles)
         gtk_window_set_titlebar(window, header)
         let browserButton = gtk_button_new_with_mnemonic(SignInWindow.continueInBrowserLabel)!
+        nameForScreenReaders(browserButton, label: SignInWindow.continueInBrowserLabel)
         gtk_widget_set_tooltip_text(browserButton, SignInWindow.continueInBrowserTooltip)
         gtk_widget_add_css_class(browserButton, "flat")
         gtk_widget_set_visible(browserButton, 0)
@@ -182,6 +184,7 @@ struct SignInWindowWidgets {
 
     func setSubtitle(_ text: String) {
         gtk_label_set_text(subtitle, text)
+        wvh_set_accessible_description(wvh_widget(window), text)
         gtk_widget_set_visible(wvh_widget(subtitle.objectAddress), 1)
     }
 

@@ -2,6 +2,7 @@ import CGLib
 import CWebKitGTK4
 import Foundation
 import GLibSupport
+import WebviewHost
 import WebviewHostGTK4
 
 /// The few calls where WebKitGTK 4.1 (with GTK 3) and WebKitGTK 6.0 (with GTK 4) differ, for the
@@ -20,6 +21,7 @@ enum WebKitDifferences {
     typealias ContentManager = OpaquePointer
 
     static func makeEphemeralStore() -> DataStore {
+        askForLanguages()
         let session = webkit_network_session_new_ephemeral()!
         webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL)
         return session
@@ -28,6 +30,7 @@ enum WebKitDifferences {
     /// A persistent store under the two folders, its cookies in `cookieFile` (SQLite). Starts
     /// WebKit's network process now (the caller holds a tight umask for the files it makes).
     static func makePersistentStore(dataDirectory: URL, cacheDirectory: URL, cookieFile: URL) -> DataStore {
+        askForLanguages()
         let session = webkit_network_session_new(dataDirectory.path, cacheDirectory.path)!
         // Cookies are kept in memory unless given a file.
         webkit_cookie_manager_set_persistent_storage(
@@ -36,6 +39,17 @@ enum WebKitDifferences {
         webkit_website_data_manager_fetch(
             webkit_network_session_get_website_data_manager(session), WEBKIT_WEBSITE_DATA_COOKIES, nil, nil, nil)
         return session
+    }
+
+    /// The sign-in pages' `Accept-Language` and `navigator.languages`: the library's languages
+    /// (``WebviewHost/WebviewLocalization/preferredLanguages``). In WebKitGTK 6.0 they belong to
+    /// the process's default web context, which the app's own views share: those ask for the
+    /// same languages then (WebKit's own choice gave "C" under `LC_ALL=C.UTF-8 LANGUAGE=fr`).
+    /// Without any language nothing is set.
+    private static func askForLanguages() {
+        let languages = SignInLanguages.tags()
+        guard !languages.isEmpty else { return }
+        SignInLanguages.withCStrings(languages) { webkit_web_context_set_preferred_languages(webkit_web_context_get_default(), $0) }
     }
 
     /// A new view in `store` (`g_object_new` with `network-session`: 6.0 has no other way).

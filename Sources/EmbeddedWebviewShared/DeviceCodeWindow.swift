@@ -18,10 +18,10 @@ public import WebviewHost
 /// returned. ``DeviceCodeWindowWidgets`` (one per toolkit) builds what differs.
 @MainActor
 final class DeviceCodeWindow {
-    static let title = "Sign in on another device"
-    static let codeCaption = "Your code"
-    static let scanCaption = "Or scan this code with your phone's camera"
-    static let expiredText = "This code has expired."
+    static var title: String { ShownText.tr("window title", "Sign in on another device") }
+    static var codeCaption: String { ShownText.tr("device code", "Your code") }
+    static var scanCaption: String { ShownText.tr("device code", "Or scan this code with your phone's camera") }
+    static var expiredText: String { ShownText.tr("device code", "This code has expired.") }
 
     private let widgets: DeviceCodeWindowWidgets
     /// The window's reference: ours until ``close()``, whoever destroys the window first.
@@ -57,13 +57,13 @@ final class DeviceCodeWindow {
         gtk_label_set_selectable(wvh_label(code), 1)
         Self.showAsCode(code)
         gtk_widget_set_halign(code, GTK_ALIGN_CENTER)
-        wvh_set_accessible_label(code, "\(Self.codeCaption): \(Self.spelledOut(content.userCode))")
+        wvh_set_accessible_label(code, ShownText.tr("accessible name", "Your code: {code}", ["code": Self.spelledOut(content.userCode)]))
         widgets.append(code)
 
         if let rows = content.qrCode, let pixbuf = Self.pixbuf(of: rows) {
             let picture = widgets.makePicture(pixbuf)
             g_object_unref(UnsafeMutableRawPointer(pixbuf))  // the picture holds its own reference
-            wvh_set_accessible_label(picture, "QR code of \(content.link.absoluteString)")
+            wvh_set_accessible_label(picture, ShownText.tr("accessible name", "QR code of {link}", ["link": content.link.absoluteString]))
             gtk_widget_set_halign(picture, GTK_ALIGN_CENTER)
             gtk_widget_set_margin_top(picture, 8)
             let scan = Self.label(Self.scanCaption)
@@ -86,6 +86,7 @@ final class DeviceCodeWindow {
             self?.personCancelled()
         }
         widgets.configure(parent: parent)
+        ShownDirection.apply(to: wvh_widget(widgets.window))
         widgets.present()
         // On open the focus is on the code (a screen reader says it), not selected.
         gtk_widget_grab_focus(code)
@@ -120,16 +121,15 @@ final class DeviceCodeWindow {
         }
     }
 
-    /// "This code expires in 14:59." (minutes and seconds), or in seconds under a minute.
+    /// "Time left: 14:59" (minutes and seconds: no plural in any language).
     static func timeLeftText(seconds: Int) -> String {
-        seconds >= 60
-            ? String(format: "This code expires in %d:%02d.", seconds / 60, seconds % 60)
-            : "This code expires in \(seconds) second\(seconds == 1 ? "" : "s")."
+        ShownText.tr("device code", "Time left: {time}", ["time": String(format: "%d:%02d", seconds / 60, seconds % 60)])
     }
 
     /// "W D J B, dash, M J H T": what a screen reader says for the code, one character at a time.
     static func spelledOut(_ code: String) -> String {
-        code.map { $0 == "-" ? ", dash," : String($0) }.joined(separator: " ")
+        let dash = ShownText.tr("accessible name", "dash")
+        return code.map { $0 == "-" ? ", \(dash)," : String($0) }.joined(separator: " ")
     }
 
     private static func label(_ text: String) -> UnsafeMutablePointer<GtkWidget> {

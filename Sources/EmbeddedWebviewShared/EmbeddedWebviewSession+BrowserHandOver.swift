@@ -50,10 +50,13 @@ extension EmbeddedWebviewSession {
         {
             handOverPending = true
             question = SignInQuestion(
-                title: "Continue in your browser?",
-                detail: "This sign-in page needs something this window cannot offer (\(SignInQuestion.shortened(handOver.detail))). "
-                    + "Your web browser can finish signing in.",
-                over: parent, cancel: "_Stay here", accept: "Continue in _browser", acceptByDefault: true
+                title: ShownText.tr("question", "Continue in your browser?"),
+                detail: ShownText.tr(
+                    "question",
+                    "This sign-in page needs something this window cannot offer ({detail}). Your web browser can finish signing in.",
+                    ["detail": SignInQuestion.shortened(handOver.detail)]),
+                over: parent, cancel: ShownText.tr("button", "_Stay here"), accept: ShownText.tr("button", "Continue in _browser"),
+                acceptByDefault: true
             ) { [weak self] accepted in
                 guard let self else { return }
                 self.question = nil

@@ -6,6 +6,7 @@ import CWebKitGTK3
 import CGLib
 import Foundation
 import GLibSupport
+import WebviewHost
 
 /// The question the library's sign-in window asks before a page's link hands a URI to another
 /// app: "Open mailto link?", naming the app GIO would start, with Cancel (the default) and Open.
@@ -18,12 +19,15 @@ enum ExternalSchemeQuestion {
             let info = GObjectRef(adopting: info)
             return g_app_info_get_display_name(info.pointer).map { String(cString: $0) } ?? ""
         } ?? ""
-        let target = handler.isEmpty ? "another app" : handler
+        let link = SignInQuestion.shortened(url.absoluteString)
+        let detail = handler.isEmpty
+            ? ShownText.tr("question", "The sign-in page wants to open “{link}” in another app. Only open it if you expected this.", ["link": link])
+            : ShownText.tr("question", "The sign-in page wants to open “{link}” in {app}. Only open it if you expected this.", ["link": link, "app": handler])
         // Enter answers Cancel: opening another app takes a deliberate click.
         return SignInQuestion(
-            title: "Open \(scheme) link?",
-            detail: "The sign-in page wants to open “\(SignInQuestion.shortened(url.absoluteString))” in \(target). "
-                + "Only open it if you expected this.",
-            over: window, cancel: "_Cancel", accept: "_Open", acceptByDefault: false, answer: answer)
+            title: ShownText.tr("question", "Open {scheme} link?", ["scheme": scheme]),
+            detail: detail,
+            over: window, cancel: ShownText.tr("button", "_Cancel"), accept: ShownText.tr("button", "_Open"), acceptByDefault: false,
+            answer: answer)
     }
 }

@@ -32,8 +32,8 @@ final class SignInQuestion {
         wvh_message_dialog_set_secondary_text(widget, detail)
         gtk_window_set_title(wvh_window(widget), title)
         let buttons = wvh_dialog(widget)
-        gtk_dialog_add_button(buttons, cancel, GTK_RESPONSE_CANCEL.rawValue)
-        gtk_dialog_add_button(buttons, accept, GTK_RESPONSE_ACCEPT.rawValue)
+        nameForScreenReaders(gtk_dialog_add_button(buttons, cancel, GTK_RESPONSE_CANCEL.rawValue), label: cancel)
+        nameForScreenReaders(gtk_dialog_add_button(buttons, accept, GTK_RESPONSE_ACCEPT.rawValue), label: accept)
         gtk_dialog_set_default_response(
             buttons, acceptByDefault ? GTK_RESPONSE_ACCEPT.rawValue : GTK_RESPONSE_CANCEL.rawValue)
         connections.connect(widget, "response", .enumValue { [weak self] response in
@@ -43,6 +43,7 @@ final class SignInQuestion {
             self.destroy()
             answer(accepted)
         })
+        ShownDirection.apply(to: widget)
         gtk_widget_show(widget)
         gtk_window_present(wvh_window(widget))
     }

@@ -38,10 +38,12 @@ final class SignInWindow {
     private var onContinueInBrowser: (@MainActor () -> Void)?
 
     /// The header bar button that ends the sign-in (`userCanceled`), as closing the window does.
-    static let cancelLabel = "_Cancel"
+    static var cancelLabel: String { ShownText.tr("button", "_Cancel") }
     /// The header bar button that moves the sign-in to the person's browser.
-    static let continueInBrowserLabel = "Continue in your _browser"
-    static let continueInBrowserTooltip = "Finish signing in in your web browser (for a passkey or security key, say)"
+    static var continueInBrowserLabel: String { ShownText.tr("button", "Continue in your _browser") }
+    static var continueInBrowserTooltip: String {
+        ShownText.tr("tooltip", "Finish signing in in your web browser (for a passkey or security key, say)")
+    }
 
     /// Builds the window and its view, hidden and not yet tied to a session (a prewarmed window
     /// waits like this); ``configure(parameters:onClose:)`` then makes it a session's.
@@ -73,9 +75,11 @@ final class SignInWindow {
     func configure(parameters: WebviewParameters, onClose: @escaping @MainActor () -> Void) {
         self.onClose = onClose
         widgets.configure(
-            title: parameters.windowTitle,
+            title: parameters.windowTitle == WebviewParameters.defaultWindowTitle
+                ? ShownText.tr("window title", "Sign in") : parameters.windowTitle,
             width: max(parameters.windowSize.width, 1), height: max(parameters.windowSize.height, 1),
             parent: parameters.parentWindow.flatMap { wvh_window($0.pointer) })
+        ShownDirection.apply(to: wvh_widget(window))
     }
 
     /// Offers "Continue in your browser" in the header bar, calling `action` when clicked; `nil`
@@ -101,8 +105,11 @@ final class SignInWindow {
         gtk_widget_get_preferred_size(wvh_widget(window), &minimum, &natural)
     }
 
+    /// Shows the window with the keyboard focus in the page: the person types into the sign-in
+    /// form at once (a page's `autofocus` field takes it), and Tab reaches the header bar's buttons.
     func show() {
         widgets.present()
+        gtk_widget_grab_focus(wvh_widget(webView))
     }
 
     /// A page started loading: show the indicator if it is still loading after ``indicatorDelay``.
@@ -122,7 +129,7 @@ final class SignInWindow {
     func showPage(_ url: URL) {
         guard !destroyed, let host = url.host else { return }
         let place = url.port.map { "\(host):\($0)" } ?? host
-        let subtitle = url.scheme?.lowercased() == "https" ? place : "\(place) (not encrypted)"
+        let subtitle = url.scheme?.lowercased() == "https" ? place : ShownText.tr("header bar", "{host} (not encrypted)", ["host": place])
         guard subtitle != shownSubtitle else { return }
         shownSubtitle = subtitle
         widgets.setSubtitle(subtitle)
@@ -159,7 +166,7 @@ extension SignInWindowWidgets {
     static func makeIndicatorContent() -> (spinner: UnsafeMutablePointer<GtkWidget>, label: UnsafeMutablePointer<GtkWidget>) {
         let spinner = gtk_spinner_new()!
         gtk_widget_set_size_request(spinner, 24, 24)
-        let label = gtk_label_new("Loading…")!
+        let label = gtk_label_new(ShownText.tr("status", "Loading…"))!
         for (widget, start, end) in [(spinner, gint(18), gint(0)), (label, gint(0), gint(20))] {
             gtk_widget_set_margin_start(widget, start)
             gtk_widget_set_margin_end(widget, end)

@@ -30,15 +30,17 @@ public struct DeviceCodeChallenge: Sendable, Hashable {
     public let message: String?
 
     /// What to tell the person, with the remote-phishing warning of RFC 8628 section 5.4: they
-    /// are about to let this device in, and should go on only if they started it themselves.
+    /// are about to let this device in, and should go on only if they started it themselves. In
+    /// the person's language (``WebviewHost/WebviewLocalization``).
     public var instructions: String {
-        let link = verificationURIComplete ?? verificationURI
-        return """
-            To sign in, open \(link.absoluteString) on your phone or computer\
-            \(verificationURIComplete == nil ? " and enter the code \(userCode)" : " (the code \(userCode) is filled in)").
-            You are letting this device sign in as you. Go on only if you started this sign-in yourself, on a device you are using now: \
-            someone who sent you this code or link could take over your account.
-            """
+        let arguments = ["link": (verificationURIComplete ?? verificationURI).absoluteString, "code": userCode]
+        let open = verificationURIComplete == nil
+            ? ShownText.tr("device code", "To sign in, open {link} on your phone or computer and enter the code {code}.", arguments)
+            : ShownText.tr("device code", "To sign in, open {link} on your phone or computer (the code {code} is filled in).", arguments)
+        let warning = ShownText.tr(
+            "device code",
+            "You are letting this device sign in as you. Go on only if you started this sign-in yourself, on a device you are using now: someone who sent you this code or link could take over your account.")
+        return open + "\n" + warning
     }
 }
 

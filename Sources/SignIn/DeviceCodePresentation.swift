@@ -89,15 +89,17 @@ enum DeviceCodeTerminal {
         var lines = ["", challenge.instructions, ""]
         let link = challenge.verificationURIComplete ?? challenge.verificationURI
         if isTerminal, let qr = QRMatrix(link.absoluteString), qr.width + 4 <= columns {
-            lines.append("Or scan this code with your phone's camera:")
+            lines.append(ShownText.tr("device code", "Or scan this code with your phone's camera") + ":")
             lines += qr.halfBlocks()
             lines.append("")
         }
-        lines.append("Code: \(challenge.userCode)")
-        lines.append("Link: \(challenge.verificationURI.absoluteString)")
-        let minutes = max(0, Int((challenge.expiresOn.timeIntervalSince(now) / 60).rounded(.up)))
-        let time = DateFormatter.localizedString(from: challenge.expiresOn, dateStyle: .none, timeStyle: .short)
-        lines.append("The code works for \(minutes) more minute\(minutes == 1 ? "" : "s") (until \(time)).")
+        lines.append(ShownText.tr("device code", "Code: {code}", ["code": challenge.userCode]))
+        lines.append(ShownText.tr("device code", "Link: {link}", ["link": challenge.verificationURI.absoluteString]))
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: ShownText.language())
+        formatter.dateStyle = .none
+        formatter.timeStyle = .short
+        lines.append(ShownText.tr("device code", "This code expires at {time}.", ["time": formatter.string(from: challenge.expiresOn)]))
         if let message = challenge.message, !message.isEmpty { lines.append(message) }
         lines.append("")
         return lines

@@ -1,73 +1,78 @@
 import Foundation
 import WebviewHost
 
-/// The page the person's browser shows once the redirect reached the loopback listener.
-/// It never shows the authorization code; a server's error description is HTML-escaped.
+/// The pages the person's browser shows once it reached the loopback listener, in that
+/// browser's language (its `Accept-Language`, not the app's locale), with `lang`, `dir` and
+/// `Content-Language`. They never show the authorization code; a server's error description is
+/// HTML-escaped.
 enum BrowserCompletionPage {
     /// The built-in page for a finished sign-in.
-    static let success = page(
-        title: "Sign-in finished",
-        body: "<p>You are signed in. You can close this tab and return to the app.</p>")
-
+    case success
     /// The built-in page for a failed sign-in, with the server's `error_description` (or the
     /// session's message) when there is one.
-    static func failure(_ error: WebAuthError) -> String {
-        let detail = error.serverError?.errorDescription ?? error.serverError?.error ?? error.message
-        return page(
-            title: "Sign-in failed",
-            body: "<p>Sign-in did not finish: \(escapeHTML(detail))</p>"
-                + "<p>You can close this tab and try again from the app.</p>")
-    }
-
+    case failure(WebAuthError)
     /// The built-in page after the identity provider's logout (``WebviewHost/BrowserCompletion/signedOutPage``).
-    static let signedOut = page(
-        title: "Signed out",
-        body: "<p>You are signed out. You can close this tab and return to the app.</p>")
-
+    case signedOut
     /// The built-in page for a logout that did not finish.
-    static func signOutFailure(_ error: WebAuthError) -> String {
-        let detail = error.serverError?.errorDescription ?? error.serverError?.error ?? error.message
-        return page(
-            title: "Sign-out did not finish",
-            body: "<p>Signing out at the identity provider did not finish: \(escapeHTML(detail))</p>"
-                + "<p>The app has forgotten your sign-in all the same. You can close this tab.</p>")
-    }
+    case signOutFailure(WebAuthError)
+    /// A request the listener does not serve (a favicon, a stray path).
+    case notFound
+    /// A request that names another host (421 Misdirected Request).
+    case misdirected
+    /// A request that came after the sign-in had already ended.
+    case alreadyEnded
 
-    /// The page for a request the listener does not serve (a favicon, a stray path).
-    static let notFound = page(title: "Not found", body: "<p>There is nothing here.</p>")
-
-    /// The page for a request that names another host (421 Misdirected Request).
-    static let misdirected = page(
-        title: "Wrong address", body: "<p>This address does not serve the sign-in. Use the link the app opened.</p>")
-
-    /// The page for a request that came after the sign-in had already ended.
-    static let alreadyEnded = page(
-        title: "Sign-in already ended",
-        body: "<p>This sign-in has already ended. You can close this tab.</p>")
-
-    /// Escapes `&`, `<`, `>`, `"` and `'` for HTML text and attribute values.
-    static func escapeHTML(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
+    /// The page in the first of `languages` (an `Accept-Language`'s, best first) the library has,
+    /// and that language (`"en"` when none): for `Content-Language`.
+    func rendered(for languages: [String]) -> (html: String, language: String) {
+        let language = WebviewLocalization.language(for: languages)
+        let chosen = [language]
+        func html(_ context: String, _ english: String, _ arguments: [String: String] = [:]) -> String {
+            ShownText.html(context, english, arguments, languages: chosen)
         }
-        return escaped
+        let title: String
+        var paragraphs: [String]
+        switch self {
+        case .success:
+            title = html("browser page title", "Sign-in finished")
+            paragraphs = [html("browser page", "You are signed in. You can close this tab and return to the app.")]
+        case .failure(let error):
+            title = html("browser page title", "Sign-in failed")
+            paragraphs = [
+                html("browser page", "Sign-in did not finish: {detail}", ["detail": Self.detail(of: error)]),
+                html("browser page", "You can close this tab and try again from the app."),
+            ]
+        case .signedOut:
+            title = html("browser page title", "Signed out")
+            paragraphs = [html("browser page", "You are signed out. You can close this tab and return to the app.")]
+        case .signOutFailure(let error):
+            title = html("browser page title", "Sign-out did not finish")
+            paragraphs = [
+                html("browser page", "Signing out at the identity provider did not finish: {detail}", ["detail": Self.detail(of: error)]),
+                html("browser page", "The app has forgotten your sign-in all the same. You can close this tab."),
+            ]
+        case .notFound:
+            title = html("browser page title", "Not found")
+            paragraphs = [html("browser page", "There is nothing here.")]
+        case .misdirected:
+            title = html("browser page title", "Wrong address")
+            paragraphs = [html("browser page", "This address does not serve the sign-in. Use the link the app opened.")]
+        case .alreadyEnded:
+            title = html("browser page title", "Sign-in already ended")
+            paragraphs = [html("browser page", "This sign-in has already ended. You can close this tab.")]
+        }
+        let tag = language.replacingOccurrences(of: "_", with: "-")
+        let direction = WebviewLocalization.isRightToLeft(language) ? "rtl" : "ltr"
+        let page = """
+            <!DOCTYPE html>
+            <html lang="\(tag)" dir="\(direction)"><head><meta charset="utf-8"><title>\(title)</title>
+            <style>body{font-family:sans-serif;max-width:32em;margin:4em auto;padding:0 1em;color:#222}</style>
+            </head><body><h1>\(title)</h1>\(paragraphs.map { "<p>\($0)</p>" }.joined())</body></html>
+            """
+        return (page, tag)
     }
 
-    private static func page(title: String, body: String) -> String {
-        """
-        <!DOCTYPE html>
-        <html><head><meta charset="utf-8"><title>\(title)</title>
-        <style>body{font-family:sans-serif;max-width:32em;margin:4em auto;padding:0 1em;color:#222}</style>
-        </head><body><h1>\(title)</h1>\(body)</body></html>
-        """
+    private static func detail(of error: WebAuthError) -> String {
+        error.serverError?.errorDescription ?? error.serverError?.error ?? error.message
     }
 }

@@ -1,5 +1,6 @@
 import CGLib
 import Foundation
+import WebviewHost
 
 /// Answering one request libsoup has read: the `Host` check, the request as ``Request`` for
 /// ``onRequest``, and its ``Answer`` written back (every answer closes its connection and is kept
@@ -14,18 +15,21 @@ extension LoopbackRedirectListener {
         guard hasOwnHost(message) else {
             // Another name for this address (DNS rebinding) or none: not the browser coming back.
             soup_server_message_set_status(message, 421, nil)
-            Self.setPage(message, BrowserCompletionPage.misdirected)
+            Self.setPage(message, .misdirected)
             return
         }
         let request = Self.request(from: message)
         let answer =
             closing
-            ? .page(status: 410, html: BrowserCompletionPage.alreadyEnded)
-            : onRequest?(request) ?? .page(status: 404, html: BrowserCompletionPage.notFound)
+            ? .builtIn(status: 410, .alreadyEnded)
+            : onRequest?(request) ?? .builtIn(status: 404, .notFound)
         // The callback URL carries the code: keep it out of caches and Referer headers.
         soup_message_headers_replace(headers, "Cache-Control", "no-store")
         soup_message_headers_replace(headers, "Referrer-Policy", "no-referrer")
         switch answer {
+        case .builtIn(let status, let page):
+            soup_server_message_set_status(message, guint(status), nil)
+            Self.setPage(message, page)
         case .page(let status, let html):
             soup_server_message_set_status(message, guint(status), nil)
             Self.setPage(message, html)
@@ -55,6 +59,18 @@ extension LoopbackRedirectListener {
             parameters = contentType?.lowercased() == "application/x-www-form-urlencoded" ? (text ?? "") : nil
         }
         return Request(method: method, path: path.isEmpty ? "/" : path, formEncodedParameters: parameters)
+    }
+
+    /// One of the library's pages in the first language of the request's `Accept-Language` the
+    /// library has (English without one), with `Content-Language` and `Vary: Accept-Language`.
+    private static func setPage(_ message: OpaquePointer, _ page: BrowserCompletionPage) {
+        let accepted = soup_message_headers_get_one(soup_server_message_get_request_headers(message), "Accept-Language")
+            .map { WebviewLocalization.languages(fromAcceptLanguage: String(cString: $0)) } ?? []
+        let (html, language) = page.rendered(for: accepted)
+        let headers = soup_server_message_get_response_headers(message)
+        soup_message_headers_replace(headers, "Content-Language", language)
+        soup_message_headers_replace(headers, "Vary", "Accept-Language")
+        setPage(message, html)
     }
 
     private static func setPage(_ message: OpaquePointer, _ html: String) {

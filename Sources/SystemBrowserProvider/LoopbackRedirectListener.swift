@@ -40,6 +40,9 @@ final class LoopbackRedirectListener {
 
     /// What to answer a request with.
     enum Answer {
+        /// One of the library's pages, in the browser's language.
+        case builtIn(status: UInt32, BrowserCompletionPage)
+        /// The app's own page.
         case page(status: UInt32, html: String)
         /// 303 See Other (the app's completion page).
         case redirect(URL)

@@ -66,7 +66,7 @@ final class SystemBrowserSession: WebviewProviderSession {
         }
         let listener = try LoopbackRedirectListener(host: host, port: components.port ?? 0)
         listener.onRequest = { [weak self] request in
-            self?.answer(request) ?? .page(status: 410, html: BrowserCompletionPage.alreadyEnded)
+            self?.answer(request) ?? .builtIn(status: 410, .alreadyEnded)
         }
         let callbackPath = components.percentEncodedPath
         listener.callbackPath = callbackPath.isEmpty ? "/" : callbackPath
@@ -94,7 +94,7 @@ final class SystemBrowserSession: WebviewProviderSession {
         } else {
             hop = try LoopbackRedirectListener(host: "127.0.0.1", port: 0)
             hop.onRequest = { [weak self] request in
-                self?.answer(request) ?? .page(status: 410, html: BrowserCompletionPage.alreadyEnded)
+                self?.answer(request) ?? .builtIn(status: 410, .alreadyEnded)
             }
             firstHopListener = hop
         }
@@ -149,7 +149,7 @@ final class SystemBrowserSession: WebviewProviderSession {
     /// the session; anything else is 404 (or 405/415) and changes nothing.
     private func answer(_ received: LoopbackRedirectListener.Request) -> LoopbackRedirectListener.Answer {
         if dismissed || reporter.isFinished {
-            return .page(status: 410, html: BrowserCompletionPage.alreadyEnded)
+            return .builtIn(status: 410, .alreadyEnded)
         }
         if received.path == startPath, received.method == "GET", !browserArrived, let authorizationURL {
             browserArrived = true
@@ -159,17 +159,17 @@ final class SystemBrowserSession: WebviewProviderSession {
         }
         // The first-hop-only listener of a custom-scheme sign-in serves nothing else.
         guard request.redirectURI.isLoopback else {
-            return .page(status: 404, html: BrowserCompletionPage.notFound)
+            return .builtIn(status: 404, .notFound)
         }
         let expectedPath = URLComponents(url: redirectURI, resolvingAgainstBaseURL: true)?.percentEncodedPath ?? "/"
         guard received.path == (expectedPath.isEmpty ? "/" : expectedPath) else {
-            return .page(status: 404, html: BrowserCompletionPage.notFound)
+            return .builtIn(status: 404, .notFound)
         }
         guard received.method == "GET" || received.method == "POST" else {
-            return .page(status: 405, html: BrowserCompletionPage.notFound)
+            return .builtIn(status: 405, .notFound)
         }
         guard let parameters = received.formEncodedParameters ?? (received.method == "GET" ? "" : nil) else {
-            return .page(status: 415, html: BrowserCompletionPage.notFound)
+            return .builtIn(status: 415, .notFound)
         }
         var text = redirectURI.absoluteString
         if let query = text.firstIndex(of: "?") { text = String(text[..<query]) }
@@ -182,17 +182,17 @@ final class SystemBrowserSession: WebviewProviderSession {
         }
         // The text as received: the host refuses malformed percent-encoding instead of re-encoding it.
         guard reporter.handleRedirect(text) else {
-            return .page(status: 404, html: BrowserCompletionPage.notFound)
+            return .builtIn(status: 404, .notFound)
         }
         return completion(for: reporter.failure)
     }
 
     private func completion(for failure: WebAuthError?) -> LoopbackRedirectListener.Answer {
         switch (request.parameters.browserCompletion, failure) {
-        case (.defaultPage, nil): .page(status: 200, html: BrowserCompletionPage.success)
-        case (.defaultPage, let failure?): .page(status: 200, html: BrowserCompletionPage.failure(failure))
-        case (.signedOutPage, nil): .page(status: 200, html: BrowserCompletionPage.signedOut)
-        case (.signedOutPage, let failure?): .page(status: 200, html: BrowserCompletionPage.signOutFailure(failure))
+        case (.defaultPage, nil): .builtIn(status: 200, .success)
+        case (.defaultPage, let failure?): .builtIn(status: 200, .failure(failure))
+        case (.signedOutPage, nil): .builtIn(status: 200, .signedOut)
+        case (.signedOutPage, let failure?): .builtIn(status: 200, .signOutFailure(failure))
         case (.html(let success, _), nil): .page(status: 200, html: success)
         case (.html(_, let failurePage), _?): .page(status: 200, html: failurePage)
         case (.redirect(let success, _), nil): .redirect(success)

@@ -13,8 +13,11 @@ public struct WebviewParameters: Sendable {
     /// How long the session may run before it ends with `timedOut`; `nil` uses the provider's
     /// default (10 minutes for the system browser, none for a window the person can close).
     public var timeout: Duration?
-    /// The title of a window the library owns.
+    /// The title of a window the library owns; the default, ``defaultWindowTitle``, is shown in
+    /// the person's language (``WebviewLocalization``), a title of the app's as it is.
     public var windowTitle: String
+    /// "Sign in": the default ``windowTitle``.
+    public static let defaultWindowTitle = "Sign in"
     /// The size of a window the library owns, in logical pixels.
     public var windowSize: WindowSize
     /// What the person's browser shows once the redirect reached the app (system browser only).
@@ -45,7 +48,7 @@ public struct WebviewParameters: Sendable {
         customWebview: WebviewHandle? = nil,
         prefersEphemeralWebBrowserSession: Bool = false,
         timeout: Duration? = nil,
-        windowTitle: String = "Sign in",
+        windowTitle: String = WebviewParameters.defaultWindowTitle,
         windowSize: WindowSize = .init(width: 520, height: 680),
         browserCompletion: BrowserCompletion = .defaultPage,
         externalSchemes: ExternalSchemePolicy = .ask,

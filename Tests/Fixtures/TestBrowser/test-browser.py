@@ -15,6 +15,8 @@ by TEST_BROWSER_LOG. Behaviour, from the environment:
   TEST_BROWSER_NEVER_FETCH=1  log the launch and exit 0 without any request
   TEST_BROWSER_OPEN_WITH    a program to run with a custom-scheme URL the sign-in lands on
                             (as a desktop would start the scheme's handler)
+  TEST_BROWSER_ACCEPT_LANGUAGE  the Accept-Language header of every request (the browser's
+                            languages, as a person set them)
 It never runs longer than 20 seconds and only talks to loopback addresses.
 """
 import html.parser
@@ -74,6 +76,8 @@ def fetch(method, url, data=None):
         log("refused-non-loopback", url=url)
         return None, None, None
     request = urllib.request.Request(url, data=data, method=method)
+    if os.environ.get("TEST_BROWSER_ACCEPT_LANGUAGE"):
+        request.add_header("Accept-Language", os.environ["TEST_BROWSER_ACCEPT_LANGUAGE"])
     if data is not None:
         request.add_header("Content-Type", "application/x-www-form-urlencoded")
     try:
@@ -112,7 +116,7 @@ def main():
     seen_origins = set()
     method, url, data = "GET", start, None
     last_callback = None
-    status = body = None
+    status = body = headers = None
     for hop in range(10):
         scheme = urllib.parse.urlsplit(url).scheme
         if scheme not in ("http", "https"):
@@ -147,7 +151,8 @@ def main():
             method, data = "POST", urllib.parse.urlencode(parser.fields).encode()
             continue
         break
-    log("final", url=url, status=status, body=body)
+    log("final", url=url, status=status, body=body,
+        content_language=headers.get("Content-Language") if headers is not None else None)
     if os.environ.get("TEST_BROWSER_REPEAT") == "1" and last_callback:
         fetch("GET", last_callback)
     log("done")

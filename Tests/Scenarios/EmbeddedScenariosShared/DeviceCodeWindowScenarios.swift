@@ -114,7 +114,7 @@ private func deviceCodeWindow(except: UnsafeMutableRawPointer? = nil) async -> U
 /// The window's line saying how long the code works.
 @MainActor
 private func timeLeft(in window: UnsafeMutableRawPointer) -> String {
-    Probes.labelTexts(in: window).first { $0.hasPrefix("This code") } ?? ""
+    Probes.labelTexts(in: window).first { $0.hasPrefix("Time left") || $0.hasPrefix("This code") } ?? ""
 }
 
 /// The QR code of `text` as SignIn makes it (libqrencode, level M), row by row.

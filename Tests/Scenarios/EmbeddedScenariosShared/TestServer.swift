@@ -12,6 +12,7 @@ final class TestServer {
         var query: String?
         var cookie: String?
         var body: String
+        var acceptLanguage: String? = nil
     }
 
     struct Response {
@@ -109,7 +110,8 @@ final class TestServer {
         if let requestBody = soup_server_message_get_request_body(message), let data = requestBody.pointee.data {
             body = String(decoding: UnsafeRawBufferPointer(start: data, count: Int(requestBody.pointee.length)), as: UTF8.self)
         }
-        let request = Request(method: method, path: path, query: query, cookie: cookie, body: body)
+        let acceptLanguage = soup_message_headers_get_one(headers, "Accept-Language").map { String(cString: $0) }
+        let request = Request(method: method, path: path, query: query, cookie: cookie, body: body, acceptLanguage: acceptLanguage)
         requests.append(request)
         let response = routes[path]?(request) ?? Response(status: 404, body: "not found")
         if let delay = response.delay {

@@ -40,5 +40,7 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .webPlatform: EmbeddedScenarios.webPlatform
     case .siteData: EmbeddedScenarios.siteData
     case .deviceCodeWindow: EmbeddedScenarios.deviceCodeWindow
+    case .localizedWindows: EmbeddedScenarios.localizedWindows
+    case .accessibility: EmbeddedScenarios.accessibility
     }
 }

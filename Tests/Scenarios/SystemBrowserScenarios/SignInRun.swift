@@ -144,6 +144,7 @@ struct SignInRun {
         if let final = events.last(where: { $0["event"] as? String == "final" }) {
             report[.browserFinalStatus] = final["status"] as? Int ?? 0
             report[.browserFinalBody] = final["body"] as? String ?? ""
+            report[.browserFinalContentLanguage] = final["content_language"] as? String ?? ""
             report[.browserFinalURL] = final["url"] as? String ?? ""
         }
     }

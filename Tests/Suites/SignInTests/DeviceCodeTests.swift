@@ -217,7 +217,7 @@ struct DeviceCodeTests {
         let lines = DeviceCodeTerminal.lines(challenge, isTerminal: true, columns: 80)
         #expect(lines.contains { $0.contains("Go on only if you started this sign-in yourself") })
         #expect(lines.contains("Code: WDJB-MJHT"))
-        #expect(lines.contains { $0.contains("15 more minutes") })
+        #expect(lines.contains { $0.hasPrefix("This code expires at ") })
         let qr = lines.filter { $0.contains("█") || $0.contains("▀") || $0.contains("▄") }
         #expect(qr.count > 10)
         #expect(lines.allSatisfy { $0.count <= 80 || $0.contains("Go on only") || $0.contains("open ") }, "fits in 80 columns")
@@ -248,7 +248,7 @@ struct DeviceCodeTests {
         let deadline = ContinuousClock.now + Patience.scaled(.seconds(30))
         while ContinuousClock.now < deadline {
             pane = try await ScriptRunner.run("tmux", ["-L", socket, "capture-pane", "-p"], timeout: 30).standardOutput
-            if pane.contains("more minutes") { break }
+            if pane.contains("This code expires at") { break }
             try await Task.sleep(for: .milliseconds(100))
         }
         #expect(pane.contains("Go on only if you started this sign-in yourself"), "\(pane)")

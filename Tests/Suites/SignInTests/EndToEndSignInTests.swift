@@ -5,12 +5,14 @@ import Testing
 /// acquireToken end to end through the built-in providers, in a real GTK main loop
 /// (`SignInScenarios`, under `xvfb-run -a`), against the suite's Glewlwyd server.
 extension GlewlwydSignInTests {
-    func scenario(_ name: SignInScenario, _ arguments: [String], desktop: TestDesktop) async throws -> ScenarioReport {
+    func scenario(
+        _ name: SignInScenario, _ arguments: [String], desktop: TestDesktop, display: DisplayServer = .x11
+    ) async throws -> ScenarioReport {
         var environment = desktop.environment
         environment["ISSUER"] = server.issuer.absoluteString
         environment["GLEWLWYD_USERNAME"] = server.username
         environment["GLEWLWYD_PASSWORD"] = server.password
-        return try await ScenarioRunner.run(name, arguments: arguments, environment: environment, timeout: .seconds(110))
+        return try await ScenarioRunner.run(name, arguments: arguments, environment: environment, timeout: .seconds(110), display: display)
     }
 
     func expectAlice(_ report: ScenarioReport) {

@@ -76,7 +76,8 @@ extension GlewlwydSignInTests {
         defer { try? FileManager.default.removeItem(at: shot) }
         let desktop = try TestDesktop(browserCommand: nil)
         defer { desktop.remove() }
-        let report = try await scenario(.deviceCodeWindow, [server.deviceClientID, how, shot.path], desktop: desktop)
+        // A display of its own: the QR code is read off the whole screen.
+        let report = try await scenario(.deviceCodeWindow, [server.deviceClientID, how, shot.path], desktop: desktop, display: .privateX11)
         #expect(report[.deviceWindowShown] == true)
         let decoded = try #require(report[.qrDecoded])
         #expect(decoded.hasPrefix(server.issuer.absoluteString + "/device?code="), "the QR code is the verification link with the code: \(decoded)")

@@ -1,15 +1,19 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import WebviewHost
 
 /// Runs one SystemBrowserScenarios scenario with a temporary desktop whose default browser is
 /// `browser`, on a private session bus (as on a desktop: GIO announces launches on it; without
 /// one, GLib would autolaunch a bus that outlives the test).
-func scenario(_ name: SystemBrowserScenario, browser: TestBrowserDesktop.Browser = .registered, timeout: Duration = .seconds(60)) async throws -> ScenarioReport {
+func scenario(
+    _ name: SystemBrowserScenario, browser: TestBrowserDesktop.Browser = .registered, timeout: Duration = .seconds(60),
+    environment: [String: String] = [:]
+) async throws -> ScenarioReport {
     let desktop = try TestBrowserDesktop(browser)
     defer { desktop.remove() }
     return try await ScenarioRunner.run(
-        name, environment: desktop.environment, timeout: timeout,
+        name, environment: desktop.environment.merging(environment) { $1 }, timeout: timeout,
         launcher: ["dbus-run-session", "--"])
 }
 
@@ -411,5 +415,33 @@ struct TerminalOutcomeMatrixTests {
         for row in rows where row.count == 9 { seconds[row[0]] = Double(row[8]) ?? 99 }
         #expect((seconds["browser-fails-to-start"] ?? 99) < 5)
         #expect((seconds["timeout"] ?? 0) >= 2 && (seconds["timeout"] ?? 99) < 6)
+    }
+}
+
+/// Issue 26: the page the person's browser shows after the redirect is in that browser's
+/// language (its `Accept-Language`), not the app's (`LANGUAGE` here says Ukrainian), with `lang`,
+/// `dir` and `Content-Language`; a language the library has no catalog for gets English.
+@Suite("The browser's completion page in the browser's language", .serialized)
+struct BrowserCompletionLanguageTests {
+    @Test(arguments: [
+        ("fr-CH, fr;q=0.9, en;q=0.8", "fr", "ltr"),
+        ("ar-EG, ar;q=0.9", "ar", "rtl"),
+        ("ja, de;q=0.5", "de", "ltr"),
+        ("ja", "en", "ltr"),
+        ("en-GB, fr;q=0.5", "en", "ltr"),
+    ])
+    func thePageFollowsAcceptLanguage(_ header: String, _ language: String, _ direction: String) async throws {
+        let report = try await scenario(
+            .query, environment: ["TEST_BROWSER_ACCEPT_LANGUAGE": header, "LANGUAGE": "uk", "LC_ALL": "C.UTF-8"])
+        #expect(report[.outcome] == "success")
+        #expect(report[.browserFinalStatus] == 200)
+        #expect(report[.browserFinalContentLanguage] == language)
+        let body = try #require(report[.browserFinalBody])
+        #expect(body.contains("<html lang=\"\(language)\" dir=\"\(direction)\">"), "\(body)")
+        let english = "You are signed in. You can close this tab and return to the app."
+        let shown = ShownText.html("browser page", english, languages: [language])
+        #expect(body.contains(shown), "\(body)")
+        #expect((shown == english) == (language == "en"), "translated unless English: \(shown)")
+        #expect(!body.contains("the-code"))
     }
 }

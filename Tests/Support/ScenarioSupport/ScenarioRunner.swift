@@ -13,6 +13,14 @@ public enum ScenarioRunner {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
+    /// A private `XDG_RUNTIME_DIR` (mode 0700) for the scenarios of this test process, never removed
+    /// while it runs.
+    private static let sharedRuntimeDirectory: String = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-runtime-\(getpid())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return folder.path
+    }()
+
     /// Runs `program scenario arguments...` and returns the report it printed.
     ///
     /// - Parameters:
@@ -43,6 +51,11 @@ public enum ScenarioRunner {
         // (GTK 3 reads NO_AT_BRIDGE, GTK 4 GTK_A11Y).
         env["NO_AT_BRIDGE"] = env["NO_AT_BRIDGE"] ?? "1"
         env["GTK_A11Y"] = env["GTK_A11Y"] ?? "none"
+        // WebKitGTK 4.1 starts an accessibility bus anyway, once per X display, with its socket
+        // in XDG_RUNTIME_DIR (else in the scenario's XDG_CACHE_HOME, which its test may remove);
+        // WebKitGTK 6.0 on the same display binds that folder into its sandbox and aborts if it
+        // is gone. So scenarios share a runtime folder that lives as long as the test run.
+        env["XDG_RUNTIME_DIR"] = env["XDG_RUNTIME_DIR"] ?? sharedRuntimeDirectory
         switch display {
         case .x11:
             return try await launch(program, scenario, arguments, environment: env.merging(environment) { $1 }, timeout, launcher)
@@ -79,7 +92,10 @@ public enum ScenarioRunner {
         let log = String(decoding: collected.errors, as: UTF8.self)
         guard let line = text.split(separator: "\n").last(where: { $0.hasPrefix(ScenarioHost.reportPrefix) }) else {
             // A Swift trap's message comes before its backtrace, which the tail below may not reach.
-            let fatal = log.split(separator: "\n").filter { $0.contains("Fatal error") }.prefix(3).joined(separator: "\n")
+            // So is a GLib error's (g_error, a fatal critical): GLib traps right after printing it.
+            let fatal = log.split(separator: "\n").filter {
+                $0.contains("Fatal error") || $0.contains("ERROR **") || $0.contains("CRITICAL **")
+            }.prefix(3).joined(separator: "\n")
             throw Failure(description: "\(program) \(scenario) printed no report (exit \(exitStatus)).\n\(fatal.isEmpty ? "" : fatal + "\n")stdout:\n\(text)\nstderr:\n\(log.suffix(4000))")
         }
         let report = try JSONDecoder().decode(ScenarioReport.self, from: Data(line.dropFirst(ScenarioHost.reportPrefix.count).utf8))

@@ -356,6 +356,12 @@ func pluginSnippets(url: URL) throws {
     })
 }
 
+// README "In the person's language" compiles as written (not run: it would change this process's language).
+func localizationSnippet() {
+    WebviewLocalization.languages = ["de"]          // the app's own language setting; nil: the person's
+    WebviewLocalization.catalogDirectory = "/app/share/locale"   // where your package installs the catalogs
+}
+
 // README "Managed devices: the Microsoft identity broker", as written.
 @MainActor func brokerSnippet() async throws -> AuthenticationResult {
     TokenBrokerRegistry.register(MicrosoftIdentityBroker())          // once, at start-up

@@ -248,3 +248,37 @@ extension ReportKey where Value == [String] {
     /// The header bar's buttons.
     public static var headerButtons: Self { .init("headerButtons") }
 }
+
+// `localized-windows`: what a person sees in their language.
+extension ReportKey where Value == String {
+    /// The `Accept-Language` the sign-in page was asked with.
+    public static var acceptLanguage: Self { .init("acceptLanguage") }
+    /// The page's `navigator.languages`, comma-separated.
+    public static var navigatorLanguages: Self { .init("navigatorLanguages") }
+    /// "rtl" or "ltr": the sign-in window's direction, and the question's.
+    public static var direction: Self { .init("direction") }
+    public static var dialogDirection: Self { .init("dialogDirection") }
+}
+
+extension ReportKey where Value == Bool {
+    /// The header bar's Cancel is in the right half of the window (mirrored).
+    public static var cancelOnTheRight: Self { .init("cancelOnTheRight") }
+}
+
+extension ReportKey where Value == [String] {
+    /// Every text the library's windows showed: titles, labels, buttons (with mnemonics).
+    public static var shownTexts: Self { .init("shownTexts") }
+}
+
+// `accessibility`: the sign-in window as a screen reader and a keyboard meet it.
+extension ReportKey where Value == String {
+    /// atspi_tree.py's JSON: the app's windows over AT-SPI and what has the focus.
+    public static var atspiTree: Self { .init("atspiTree") }
+    public static var atspiError: Self { .init("atspiError") }
+}
+
+extension ReportKey where Value == Bool {
+    /// GTK's keyboard focus is in the web view once the window is shown.
+    public static var focusInView: Self { .init("focusInView") }
+    public static var windowIsActive: Self { .init("windowIsActive") }
+}

@@ -2,6 +2,8 @@
 
 extension ReportKey where Value == String {
     public static var browserFinalBody: Self { .init("browserFinalBody") }
+    /// The `Content-Language` of the browser's last page.
+    public static var browserFinalContentLanguage: Self { .init("browserFinalContentLanguage") }
     public static var browserFinalURL: Self { .init("browserFinalURL") }
     public static var browserLaunchedWith: Self { .init("browserLaunchedWith") }
     public static var browserStartupID: Self { .init("browserStartupID") }

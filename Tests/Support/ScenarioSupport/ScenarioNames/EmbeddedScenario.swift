@@ -27,6 +27,8 @@ public enum EmbeddedScenario: String, ScenarioName {
     case webPlatform = "web-platform"
     case siteData = "site-data"
     case deviceCodeWindow = "device-code-window"
+    case localizedWindows = "localized-windows"
+    case accessibility
 
     /// `nil`: the tests name the program of the toolkit they test.
     public static var program: String? { nil }

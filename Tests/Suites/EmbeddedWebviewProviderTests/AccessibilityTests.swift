@@ -1,0 +1,67 @@
+import Foundation
+import ScenarioSupport
+import Testing
+
+/// Issue 26: the library's sign-in window as a screen reader (over AT-SPI, what Orca reads) and
+/// a keyboard meet it. It is announced as a modal dialog named by its title, with the page's host
+/// as its description; its Cancel button has a name; once the page loaded the keyboard focus is
+/// in the page, and on GTK 3 (whose WebKitGTK exposes the page over AT-SPI) a screen reader is on
+/// the form's field that has `autofocus`; Escape ends the sign-in as Cancel does.
+@Suite("The sign-in window for a screen reader and a keyboard", .serialized)
+struct AccessibilityTests {
+    struct Node {
+        let role: String
+        let name: String
+        let description: String
+        let states: [String]
+        let children: [Node]
+
+        init(_ json: [String: Any]) {
+            role = json["role"] as? String ?? ""
+            name = json["name"] as? String ?? ""
+            description = json["description"] as? String ?? ""
+            states = json["states"] as? [String] ?? []
+            children = (json["children"] as? [[String: Any]] ?? []).map(Node.init)
+        }
+
+        var all: [Node] { [self] + children.flatMap(\.all) }
+    }
+
+    @Test(arguments: Platform.x11)
+    func theWindowIsAModalDialogWithNamedButtonsAndTheFocusInThePage(_ platform: Platform) async throws {
+        // With the accessibility bus (which ScenarioRunner turns off by default), on a private
+        // session bus that takes it down with the scenario, and on a private X display: the bus's
+        // address is also published on the display's root window, where GTK 3 looks first.
+        let folder = EmbeddedWebviewProviderTests.temporaryFolder()
+        // The bus's socket is in XDG_RUNTIME_DIR; WebKitGTK 6.0's sandbox binds its folder.
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("runtime"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = try await ScenarioRunner.run(
+            EmbeddedScenario.accessibility, in: platform.toolkit.program,
+            environment: [
+                "XDG_DATA_HOME": folder.appendingPathComponent("data").path,
+                "XDG_CACHE_HOME": folder.appendingPathComponent("cache").path,
+                "XDG_RUNTIME_DIR": folder.appendingPathComponent("runtime").path,
+                "NO_AT_BRIDGE": "0", "GTK_A11Y": "atspi",
+            ],
+            launcher: ["dbus-run-session", "--"], display: .privateX11)
+        #expect(report[.outcome] == "userCanceled", "Escape ends the sign-in")
+        #expect(report[.focusInView] == true, "the keyboard focus is in the page once it loaded")
+        let text = try #require(report[.atspiTree])
+        let tree = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], "\(text) \(report[.atspiError] ?? "")")
+        #expect(tree["error"] == nil, "\(text) \(report[.atspiError] ?? "")")
+        let windows = (tree["windows"] as? [[String: Any]] ?? []).map(Node.init)
+        let window = try #require(windows.first { $0.name == "Sign in" }, "\(windows.map { ($0.role, $0.name) })")
+        #expect(window.role == "dialog", "announced as a dialog, not a \(window.role)")
+        #expect(window.states.contains("modal"))
+        #expect(window.description.contains("127.0.0.1"), "the page's host is said with the title: \(window.description)")
+        let buttons = window.all.filter { $0.role == "push button" }.map(\.name)
+        #expect(buttons.contains("Cancel"), "\(buttons)")
+        #expect(!buttons.contains(""), "every button has a name: \(buttons)")
+        if platform.toolkit == .gtk3 {
+            let focused = (tree["focused"] as? [[String: Any]] ?? []).map { ($0["role"] as? String ?? "", $0["name"] as? String ?? "") }
+            #expect(focused.contains { $0 == ("entry", "Email address") }, "a screen reader is on the first field: \(focused)")
+        }
+    }
+}
