@@ -52,6 +52,17 @@ static inline void wvh_set_direction_recursive(GtkWidget *widget, GtkTextDirecti
     }
 }
 
+// WebKitGTK 6.0 keeps a GtkTextView inside the web view (its key-binding translator, which reads
+// editing shortcuts off it) where GTK's focus chain reaches it: Tab from the page's last element
+// lands in that invisible widget and every later Tab stays there. Takes it out of the chain, so
+// Tab goes on to the window's other widgets (the translator forwards key events to it without
+// the focus).
+static inline void wvh_web_view_keep_tab_out_of_internal_widgets(GtkWidget *view) {
+    for (GtkWidget *child = gtk_widget_get_first_child(view); child != NULL; child = gtk_widget_get_next_sibling(child)) {
+        if (GTK_IS_TEXT_VIEW(child)) gtk_widget_set_focusable(child, FALSE);
+    }
+}
+
 // MARK: GDK
 // The portal's parent-window identifier of a realized toplevel: "x11:<XID in hex>", or NULL
 // when the window is not on X11 (on Wayland the handle is exported asynchronously).

@@ -62,6 +62,7 @@ struct SignInWindowWidgets {
 
         let overlay = gtk_overlay_new()!
         gtk_overlay_set_child(wvh_overlay(overlay), wvh_widget(webView))
+        wvh_web_view_keep_tab_out_of_internal_widgets(wvh_widget(webView))
         let box = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 10)!
         gtk_widget_add_css_class(box, "osd")
         gtk_widget_set_halign(box, GTK_ALIGN_CENTER)

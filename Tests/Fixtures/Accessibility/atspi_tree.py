@@ -2,13 +2,14 @@
 """What a screen reader finds in a running app, over AT-SPI (Debian's python3-pyatspi; run
 with /usr/bin/python3, the system's Python, which has it).
 
-    atspi_tree.py PID [DEPTH]
+    atspi_tree.py PID [DEPTH] [--wait-focus]
 
 Finds the application whose process is PID on the accessibility bus (the session bus's
 org.a11y.Bus, started on demand) and prints one JSON object: its windows, each with its role,
 name and states, and every accessible under it down to DEPTH (default 12) with role, name,
 description and states; and which accessible has the focus. Waits up to 20 s for the app to
-appear on the bus.
+appear on the bus; with --wait-focus, also for an accessible to have the focus (a loaded
+page's tree reaches the bus a little after the page has loaded), then prints what it found.
 """
 import json
 import sys
@@ -17,7 +18,8 @@ import time
 import pyatspi
 
 pid = int(sys.argv[1])
-depth_limit = int(sys.argv[2]) if len(sys.argv) > 2 else 12
+depth_limit = int(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2].isdigit() else 12
+wait_focus = "--wait-focus" in sys.argv[2:]
 
 
 def states(accessible):
@@ -76,6 +78,10 @@ while time.monotonic() < deadline and app is None:
 if app is None:
     print(json.dumps({"error": "no application with pid %d on the accessibility bus" % pid}))
     sys.exit(1)
-focused = []
-windows = [describe(app.getChildAtIndex(i), 0, focused) for i in range(app.childCount) if app.getChildAtIndex(i)]
+while True:
+    focused = []
+    windows = [describe(app.getChildAtIndex(i), 0, focused) for i in range(app.childCount) if app.getChildAtIndex(i)]
+    if focused or not wait_focus or time.monotonic() > deadline + 20:
+        break
+    time.sleep(0.2)
 print(json.dumps({"application": app.name, "windows": windows, "focused": focused}))

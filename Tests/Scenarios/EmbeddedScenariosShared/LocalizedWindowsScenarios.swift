@@ -25,6 +25,15 @@ extension EmbeddedScenarios {
     }
 }
 
+/// The identity provider's own page in a few languages (title, field, button).
+private let providerPages: [String: (title: String, field: String, next: String)] = [
+    "en": ("Sign in to Example", "Email address", "Next"),
+    "fr": ("Connectez-vous à Example", "Adresse e-mail", "Suivant"),
+    "de": ("Bei Example anmelden", "E-Mail-Adresse", "Weiter"),
+    "ar": ("سجّل الدخول إلى Example", "البريد الإلكتروني", "التالي"),
+    "he": ("התחברות ל-Example", "כתובת דוא״ל", "הבא"),
+]
+
 @MainActor
 func localizedWindowsScenario(appLanguage: String, screenshot: String) async throws -> ScenarioReport {
     if !appLanguage.isEmpty { WebviewLocalization.languages = [appLanguage] }
@@ -35,7 +44,18 @@ func localizedWindowsScenario(appLanguage: String, screenshot: String) async thr
     var navigatorLanguages = ""
     idp.route("/authorize") { request in
         acceptLanguage = request.acceptLanguage ?? ""
-        return .html(Pages.scripted("Sign-in page", "fetch('/languages?' + encodeURIComponent(navigator.languages.join(',')))"))
+        // The provider's page in the language the view asked for, as a real provider answers.
+        let first = acceptLanguage.prefix { $0 != "," && $0 != ";" && $0 != "-" }
+        let page = providerPages[String(first)] ?? providerPages["en"]!
+        return .html("""
+            <!doctype html><html lang="\(first)" dir="\(first == "ar" || first == "he" ? "rtl" : "ltr")"><head><title>\(page.title)</title>
+            <style>body{font-family:sans-serif;margin:32px}input{display:block;width:90%;padding:8px;margin:8px 0 20px}
+            button{padding:8px 24px;background:#3584e4;color:white;border:0;border-radius:6px}</style></head>
+            <body><h2>\(page.title)</h2><form><label>\(page.field)<input type="email" value="alice@example.com"></label>
+            <button type="button">\(page.next)</button></form>
+            <script>addEventListener('load', () => { fetch('/languages?' + encodeURIComponent(navigator.languages.join(','))) })</script>
+            </body></html>
+            """)
     }
     idp.route("/languages") { request in
         navigatorLanguages = request.query.flatMap { $0.removingPercentEncoding } ?? ""

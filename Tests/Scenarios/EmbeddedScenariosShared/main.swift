@@ -42,5 +42,6 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .deviceCodeWindow: EmbeddedScenarios.deviceCodeWindow
     case .localizedWindows: EmbeddedScenarios.localizedWindows
     case .accessibility: EmbeddedScenarios.accessibility
+    case .keyboard: EmbeddedScenarios.keyboard
     }
 }

@@ -78,5 +78,6 @@ func signOutScenario(where mode: String, reach: String, clientID: String, varian
         facts[.message] = error.message
     }
     facts[.notifications] = driver.notifications
+    facts[.loads] = driver.loads
     return facts
 }

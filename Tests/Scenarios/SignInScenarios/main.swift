@@ -25,6 +25,8 @@ let scopes = ["openid", "profile", "email", "offline_access"]
 final class PageDriver {
     private(set) var titles: [String] = []
     private(set) var notifications: [String] = []
+    /// Each notification with its page's address (`DidStartLoad 127.0.0.1:8080/api/oidc/auth`).
+    private(set) var loads: [String] = []
     private let signals = SignalConnections()
     private var observers: [any NSObjectProtocol] = []
 
@@ -38,7 +40,8 @@ final class PageDriver {
                 let url = (note.userInfo?[WebAuthNotificationKey.url] as? URL).map { "\($0.host ?? ""):\($0.port ?? 0)\($0.path)" } ?? ""
                 MainActor.assumeIsolated {
                     guard let self else { return }
-                    self.notifications.append(url.isEmpty ? short : "\(short) \(url)")
+                    self.notifications.append(short)
+                    self.loads.append(url.isEmpty ? short : "\(short) \(url)")
                     guard finished, let handle, let script else { return }
                     self.watchTitle(of: handle)
                     webkit_web_view_evaluate_javascript(wvh_web_view(handle.pointer), script, -1, nil, nil, nil, nil, nil)
@@ -108,6 +111,7 @@ func signIn(
     driver.stop()
     facts[.titles] = driver.titles
     facts[.notifications] = driver.notifications
+    facts[.loads] = driver.loads
     return facts
 }
 

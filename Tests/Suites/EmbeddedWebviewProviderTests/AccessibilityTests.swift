@@ -64,4 +64,38 @@ struct AccessibilityTests {
             #expect(focused.contains { $0 == ("entry", "Email address") }, "a screen reader is on the first field: \(focused)")
         }
     }
+
+    /// A sign-in by keyboard alone, with real key events on a private X display: the focus starts
+    /// in the page's first field, typing fills it (and Ctrl+A selects it), Tab reaches the page's
+    /// button and then (GTK 3) leaves the page for the header bar's named buttons, Shift+Tab comes
+    /// back, Tab goes around into the page's first field; Enter submits the form; Escape on the
+    /// next page ends the sign-in.
+    @Test(arguments: Platform.x11)
+    func aKeyboardAloneSignsInAndCancels(_ platform: Platform) async throws {
+        let report = try await EmbeddedWebviewProviderTests.scenario(.keyboard, on: platform, display: .privateX11)
+        let steps = report[.keyboardSteps] ?? []
+        let after = { (keys: String) in steps.filter { $0.hasPrefix(keys + " → ") }.map { String($0.dropFirst(keys.count + 3)) } }
+        #expect(after("shown") == ["page:user"], "the focus starts in the page's first field: \(steps)")
+        #expect(after("type alice") == ["page:user=alice"], "\(steps)")
+        let tabs = after("key Tab")
+        #expect(tabs.first == "page:next", "Tab goes to the page's button: \(steps)")
+        #expect(after("key ctrl+a type bob") == ["page:user=bob"], "the view's editing shortcuts work: \(steps)")
+        #expect(!steps.contains { $0.contains("GtkTextView") }, "never in WebKit's hidden text view: \(steps)")
+        if platform.toolkit == .gtk3 {
+            let toHeader = try #require(tabs.firstIndex { $0.hasPrefix("button:") }, "Tab leaves the page for the header bar: \(steps)")
+            #expect(tabs.contains("button:Cancel"), "Cancel is reached by Tab: \(steps)")
+            #expect(tabs[toHeader...].contains("page:user=alice"), "Tab comes around into the page's first field: \(steps)")
+            let back = after("key shift+Tab").first ?? ""
+            #expect(back.hasPrefix("page:") && !back.hasPrefix("page:blurred:"), "Shift+Tab from the header bar goes back into the page: \(steps)")
+        } else {
+            // WebKitGTK 6.0 (2.4x, GTK 4.8) keeps Tab in the page: past its last element the
+            // focus goes around to its first, never to the header bar (Escape is the way out,
+            // asserted below). Stated in the README; this holds it to cycling.
+            #expect(tabs.contains("page:user=alice"), "Tab goes around the page: \(steps)")
+        }
+        #expect(tabs.last == "page:next", "Tab comes back to the page's button: \(steps)")
+        #expect(report[.submittedUser] == "alice", "Enter submitted what was typed: \(steps)")
+        #expect(after("next page") == ["page:password"], "\(steps)")
+        #expect(report[.outcome] == "userCanceled", "Escape ends the sign-in: \(steps)")
+    }
 }

@@ -225,15 +225,29 @@ struct DeviceCodeTests {
         #expect(!plain.contains { $0.contains("█") || $0.contains("\u{1B}") }, "no QR and no escape codes when not a terminal")
     }
 
+    /// What a person reads in a terminal, in the language of the terminal's environment
+    /// (`LANGUAGE`, with `LC_ALL=C.UTF-8` as on a minimal system): the warning's start, the code,
+    /// the QR code's caption and the expiry line.
+    static let terminalTexts: [(language: String, texts: [String])] = [
+        ("", ["You are letting this device sign in as you.", "Code: WDJB-MJHT", "Or scan this code with your phone's camera", "This code expires at "]),
+        ("fr", ["Vous autorisez cet appareil", "Code\u{00A0}: WDJB-MJHT", "Ou scannez ce code avec l’appareil photo de votre téléphone", "Ce code expire à "]),
+        ("ru", ["Вы разрешаете этому устройству", "Код: WDJB-MJHT", "Или отсканируйте этот код камерой телефона", "Срок действия кода истекает в "]),
+        ("de", ["Sie erlauben diesem Gerät", "Code: WDJB-MJHT", "Oder scannen Sie diesen Code mit der Kamera Ihres Telefons", "Dieser Code läuft um "]),
+    ]
+
     /// The terminal display as a person meets it: a program run in a real terminal (tmux, 100
     /// columns) shows the warning, the code, the link and a QR code that zbarimg reads back
-    /// from the pane's text (each half block a pixel, the dark background around it).
-    @Test func theTerminalShowsTheCodeAndAQRCodeAPhoneCanRead() async throws {
+    /// from the pane's text (each half block a pixel, the dark background around it), in the
+    /// person's language.
+    @Test(arguments: terminalTexts.map(\.language))
+    func theTerminalShowsTheCodeAndAQRCodeAPhoneCanRead(_ language: String) async throws {
+        let texts = try #require(Self.terminalTexts.first { $0.language == language }?.texts)
         let server = try await Server.start("pending")
         defer { server.stop() }
         let socket = "wvh-device-\(UUID().uuidString.prefix(8))"
         let command = [
-            "env", "ISSUER=\(server.issuer.absoluteString)", "CLIENT_ID=device-tests", "STORE=memory", TokenCacheScenario.program,
+            "env", "ISSUER=\(server.issuer.absoluteString)", "CLIENT_ID=device-tests", "STORE=memory",
+            "LANGUAGE=\(language)", "LC_ALL=C.UTF-8", "LANG=C.UTF-8", TokenCacheScenario.program,
             TokenCacheCommand.deviceCode.rawValue,
         ]
         let started = try await ScriptRunner.run("tmux", ["-L", socket, "new-session", "-d", "-x", "100", "-y", "60"] + command, timeout: 30)
@@ -248,12 +262,12 @@ struct DeviceCodeTests {
         let deadline = ContinuousClock.now + Patience.scaled(.seconds(30))
         while ContinuousClock.now < deadline {
             pane = try await ScriptRunner.run("tmux", ["-L", socket, "capture-pane", "-p"], timeout: 30).standardOutput
-            if pane.contains("This code expires at") { break }
+            if pane.contains(texts[3]) { break }
             try await Task.sleep(for: .milliseconds(100))
         }
-        #expect(pane.contains("Go on only if you started this sign-in yourself"), "\(pane)")
-        #expect(pane.contains("Code: WDJB-MJHT"), "\(pane)")
-        #expect(pane.contains("Or scan this code with your phone's camera"), "\(pane)")
+        for text in texts {
+            #expect(pane.contains(text), "\(language.isEmpty ? "English" : language): \(text)\n\(pane)")
+        }
         let capture = server.directory.appendingPathComponent("pane.txt")
         let picture = server.directory.appendingPathComponent("pane.pbm")
         try pane.write(to: capture, atomically: true, encoding: .utf8)

@@ -19,7 +19,7 @@ extension GlewlwydSignInTests {
         let report = try await signOutScenario(mode, "identity")
         #expect(report[.outcome] == "success", "\(report[.message] ?? "")")
         #expect(report[.titles.prefixed(by: "first.")]?.contains("wvh:login-1") == true, "the first sign-in typed the password")
-        #expect(report[.signOutOutcome] == "signedOut", "\(report[.notifications] ?? [])")
+        #expect(report[.signOutOutcome] == "signedOut", "\(report[.loads] ?? [])")
         #expect(report[.tokensRemoved] == true)
         #expect(report[.accountsAfter] == [])
         #expect(report[.titles.prefixed(by: "logout.")] == ["wvh:logout"], "Glewlwyd's logout page, its Logout pressed")

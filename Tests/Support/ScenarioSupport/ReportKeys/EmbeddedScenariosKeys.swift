@@ -282,3 +282,14 @@ extension ReportKey where Value == Bool {
     public static var focusInView: Self { .init("focusInView") }
     public static var windowIsActive: Self { .init("windowIsActive") }
 }
+
+// `keyboard`: a sign-in by keyboard alone.
+extension ReportKey where Value == [String] {
+    /// Each key sent and where the focus was after it (`type alice → page:user=alice`).
+    public static var keyboardSteps: Self { .init("keyboardSteps") }
+}
+
+extension ReportKey where Value == String {
+    /// The user name the form sent when Enter submitted it.
+    public static var submittedUser: Self { .init("submittedUser") }
+}

@@ -61,3 +61,9 @@ extension ReportKey where Value == Int {
     /// Seconds from the person's answer to the end of `acquireTokenWithDeviceCode`.
     public static var secondsToEnd: Self { .init("secondsToEnd") }
 }
+
+extension ReportKey where Value == [String] {
+    /// Each notification with its page's address (`DidStartLoad 127.0.0.1:8080/api/oidc/auth`),
+    /// for a failure's message; `notifications` has the bare names.
+    public static var loads: Self { .init("loads") }
+}

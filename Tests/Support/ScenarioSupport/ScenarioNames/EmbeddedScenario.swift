@@ -29,6 +29,7 @@ public enum EmbeddedScenario: String, ScenarioName {
     case deviceCodeWindow = "device-code-window"
     case localizedWindows = "localized-windows"
     case accessibility
+    case keyboard
 
     /// `nil`: the tests name the program of the toolkit they test.
     public static var program: String? { nil }
