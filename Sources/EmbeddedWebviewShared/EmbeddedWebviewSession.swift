@@ -113,7 +113,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         surface = SignInSurface.apply(to: view)
         let canHandOver = reporter.canHandOverToSystemBrowser
         pageWatch = SignInPageWatch(
-            view: view, advertisesWebAuthn: canHandOver, refusals: request.parameters.embeddedAgentRefusals
+            view: view, advertisesWebAuthn: canHandOver, refusals: request.parameters.embeddedAgentRefusals,
+            focusesFirstField: !usesCustomWebview
         ) { [weak self] finding in
             self?.pageFound(finding)
         }

@@ -21,6 +21,11 @@ import WebviewHost
 /// on its own (a conditional request never settles, as in a browser where no passkey is picked).
 /// The script and the channel are added to the view's content manager for the session and
 /// removed at ``stop()``, so a caller's view is left as it was.
+///
+/// In the library's window (`focusesFirstField`) the script also puts the keyboard focus in the
+/// page's first field once the page has loaded, when the page focused nothing itself: no
+/// `autofocus` and no script's `focus()` by then (a person who types at once types there; a
+/// screen reader starts there).
 @MainActor
 final class SignInPageWatch {
     /// The channel's name (`window.webkit.messageHandlers.<name>`).
@@ -44,7 +49,7 @@ final class SignInPageWatch {
     /// Starts watching the pages `view` loads from now on; `found` is called on the main thread.
     init(
         view: WebKitDifferences.WebView, advertisesWebAuthn: Bool, refusals: [EmbeddedAgentRefusal],
-        found: @escaping @MainActor (Finding) -> Void
+        focusesFirstField: Bool = false, found: @escaping @MainActor (Finding) -> Void
     ) {
         self.view = view
         manager = GObjectRef(retaining: WebKitDifferences.contentManager(of: view))
@@ -53,7 +58,7 @@ final class SignInPageWatch {
             guard let text = WebKitDifferences.messageText(argument), let finding = Self.finding(text) else { return }
             found(finding)
         })
-        let source = Self.source(advertisesWebAuthn: advertisesWebAuthn, refusals: refusals)
+        let source = Self.source(advertisesWebAuthn: advertisesWebAuthn, refusals: refusals, focusesFirstField: focusesFirstField)
         let script = webkit_user_script_new(
             source, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)!
         webkit_user_content_manager_add_script(manager.pointer, script)
@@ -110,8 +115,9 @@ final class SignInPageWatch {
         return String(decoding: literal, as: UTF8.self)
     }
 
-    /// The user script: WebAuthn calls and refusal text reported on the channel.
-    static func source(advertisesWebAuthn: Bool, refusals: [EmbeddedAgentRefusal]) -> String {
+    /// The user script: WebAuthn calls and refusal text reported on the channel; the first field
+    /// focused when `focusesFirstField` and the page focused nothing.
+    static func source(advertisesWebAuthn: Bool, refusals: [EmbeddedAgentRefusal], focusesFirstField: Bool = false) -> String {
         let needles = refusals.map(\.pageTextContains)
         let needlesJSON = "[" + needles.map { "[" + $0.map(javaScriptString).joined(separator: ",") + "]" }.joined(separator: ",") + "]"
         return """
@@ -173,6 +179,24 @@ final class SignInPageWatch {
                 };
                 document.addEventListener("DOMContentLoaded", check);
                 window.addEventListener("load", check);
+              }
+              if (\(focusesFirstField ? "true" : "false") && window.top === window) {
+                // After load, so the page's own autofocus (run at its first rendering) and its
+                // scripts go first; then only when nothing in the page has the focus.
+                window.addEventListener("load", function () {
+                  requestAnimationFrame(function () { setTimeout(function () {
+                    var active = document.activeElement;
+                    if ((active && active !== document.body && active !== document.documentElement) || document.querySelector("[autofocus]")) { return; }
+                    var fields = document.querySelectorAll("input, textarea, select");
+                    for (var i = 0; i < fields.length; i++) {
+                      var field = fields[i], type = (field.type || "").toLowerCase();
+                      if (["hidden", "button", "submit", "reset", "image", "checkbox", "radio", "file", "range", "color"].indexOf(type) !== -1) { continue; }
+                      if (field.disabled || field.readOnly || !field.getClientRects().length) { continue; }
+                      field.focus({ preventScroll: true });
+                      return;
+                    }
+                  }, 0); });
+                });
               }
             })();
             """

@@ -59,7 +59,9 @@ func accessibilityScenario() async throws -> ScenarioReport {
 }
 
 // A sign-in by keyboard alone, with real key events (xdotool through XTest, on the scenario's
-// own X display): the page's first field has the focus; typing fills it; Tab goes to the page's
+// own X display): the page's first field has the focus (the page has a link before it and no
+// autofocus: the library's window focuses the first field; on the next page, autofocus on its
+// second field is kept); typing fills it; Tab goes to the page's
 // button, then out of the page to the header bar's buttons; Shift+Tab comes back into the page;
 // Enter submits the form; Escape on the next page ends the sign-in. After each key, where the
 // focus is: GTK's focus widget, and inside the page the element the page itself reports (its
@@ -90,15 +92,17 @@ func keyboardScenario() async throws -> ScenarioReport {
     idp.route("/authorize") { _ in
         .html("""
             <!doctype html><html><head><title>-</title></head><body>
-            <form action="/password" method="get"><label>Email address <input id="user" name="user" autofocus></label>
+            <a href="/help">Help</a>
+            <form action="/password" method="get"><input type="hidden" name="flow" value="1"><label>Email address <input id="user" name="user"></label>
             <button id="next" type="submit">Next</button></form>\(reporter)</body></html>
             """)
     }
     idp.route("/password") { request in
-        submittedUser = request.query?.replacingOccurrences(of: "user=", with: "") ?? ""
+        submittedUser = request.query?.split(separator: "&").first { $0.hasPrefix("user=") }.map { String($0.dropFirst(5)) } ?? ""
         return .html("""
             <!doctype html><html><head><title>-</title></head><body>
-            <form><label>Password <input id="password" type="password" autofocus></label></form>\(reporter)</body></html>
+            <form><label>Account <input id="account" value="alice"></label>
+            <label>Password <input id="password" type="password" autofocus></label></form>\(reporter)</body></html>
             """)
     }
     let parameters = WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(app), timeout: .seconds(90))

@@ -66,7 +66,8 @@ struct AccessibilityTests {
     }
 
     /// A sign-in by keyboard alone, with real key events on a private X display: the focus starts
-    /// in the page's first field, typing fills it (and Ctrl+A selects it), Tab reaches the page's
+    /// in the page's first field (the page has no autofocus; on its next page, the field with
+    /// autofocus has the focus, not the first one), typing fills it (and Ctrl+A selects it), Tab reaches the page's
     /// button and then (GTK 3) leaves the page for the header bar's named buttons, Shift+Tab comes
     /// back, Tab goes around into the page's first field; Enter submits the form; Escape on the
     /// next page ends the sign-in.
