@@ -25,21 +25,41 @@ struct WebPlatformTests {
         "credentialsAPI": "ok",
     ]
 
+    /// The scenario's failure when a view stopped on its way from the HTTP probe page to the
+    /// HTTPS one: the bare view never finished, or the sign-in's view is still loading there.
+    static func isStallBetweenProbePages(_ description: String) -> Bool {
+        description.contains("the bare view never finished the probe")
+            || (description.contains("the session did not end") && description.contains("/probe?") && description.contains("loading true"))
+    }
+
     static let setups: [(mode: String, store: String)] = product(["window", "view"], ["ephemeral", "persistent"]).map { ($0.0, $0.1) }
 
     @Test("Each probe gives the bare view's answer, or the documented one", arguments: Platform.standard, setups)
     func signInViewRunsWhatABareViewRuns(_ platform: Platform, _ setup: (mode: String, store: String)) async throws {
-        let home = EmbeddedWebviewProviderTests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: home) }
-        let report = try await ScenarioRunner.run(
-            EmbeddedScenario.webPlatform, in: platform.toolkit.program, arguments: [setup.mode, setup.store],
-            environment: [
-                "HOME": home.path,
-                "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
-                "XDG_DATA_HOME": home.appendingPathComponent("data").path,
-                "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
-            ],
-            launcher: ["dbus-run-session", "--"], display: platform.display == .x11 ? .privateX11 : platform.display)
+        let run = {
+            let home = EmbeddedWebviewProviderTests.temporaryFolder()
+            defer { try? FileManager.default.removeItem(at: home) }
+            return try await ScenarioRunner.run(
+                EmbeddedScenario.webPlatform, in: platform.toolkit.program, arguments: [setup.mode, setup.store],
+                environment: [
+                    "HOME": home.path,
+                    "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+                    "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+                    "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+                ],
+                launcher: ["dbus-run-session", "--"], display: platform.display == .x11 ? .privateX11 : platform.display)
+        }
+        let report: ScenarioReport
+        do {
+            report = try await run()
+        } catch let failure as ScenarioRunner.Failure where Self.isStallBetweenProbePages(failure.description) {
+            // WebKitGTK now and then never finishes the navigation from the HTTP probe page to
+            // the HTTPS one: the bare view alone does it too (1 run in 36 of GTK 4's, 10 at once
+            // beside 4 CPU hogs), so it is WebKit's, not the sign-in's. Once more, said in the log;
+            // a second stall fails the test.
+            print("web-platform \(platform) \(setup): WebKit stalled between the probe pages, running once more")
+            report = try await run()
+        }
         #expect(report[.error] == nil, "\(report[.error] ?? "")")
         #expect(report[.gdkDisplay] == platform.gdkDisplayType)
         #expect(report[.outcome] == "success", "the sign-in goes on after the probe: \(report[.errorMessage] ?? "")")
