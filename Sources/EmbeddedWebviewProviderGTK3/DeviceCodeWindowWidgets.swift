@@ -56,14 +56,7 @@ struct DeviceCodeWindowWidgets {
     }
 
     func configure(parent: WebKitDifferences.Window?) {
-        if let parent {
-            gtk_window_set_transient_for(window, parent)
-            gtk_window_set_modal(window, 1)
-            gtk_window_set_destroy_with_parent(window, 1)
-            gtk_window_set_position(window, GTK_WIN_POS_CENTER_ON_PARENT)
-        } else {
-            gtk_window_set_position(window, GTK_WIN_POS_CENTER)
-        }
+        SignInWindowWidgets.place(window, over: parent)
     }
 
     func present() {

@@ -108,6 +108,12 @@ struct SignInWindowWidgets {
         gtk_window_set_title(window, title)
         gtk_header_bar_set_title(header, title)
         gtk_window_set_default_size(window, gint(width), gint(height))
+        Self.place(window, over: parent)
+    }
+
+    /// Makes `window` (the library's sign-in or device-code window) modal over, transient for and
+    /// centred on `parent`, and destroyed with it; centred on the screen without a parent.
+    static func place(_ window: WebKitDifferences.Window, over parent: WebKitDifferences.Window?) {
         if let parent {
             gtk_window_set_transient_for(window, parent)
             gtk_window_set_modal(window, 1)

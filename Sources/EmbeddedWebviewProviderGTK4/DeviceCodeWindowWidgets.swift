@@ -58,10 +58,7 @@ struct DeviceCodeWindowWidgets {
     }
 
     func configure(parent: WebKitDifferences.Window?) {
-        guard let parent else { return }
-        gtk_window_set_transient_for(window, parent)
-        gtk_window_set_modal(window, 1)
-        gtk_window_set_destroy_with_parent(window, 1)
+        SignInWindowWidgets.place(window, over: parent)
     }
 
     func present() {

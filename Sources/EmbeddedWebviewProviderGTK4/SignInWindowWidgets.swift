@@ -158,11 +158,16 @@ struct SignInWindowWidgets {
             if realizedWidth != gint(width) || realizedHeight != gint(height) { gtk_widget_unrealize(wvh_widget(window)) }
         }
         gtk_window_set_default_size(window, gint(width), gint(height))
-        if let parent {
-            gtk_window_set_transient_for(window, parent)
-            gtk_window_set_modal(window, 1)
-            gtk_window_set_destroy_with_parent(window, 1)
-        }
+        Self.place(window, over: parent)
+    }
+
+    /// Makes `window` (the library's sign-in or device-code window) modal over and transient for
+    /// `parent`, and destroyed with it (the compositor centres a modal dialog on its parent).
+    static func place(_ window: WebKitDifferences.Window, over parent: WebKitDifferences.Window?) {
+        guard let parent else { return }
+        gtk_window_set_transient_for(window, parent)
+        gtk_window_set_modal(window, 1)
+        gtk_window_set_destroy_with_parent(window, 1)
     }
 
     func present() {

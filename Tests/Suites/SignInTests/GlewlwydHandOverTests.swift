@@ -13,28 +13,11 @@ extension GlewlwydSignInTests {
         arguments: ["refusal", "app"])
     func embeddedHandsOverToChromium(trigger: String) async throws {
         let tokensBefore = try await countRows("SELECT COUNT(*) FROM gpo_access_token;")
-        let browser = try ChromiumDesktop()
-        defer { browser.remove() }
-        let glewlwyd = try #require(URLComponents(string: server.baseURL))
-        let autopilot = try ChromiumAutopilot(
-            in: browser, username: server.username, password: server.password,
-            onlyOn: "\(glewlwyd.host ?? "127.0.0.1"):\(glewlwyd.port ?? 80)")
-        defer { autopilot.stop() }
-        let report: ScenarioReport
-        do {
-            report = try await browser.runScenario(
-                SignInScenario.embeddedHandOver, arguments: [server.clientID, trigger],
-                environment: ["ISSUER": server.issuer.absoluteString])
-        } catch {
-            throw ChromiumDesktop.Failure(description: "\(error)\n\(autopilot.log)")
-        }
         let browserRedirect = trigger == "app" ? "http://127.0.0.1:53683/callback" : "http://127.0.0.1:53685/embedded-callback"
-        let reachedCallback = await autopilot.waitForStep {
-            $0.name == "page" && $0.url.hasPrefix(browserRedirect + "?") && $0.url.contains("code=")
+        let run = try await runInChromium(.embeddedHandOver, [server.clientID, trigger]) {
+            $0.hasPrefix(browserRedirect + "?") && $0.contains("code=")
         }
-        autopilot.stop()
-        let launches = browser.launchedURLs
-        let cleanup = await browser.stop()
+        let (report, autopilot, reachedCallback, launches, cleanup) = (run.report, run.autopilot, run.reachedPage, run.launches, run.cleanup)
 
         // Verified tokens (the library checked the ID token: signature, issuer, audience, nonce).
         expectAlice(report)

@@ -9,28 +9,11 @@ extension GlewlwydSignInTests {
     @Test("System browser is real Chromium: Glewlwyd's login page, typed into and clicked through, consent screen, verified tokens")
     func realChromiumEndToEnd() async throws {
         try await server.setConsent(false, for: server.consentClientID)
-        let browser = try ChromiumDesktop()
-        defer { browser.remove() }
-        let glewlwyd = try #require(URLComponents(string: server.baseURL))
-        let autopilot = try ChromiumAutopilot(
-            in: browser, username: server.username, password: server.password,
-            onlyOn: "\(glewlwyd.host ?? "127.0.0.1"):\(glewlwyd.port ?? 80)")
-        defer { autopilot.stop() }
-        let report: ScenarioReport
-        do {
-            report = try await browser.runScenario(
-                SignInScenario.systemBrowser, arguments: [server.consentClientID],
-                environment: ["ISSUER": server.issuer.absoluteString])
-        } catch {
-            throw ChromiumDesktop.Failure(description: "\(error)\n\(autopilot.log)")
-        }
         // Chromium went on to the loopback listener with the code (the autopilot saw the page).
-        let reachedCallback = await autopilot.waitForStep {
-            $0.name == "page" && $0.url.hasPrefix("http://127.0.0.1:53682/callback?") && $0.url.contains("code=")
+        let run = try await runInChromium(.systemBrowser, [server.consentClientID]) {
+            $0.hasPrefix("http://127.0.0.1:53682/callback?") && $0.contains("code=")
         }
-        autopilot.stop()
-        let launches = browser.launchedURLs
-        let cleanup = await browser.stop()
+        let (report, autopilot, reachedCallback, launches, cleanup) = (run.report, run.autopilot, run.reachedPage, run.launches, run.cleanup)
 
         expectAlice(report)
         #expect(report[.notifications]?.last == "DidComplete")
@@ -53,26 +36,10 @@ extension GlewlwydSignInTests {
     /// again: Chromium's Glewlwyd session is gone, so the login form is typed into twice.
     @Test("Sign-out at the provider in real Chromium: its Glewlwyd session ends, the next sign-in types the password again")
     func realChromiumSignOut() async throws {
-        let browser = try ChromiumDesktop()
-        defer { browser.remove() }
-        let glewlwyd = try #require(URLComponents(string: server.baseURL))
-        let autopilot = try ChromiumAutopilot(
-            in: browser, username: server.username, password: server.password,
-            onlyOn: "\(glewlwyd.host ?? "127.0.0.1"):\(glewlwyd.port ?? 80)")
-        defer { autopilot.stop() }
-        let report: ScenarioReport
-        do {
-            report = try await browser.runScenario(
-                SignInScenario.signOut, arguments: ["browser", "identity", server.clientID],
-                environment: ["ISSUER": server.issuer.absoluteString])
-        } catch {
-            throw ChromiumDesktop.Failure(description: "\(error)\n\(autopilot.log)")
+        let run = try await runInChromium(.signOut, ["browser", "identity", server.clientID]) {
+            $0.hasPrefix("http://127.0.0.1:53682/logged-out?") && $0.contains("state=")
         }
-        let reachedSignedOutPage = await autopilot.waitForStep {
-            $0.name == "page" && $0.url.hasPrefix("http://127.0.0.1:53682/logged-out?") && $0.url.contains("state=")
-        }
-        autopilot.stop()
-        _ = await browser.stop()
+        let (report, autopilot, reachedSignedOutPage) = (run.report, run.autopilot, run.reachedPage)
         #expect(report[.outcome] == "success", "\(report[.message] ?? "")\n\(autopilot.log)")
         #expect(report[.signOutOutcome] == "signedOut", "\(autopilot.log)")
         #expect(report[.tokensRemoved] == true)
