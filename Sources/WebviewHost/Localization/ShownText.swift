@@ -2,8 +2,8 @@ import Foundation
 
 /// A text the library shows a person, looked up in the person's language. Every call site is
 /// `ShownText.tr("context", "English text")` with two string literals, which is what
-/// `Sources/WebviewHost/Localization/update-translations.sh` extracts into the template
-/// (`xgettext --keyword=tr:1c,2`); a `{name}` in the text is a placeholder, filled with
+/// `Sources/WebviewHost/Localization/translations.py` extracts into the template (xgettext's
+/// keyword `tr:1c,2`, read with a Swift-aware pattern); a `{name}` in the text is a placeholder, filled with
 /// `arguments`, which right-to-left text keeps in their own direction (Unicode isolates).
 package enum ShownText {
     /// `text` (the English original) in the first of `languages` (default: the app's or the
