@@ -128,4 +128,78 @@ static inline int wvh_secret_open_default_collection(GCancellable *cancellable, 
     g_object_unref(service);
     return usable;
 }
+
+/// What the process's session bus connection saw of the Secret portal (`RetrieveSecret`, the
+/// call libsecret's file backend makes inside a Flatpak sandbox for the app's key): how many of
+/// those requests the portal answered with their `Response` signal. Filled by
+/// `wvh_secret_portal_filter` on GDBus's worker thread, read under `lock`.
+///
+/// Why: libsecret before 0.21.4 (Debian 12's 0.20.5, older Flatpak runtimes) subscribes to the
+/// request's `Response` only once the call's reply has been handled on the calling thread; when
+/// the portal answers first (a busy machine), the signal is dropped and the call never returns
+/// (libsecret issue 58). Seeing the answer here tells that case from a portal still waiting for
+/// the person (an unlock prompt).
+typedef struct {
+    GMutex lock;
+    guint32 retrieve_serial;  // the last RetrieveSecret call sent (0: none)
+    gchar *request_path;      // its request object, from the call's reply
+    gint answers;             // Responses to RetrieveSecret requests so far
+} WvhSecretPortalWatch;
+
+static inline GDBusMessage *wvh_secret_portal_filter(
+    GDBusConnection *connection, GDBusMessage *message, gboolean incoming, gpointer data) {
+    (void)connection;
+    WvhSecretPortalWatch *watch = data;
+    GDBusMessageType type = g_dbus_message_get_message_type(message);
+    if (!incoming) {
+        if (type == G_DBUS_MESSAGE_TYPE_METHOD_CALL
+            && g_strcmp0(g_dbus_message_get_interface(message), "org.freedesktop.portal.Secret") == 0
+            && g_strcmp0(g_dbus_message_get_member(message), "RetrieveSecret") == 0) {
+            g_mutex_lock(&watch->lock);
+            watch->retrieve_serial = g_dbus_message_get_serial(message);
+            g_mutex_unlock(&watch->lock);
+        }
+        return message;
+    }
+    if (type == G_DBUS_MESSAGE_TYPE_METHOD_RETURN) {
+        g_mutex_lock(&watch->lock);
+        GVariant *body = g_dbus_message_get_body(message);
+        if (watch->retrieve_serial != 0 && g_dbus_message_get_reply_serial(message) == watch->retrieve_serial
+            && body != NULL && g_variant_is_of_type(body, G_VARIANT_TYPE("(o)"))) {
+            g_free(watch->request_path);
+            g_variant_get(body, "(o)", &watch->request_path);
+            watch->retrieve_serial = 0;
+        }
+        g_mutex_unlock(&watch->lock);
+    } else if (type == G_DBUS_MESSAGE_TYPE_SIGNAL
+               && g_strcmp0(g_dbus_message_get_interface(message), "org.freedesktop.portal.Request") == 0
+               && g_strcmp0(g_dbus_message_get_member(message), "Response") == 0) {
+        g_mutex_lock(&watch->lock);
+        if (watch->request_path != NULL && g_strcmp0(g_dbus_message_get_path(message), watch->request_path) == 0) {
+            watch->answers++;
+            g_clear_pointer(&watch->request_path, g_free);
+        }
+        g_mutex_unlock(&watch->lock);
+    }
+    return message;
+}
+
+/// Starts watching the session bus connection libsecret uses (`g_bus_get_sync`, the process's
+/// shared one) for Secret portal answers; NULL without a session bus. Lives as long as the process.
+static inline WvhSecretPortalWatch *wvh_secret_portal_watch_start(void) {
+    GDBusConnection *connection = g_bus_get_sync(G_BUS_TYPE_SESSION, NULL, NULL);
+    if (connection == NULL) return NULL;
+    WvhSecretPortalWatch *watch = g_new0(WvhSecretPortalWatch, 1);
+    g_mutex_init(&watch->lock);
+    g_dbus_connection_add_filter(connection, wvh_secret_portal_filter, watch, NULL);
+    return watch;  // the connection's reference is kept: the filter lives with it
+}
+
+/// How many RetrieveSecret requests the portal has answered so far.
+static inline gint wvh_secret_portal_watch_answers(WvhSecretPortalWatch *watch) {
+    g_mutex_lock(&watch->lock);
+    gint answers = watch->answers;
+    g_mutex_unlock(&watch->lock);
+    return answers;
+}
 #endif

@@ -147,6 +147,11 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
     /// end, which nobody may ever do). On time-out the call is cancelled and left to finish on its
     /// thread, which owns everything it uses. A `store` that finishes after that (the person
     /// unlocked the keyring late) may still write its content.
+    ///
+    /// In a Flatpak sandbox the first call of the process gets the app's key from the Secret
+    /// portal first (``SecretPortalKey``), and a call that runs out of time there is not
+    /// cancelled: libsecret 0.20's portal code deadlocks the thread that cancels it while it
+    /// waits for the portal's answer.
     private func call<T: Sendable>(
         _ verb: String,
         _ body: @escaping @Sendable (
@@ -154,6 +159,27 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
             UnsafeMutablePointer<UnsafeMutablePointer<GError>?>
         ) -> Result<T, TokenCacheStorageError>
     ) -> Result<T, TokenCacheStorageError> {
+        let timeout = timeout
+        let inFlatpak = sandbox?.kind == .flatpak
+        var outcome: Result<T, TokenCacheStorageError>
+        if inFlatpak, let failure = SecretPortalKey.retrieve(within: timeout, start: { start("read", Self.lookupBody(schemaName)) }) {
+            outcome = .failure(failure)
+        } else {
+            let call = start(verb, body)
+            outcome = call.wait(timeout: timeout, cancelling: !inFlatpak) ?? .failure(Self.timedOut(verb: verb, timeout: timeout))
+        }
+        guard let sandbox, inFlatpak, case .failure(let failure) = outcome, failure.code == .unavailable else { return outcome }
+        return .failure(Self.inSandbox(failure, sandbox))
+    }
+
+    /// Starts `body` on a worker thread; its outcome arrives in the returned call.
+    private func start<T: Sendable>(
+        _ verb: String,
+        _ body: @escaping @Sendable (
+            UnsafePointer<UnsafePointer<CChar>?>, UnsafePointer<UnsafePointer<CChar>?>, Int32, UnsafeMutablePointer<GCancellable>?,
+            UnsafeMutablePointer<UnsafeMutablePointer<GError>?>
+        ) -> Result<T, TokenCacheStorageError>
+    ) -> SecretServiceCall<T> {
         let pairs = attributes.sorted { $0.key < $1.key }.map { [$0.key, $0.value] }
         let timeout = timeout
         let call = SecretServiceCall<T>()
@@ -173,10 +199,19 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
             for pointer in keys + values { free(UnsafeMutablePointer(mutating: pointer)) }
             call.finish(result)
         }
-        let sandbox = sandbox
-        let outcome = call.wait(timeout: timeout) ?? .failure(Self.timedOut(verb: verb, timeout: timeout))
-        guard let sandbox, sandbox.kind == .flatpak, case .failure(let failure) = outcome, failure.code == .unavailable else { return outcome }
-        return .failure(Self.inSandbox(failure, sandbox))
+        return call
+    }
+
+    /// A lookup that only reads (the portal key step runs it; nothing is written twice when it is
+    /// started again).
+    private static func lookupBody(_ schemaName: String) -> @Sendable (
+        UnsafePointer<UnsafePointer<CChar>?>, UnsafePointer<UnsafePointer<CChar>?>, Int32, UnsafeMutablePointer<GCancellable>?,
+        UnsafeMutablePointer<UnsafeMutablePointer<GError>?>
+    ) -> Result<Void, TokenCacheStorageError> {
+        { keys, values, count, cancellable, error in
+            if let secret = wvh_secret_lookup(schemaName, keys, values, count, cancellable, error) { wvh_secret_free(secret) }
+            return .success(())
+        }
     }
 
     /// What a Flatpak sandbox lacks when the keyring cannot be reached from it.
@@ -213,7 +248,7 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
 ///
 /// The worker and the caller each hold this object; the cancellable is released once, in `deinit`,
 /// when both are done with it, so a late cancel (on time-out) never reaches a released object.
-private final class SecretServiceCall<T: Sendable>: @unchecked Sendable {
+final class SecretServiceCall<T: Sendable>: @unchecked Sendable {
     // @unchecked: `cancellable` is set once and a GCancellable may be cancelled from any thread;
     // `outcome` is behind its Mutex.
     let cancellable: UnsafeMutablePointer<GCancellable>? = g_cancellable_new()
@@ -231,12 +266,13 @@ private final class SecretServiceCall<T: Sendable>: @unchecked Sendable {
     }
 
     /// The result once the worker finished, or `nil` after `timeout` (the call is then cancelled
-    /// and left to end on its thread).
-    func wait(timeout: TimeInterval) -> Result<T, TokenCacheStorageError>? {
+    /// when `cancelling`, and left to end on its thread).
+    func wait(timeout: TimeInterval, cancelling: Bool = true) -> Result<T, TokenCacheStorageError>? {
         guard finished.wait(timeout: .now() + timeout) == .success, let result = outcome.withLock({ $0 }) else {
-            g_cancellable_cancel(cancellable)
+            if cancelling { g_cancellable_cancel(cancellable) }
             return nil
         }
+        finished.signal()  // a later wait returns at once
         return result
     }
 }

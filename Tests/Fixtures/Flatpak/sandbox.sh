@@ -11,6 +11,11 @@
 #                                       PROGRAM (a path under CHECKOUT) inside the sandbox
 #   sandbox.sh stop STATE               ends the session's processes
 #
+# `run` passes the caller's WEBVIEW_HOST_*, SCENARIO_*, SIGNIN_*, WVH_* (and a few more) variables
+# into the sandbox, and SANDBOX_LD_PRELOAD as the program's LD_PRELOAD. The session logs the
+# OpenURI calls (STATE/openuri.log) and the Secret portal's requests with their answers
+# (STATE/secret-portal.log).
+#
 # The app, io.github.webviewhost.SandboxTest, has the least permissions a sign-in needs
 # (--share=network, --share=ipc, --socket=wayland, --socket=fallback-x11, --device=dri; no
 # --talk-name=org.freedesktop.secrets) and reads the checkout (--filesystem=CHECKOUT:ro) to run
@@ -103,6 +108,9 @@ start() {
   # Every OpenURI call on the bus, as the portal received it (parent_window, uri, options).
   dbus-monitor --address "$DBUS_SESSION_BUS_ADDRESS" "interface='org.freedesktop.portal.OpenURI'" >"$STATE/openuri.log" 2>&1 &
   echo $! >> "$STATE/pids"
+  # Every Secret portal call and its Response (libsecret's file backend asks for the app's key).
+  dbus-monitor --address "$DBUS_SESSION_BUS_ADDRESS" "interface='org.freedesktop.portal.Secret'" "interface='org.freedesktop.portal.Request'" >"$STATE/secret-portal.log" 2>&1 &
+  echo $! >> "$STATE/pids"
   for name in org.freedesktop.secrets org.freedesktop.portal.Desktop; do
     for _ in $(seq 200); do
       gdbus call --session -d org.freedesktop.DBus -o /org/freedesktop/DBus -m org.freedesktop.DBus.NameHasOwner "$name" 2>/dev/null \
@@ -135,8 +143,10 @@ run() {
   local env_args=()
   while IFS='=' read -r name value; do
     case "$name" in
-      WEBVIEW_HOST_*|SCENARIO_*|SIGNIN_*|ISSUER|CLIENT_ID|USERNAME|PASSWORD|STORE|G_MESSAGES_DEBUG|NO_AT_BRIDGE|GTK_A11Y|GDK_BACKEND)
+      WEBVIEW_HOST_*|SCENARIO_*|SIGNIN_*|WVH_*|ISSUER|CLIENT_ID|USERNAME|PASSWORD|STORE|G_MESSAGES_DEBUG|NO_AT_BRIDGE|GTK_A11Y|GDK_BACKEND)
         env_args+=("--env=$name=$value") ;;
+      # A library preloaded into the program only (not into flatpak or bwrap).
+      SANDBOX_LD_PRELOAD) env_args+=("--env=LD_PRELOAD=$value") ;;
     esac
   done < <(env)
   exec setpriv --bounding-set -sys_nice --inh-caps -sys_nice -- \

@@ -72,9 +72,12 @@ final class PageDriver {
 }
 
 /// The token store: memory, or with SIGNIN_TOKEN_STORE=secret the default one (the Secret
-/// Service, or in a Flatpak sandbox libsecret's portal file backend).
-func tokenStore() -> (any TokenCacheStorage)? {
-    environment["SIGNIN_TOKEN_STORE"] == "secret" ? nil : InMemoryTokenCacheStorage()
+/// Service, or in a Flatpak sandbox libsecret's portal file backend), the same item with another
+/// time limit when SIGNIN_TOKEN_STORE_TIMEOUT gives one (seconds).
+func tokenStore(clientID: String) -> (any TokenCacheStorage)? {
+    guard environment["SIGNIN_TOKEN_STORE"] == "secret" else { return InMemoryTokenCacheStorage() }
+    guard let timeout = environment["SIGNIN_TOKEN_STORE_TIMEOUT"].flatMap(TimeInterval.init) else { return nil }
+    return try? SecretServiceTokenCacheStorage(attributes: ["client_id": clientID], timeout: timeout)
 }
 
 @MainActor
@@ -84,7 +87,7 @@ func signIn(
     var facts = ScenarioReport()
     do throws(WebAuthError) {
         let app = try PublicClientApplication(configuration: .init(
-            clientID: clientID, authority: issuer, redirectURI: URL(string: redirect)!, tokenCacheStorage: tokenStore()))
+            clientID: clientID, authority: issuer, redirectURI: URL(string: redirect)!, tokenCacheStorage: tokenStore(clientID: clientID)))
         let result = try await app.acquireToken(with: InteractiveTokenParameters(scopes: scopes, webviewParameters: webview))
         if let view = webview.customWebview?.pointer {
             // What the app finds in its view right after the await (EmbeddedSignIn.md says: "").
@@ -198,9 +201,10 @@ ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check(nil, 
     case .silentFromStore: { arguments in
         var facts = ScenarioReport()
         do throws(WebAuthError) {
+            let clientID = arguments.first ?? "webviewhost-tests"
             let app = try PublicClientApplication(configuration: .init(
-                clientID: arguments.first ?? "webviewhost-tests", authority: issuer, redirectURI: URL(string: "http://127.0.0.1/callback")!,
-                tokenCacheStorage: tokenStore()))
+                clientID: clientID, authority: issuer, redirectURI: URL(string: "http://127.0.0.1/callback")!,
+                tokenCacheStorage: tokenStore(clientID: clientID)))
             guard let account = try await app.allAccounts().first else {
                 facts[.outcome] = "noAccount"
                 return facts

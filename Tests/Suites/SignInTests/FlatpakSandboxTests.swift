@@ -112,6 +112,50 @@ extension GlewlwydSignInTests {
         }
     }
 
+    /// `late-portal-subscribe.c`, built once into the checkout's `.build` (the sandbox reads the
+    /// checkout): preloaded, it makes libsecret subscribe late to the Secret portal's answer.
+    static let latePortalSubscribe = Task { () throws -> String in
+        let source = Checkout.fixture("Flatpak").appendingPathComponent("late-portal-subscribe.c").path
+        let folder = Checkout.root.appendingPathComponent(".build/test-fixtures")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let library = folder.appendingPathComponent("late-portal-subscribe.so").path
+        let built = try await ScriptRunner.run(
+            "bash", ["-c", "clang -shared -fPIC -o \"$2\" \"$1\" $(pkg-config --cflags --libs gio-2.0) -ldl", "build", source, library],
+            timeout: 120)
+        guard built.status == 0 else { throw GlewlwydError("building \(source): \(built.standardError.suffix(2000))") }
+        return library
+    }
+
+    @Test("Flatpak on a busy machine: libsecret drops the Secret portal's answer (it subscribed late), the library asks again and the sign-in keeps its tokens; an answer dropped every time ends at the store's time limit, not in a hang")
+    func flatpakSecretPortalAnswerDropped() async throws {
+        let preload = try await Self.latePortalSubscribe.value
+        try await withFlatpakSession { session in
+            var environment = session
+            environment["SIGNIN_TOKEN_STORE"] = "secret"
+            environment["SANDBOX_LD_PRELOAD"] = preload
+            environment["WVH_LATE_PORTAL_SUBSCRIBE"] = "1500:1"  // the first answer only
+            let report = try await sandboxed(SignInScenario.systemBrowser, [server.clientID], environment: environment)
+            expectAlice(report)
+            let state = try await FlatpakSandbox.shared.setUp()
+            let calls = (try? String(contentsOf: state.appendingPathComponent("secret-portal.log"), encoding: .utf8)) ?? ""
+            let requests = calls.components(separatedBy: "member=RetrieveSecret").count - 1
+            #expect(requests == 2, "the dropped answer, then the one libsecret used: \(calls.prefix(3000))")
+            let keyring = URL(fileURLWithPath: session["HOME"]!)
+                .appendingPathComponent(".var/app/io.github.webviewhost.SandboxTest/data/keyrings/default.keyring")
+            #expect(FileManager.default.fileExists(atPath: keyring.path), "the tokens were kept: \(keyring.path)")
+
+            // Every answer dropped (libsecret subscribes a minute late, each time): the store gives
+            // up at its time limit (12 s here), and the app's call ends with the store's error, which says so.
+            // Before, the time limit cancelled libsecret's request, which deadlocks libsecret 0.20,
+            // and every later call of the store waited behind it for ever.
+            environment["WVH_LATE_PORTAL_SUBSCRIBE"] = "60000:-1"
+            environment["SIGNIN_TOKEN_STORE_TIMEOUT"] = "12"
+            let later = try await sandboxed(SignInScenario.silentFromStore, [server.clientID], environment: environment)
+            #expect(later[.outcome] == "providerUnavailable", "\(later[.outcome] ?? "") \(later[.message] ?? "")")
+            #expect(later[.message]?.contains("within 12 seconds: the Secret portal answered all") == true, "\(later[.message] ?? "")")
+        }
+    }
+
     @Test("Flatpak on Wayland: the portal gets the app's window as wayland:<handle>, exported with xdg-foreign (a headless Mutter)")
     func flatpakWaylandParent() async throws {
         try await withFlatpakSession { session in
