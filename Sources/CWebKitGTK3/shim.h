@@ -60,6 +60,7 @@ static inline void wvh_set_direction_recursive_cb(GtkWidget *widget, gpointer di
 // MARK: GDK
 // GdkEventKey's keyval, from the `GdkEvent *` a key-press-event handler receives.
 static inline guint wvh_event_key_keyval(gpointer event) { return ((GdkEventKey *)event)->keyval; }
+static inline guint wvh_event_key_state(gpointer event) { return ((GdkEventKey *)event)->state; }
 // The portal's parent-window identifier of a realized toplevel: "x11:<XID in hex>", or NULL
 // when the window is not on X11 (on Wayland the handle is exported asynchronously).
 static inline char *wvh_parent_window_identifier(GtkWindow *window) {

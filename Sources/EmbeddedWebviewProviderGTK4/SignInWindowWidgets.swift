@@ -110,6 +110,26 @@ struct SignInWindowWidgets {
         })
     }
 
+    /// F6 and Ctrl+Tab (with Shift too) move the keyboard focus between the page and the header
+    /// bar's buttons, as in GNOME's own apps. In GTK 4, WebKitGTK 6.0 keeps Tab inside the page
+    /// (past its last element Tab goes around to its first), so without this a keyboard never
+    /// reaches "Continue in your browser". Taken before the page sees the keys.
+    func onSwitchBetweenPageAndHeader(_ connections: SignalConnections) {
+        let keys = gtk_event_controller_key_new()!
+        gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
+        gtk_widget_add_controller(wvh_widget(window), keys)  // the window owns it
+        let window = window, webView = wvh_widget(webView), cancelButton = cancelButton
+        connections.connect(keys, "key-pressed", .keyPressed { keyval, modifiers in
+            guard SignInWindow.switchesBetweenPageAndHeader(keyval: keyval, control: modifiers & GDK_CONTROL_MASK.rawValue != 0) else {
+                return false
+            }
+            let focus = gtk_window_get_focus(window)
+            let inPage = focus.map { $0 == webView || gtk_widget_is_ancestor($0, webView) != 0 } ?? false
+            _ = gtk_widget_grab_focus(inPage ? cancelButton : webView)
+            return true
+        })
+    }
+
     /// Calls `handler` when someone else destroys the window (with its parent, say). GTK 4's
     /// `gtk_window_destroy` hides the window, takes it off the toplevel list and unrealizes it, but
     /// emits `destroy` only on the last reference, which the ``SignInWindow`` holds until it is

@@ -63,6 +63,7 @@ final class SignInWindow {
         widgets.onBrowserButton(connections) { [weak self] in
             self?.onContinueInBrowser?()
         }
+        widgets.onSwitchBetweenPageAndHeader(connections)
         widgets.onDestroyedElsewhere(connections) { [weak self] in
             guard let self, !self.destroyed else { return }
             self.destroyed = true  // destroyed with its parent, say
@@ -106,7 +107,8 @@ final class SignInWindow {
     }
 
     /// Shows the window with the keyboard focus in the page: the person types into the sign-in
-    /// form at once (a page's `autofocus` field takes it), and Tab reaches the header bar's buttons.
+    /// form at once (a page's `autofocus` field takes it); F6 or Ctrl+Tab reaches the header bar's
+    /// buttons (on GTK 3 Tab does too).
     func show() {
         widgets.present()
         gtk_widget_grab_focus(wvh_widget(webView))
@@ -174,5 +176,17 @@ extension SignInWindowWidgets {
             gtk_widget_set_margin_bottom(widget, 14)
         }
         return (spinner, label)
+    }
+}
+
+extension SignInWindow {
+    /// Whether a key press moves the focus between the page and the header bar: F6, or Tab with
+    /// Ctrl (GTK's way out of a widget that keeps Tab for itself); with Shift too.
+    static func switchesBetweenPageAndHeader(keyval: UInt32, control: Bool) -> Bool {
+        switch Int32(keyval) {
+        case GDK_KEY_F6: true
+        case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab, GDK_KEY_KP_Tab: control
+        default: false
+        }
     }
 }

@@ -63,7 +63,7 @@ func accessibilityScenario() async throws -> ScenarioReport {
 // autofocus: the library's window focuses the first field; on the next page, autofocus on its
 // second field is kept); typing fills it; Tab goes to the page's
 // button, then out of the page to the header bar's buttons; Shift+Tab comes back into the page;
-// Enter submits the form; Escape on the next page ends the sign-in. After each key, where the
+// F6 and Ctrl+Tab go to the header bar and back; Enter submits the form; Escape on the next page ends the sign-in. After each key, where the
 // focus is: GTK's focus widget, and inside the page the element the page itself reports (its
 // focusin, input and blur listeners write it into document.title; no script is run from here,
 // which would count as a user gesture).
@@ -158,6 +158,12 @@ func keyboardScenario() async throws -> ScenarioReport {
     await press("key shift+Tab", untilFocus: { $0.hasPrefix("page:") && !$0.hasPrefix("page:blurred:") }, limit: 2)
     await press("key Tab", untilFocus: { $0.hasPrefix("button:") }, limit: 3)
     await press("key Tab", untilFocus: { $0 == "page:user=alice" }, limit: 4)
+    // F6 and Ctrl+Tab: to the header bar (where Tab alone never goes on GTK 4) and back.
+    let inPage = { (focus: String) in focus.hasPrefix("page:") && !focus.hasPrefix("page:blurred:") }
+    await press("key F6")
+    await press("key F6", until: inPage)
+    await press("key ctrl+Tab")
+    await press("key ctrl+shift+Tab", until: inPage)
     await press("key Tab", untilFocus: { $0 == "page:next" }, limit: 5)
     guard focus() == "page:next" else {
         // Enter would press whatever has the focus (Cancel, say): stop here, with the steps.
