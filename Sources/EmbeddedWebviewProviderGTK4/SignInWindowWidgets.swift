@@ -126,6 +126,7 @@ struct SignInWindowWidgets {
             let focus = gtk_window_get_focus(window)
             let inPage = focus.map { $0 == webView || gtk_widget_is_ancestor($0, webView) != 0 } ?? false
             _ = gtk_widget_grab_focus(inPage ? cancelButton : webView)
+            gtk_window_set_focus_visible(window, 1)  // the focus ring, as after Tab
             return true
         })
     }

@@ -111,7 +111,8 @@ func keyboardScenario() async throws -> ScenarioReport {
         return run.recorder.pageNeverLoaded()
     }
     let title = gtk_window_get_title(wvh_window(window)).map { String(cString: $0) } ?? ""
-    /// Where the keyboard focus is: `page:<element>[=<value>]`, `button:<label>`, or GTK's type name.
+    /// Where the keyboard focus is: `page:<element>[=<value>]`, `button:<label>` (with ` (no ring)`
+    /// when no focus ring shows), or GTK's type name.
     func focus() -> String {
         guard let widget = gtk_window_get_focus(wvh_window(window)).map({ UnsafeMutableRawPointer($0) }) else { return "none" }
         if widget == view {
@@ -119,7 +120,9 @@ func keyboardScenario() async throws -> ScenarioReport {
         }
         if g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), gtk_button_get_type()) != 0 {
             let label = gtk_button_get_label(UnsafeMutablePointer(OpaquePointer(widget))).map { String(cString: $0) } ?? ""
-            return "button:" + label.replacingOccurrences(of: "_", with: "")
+            // A button the keyboard reached shows its focus ring; "(no ring)" when GTK hides it.
+            let ring = gtk_window_get_focus_visible(wvh_window(window)) != 0 ? "" : " (no ring)"
+            return "button:" + label.replacingOccurrences(of: "_", with: "") + ring
         }
         var chain: [String] = []
         var current: UnsafeMutablePointer<GtkWidget>? = wvh_widget(widget)
