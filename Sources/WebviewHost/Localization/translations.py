@@ -51,7 +51,7 @@ def po_escape(text):
 
 
 def extract():
-    """(context, text) -> [file:line], in the order first met."""
+    """(context, text) -> [file], in the order first met."""
     found = {}
     files = sorted(glob.glob(os.path.join(ROOT, "Sources", "**", "*.swift"), recursive=True)
                    + glob.glob(os.path.join(ROOT, "Plugins", "**", "*.swift"), recursive=True))
@@ -63,9 +63,12 @@ def extract():
             start = source.rfind("\n", 0, match.start()) + 1
             if "//" in source[start:match.start()]:
                 continue  # a comment that shows how to call it
-            line = source.count("\n", 0, match.start()) + 1
             key = (swift_unescape(match.group(1)), swift_unescape(match.group(2)))
-            found.setdefault(key, []).append("%s:%d" % (os.path.relpath(path, ROOT), line))
+            places = found.setdefault(key, [])
+            # The file only, as `xgettext --add-location=file` writes it: a line number would
+            # make every edit above a shown text a stale template.
+            if os.path.relpath(path, ROOT) not in places:
+                places.append(os.path.relpath(path, ROOT))
     return found
 
 
