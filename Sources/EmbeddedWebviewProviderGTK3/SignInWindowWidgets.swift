@@ -99,17 +99,12 @@ struct SignInWindowWidgets {
     /// bar's buttons, as in GNOME's own apps (and as in GTK 4, where Tab alone stays in the page).
     /// The window sees key presses before the page.
     func onSwitchBetweenPageAndHeader(_ connections: SignalConnections) {
-        let window = window, webView = wvh_widget(webView), cancelButton = cancelButton
+        let window = window, webView = webView, cancelButton = cancelButton
         connections.connect(window, "key-press-event", .pointerReturningBool { (event: UnsafeMutablePointer<GdkEvent>?) in
-            guard let event,
-                SignInWindow.switchesBetweenPageAndHeader(
-                    keyval: wvh_event_key_keyval(event), control: wvh_event_key_state(event) & GDK_CONTROL_MASK.rawValue != 0)
-            else { return false }
-            let focus = gtk_window_get_focus(window)
-            let inPage = focus.map { $0 == webView || gtk_widget_is_ancestor($0, webView) != 0 } ?? false
-            gtk_widget_grab_focus(inPage ? cancelButton : webView)
-            gtk_window_set_focus_visible(window, 1)  // the focus ring, as after Tab
-            return true
+            guard let event else { return false }
+            return Self.switchBetweenPageAndHeader(
+                keyval: wvh_event_key_keyval(event), control: wvh_event_key_state(event) & GDK_CONTROL_MASK.rawValue != 0,
+                in: window, page: webView, headerButton: cancelButton)
         })
     }
 

@@ -118,16 +118,10 @@ struct SignInWindowWidgets {
         let keys = gtk_event_controller_key_new()!
         gtk_event_controller_set_propagation_phase(keys, GTK_PHASE_CAPTURE)
         gtk_widget_add_controller(wvh_widget(window), keys)  // the window owns it
-        let window = window, webView = wvh_widget(webView), cancelButton = cancelButton
+        let window = window, webView = webView, cancelButton = cancelButton
         connections.connect(keys, "key-pressed", .keyPressed { keyval, modifiers in
-            guard SignInWindow.switchesBetweenPageAndHeader(keyval: keyval, control: modifiers & GDK_CONTROL_MASK.rawValue != 0) else {
-                return false
-            }
-            let focus = gtk_window_get_focus(window)
-            let inPage = focus.map { $0 == webView || gtk_widget_is_ancestor($0, webView) != 0 } ?? false
-            _ = gtk_widget_grab_focus(inPage ? cancelButton : webView)
-            gtk_window_set_focus_visible(window, 1)  // the focus ring, as after Tab
-            return true
+            Self.switchBetweenPageAndHeader(
+                keyval: keyval, control: modifiers & GDK_CONTROL_MASK.rawValue != 0, in: window, page: webView, headerButton: cancelButton)
         })
     }
 

@@ -179,14 +179,25 @@ extension SignInWindowWidgets {
     }
 }
 
-extension SignInWindow {
-    /// Whether a key press moves the focus between the page and the header bar: F6, or Tab with
-    /// Ctrl (GTK's way out of a widget that keeps Tab for itself); with Shift too.
-    static func switchesBetweenPageAndHeader(keyval: UInt32, control: Bool) -> Bool {
-        switch Int32(keyval) {
+extension SignInWindowWidgets {
+    /// For a key press in `window`: F6, or Tab with Ctrl (GTK's way out of a widget that keeps Tab
+    /// for itself), with Shift too, moves the focus from the page to `headerButton` and from
+    /// anywhere else back to the page, with the focus ring shown as after Tab. Whether it did
+    /// (the key is then taken).
+    static func switchBetweenPageAndHeader(
+        keyval: UInt32, control: Bool, in window: WebKitDifferences.Window, page view: WebKitDifferences.WebView,
+        headerButton: WebKitDifferences.Widget
+    ) -> Bool {
+        let switches = switch Int32(keyval) {
         case GDK_KEY_F6: true
         case GDK_KEY_Tab, GDK_KEY_ISO_Left_Tab, GDK_KEY_KP_Tab: control
         default: false
         }
+        guard switches, let page = wvh_widget(view) else { return false }
+        let focus = gtk_window_get_focus(window)
+        let inPage = focus.map { $0 == page || gtk_widget_is_ancestor($0, page) != 0 } ?? false
+        _ = gtk_widget_grab_focus(inPage ? headerButton : page)
+        gtk_window_set_focus_visible(window, 1)
+        return true
     }
 }

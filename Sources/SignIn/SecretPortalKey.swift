@@ -24,15 +24,12 @@ enum SecretPortalKey {
     /// file (a read of 64 bytes and a key derivation); beyond that the answer was dropped.
     static let grace: TimeInterval = 3
 
-    private static let state = Mutex(State())
+    /// Whether this process has the key; held while a request is made.
+    private static let retrieved = Mutex(false)
+    /// The bus filter, installed on the first request (`nil` without a session bus).
+    /// nonisolated(unsafe): set once; the C side reads and writes its counts under its own lock.
+    nonisolated(unsafe) private static let watch = wvh_secret_portal_watch_start()
     private static let logger = Logger(label: "SignIn.tokenCache")
-
-    private struct State: @unchecked Sendable {
-        // @unchecked: the watch is written once and read under this Mutex; its C side has its own lock.
-        var retrieved = false
-        var watch: UnsafeMutablePointer<WvhSecretPortalWatch>?
-        var watching = false
-    }
 
     /// Gets the key if this process has not yet; `start` starts a lookup that only reads. `nil`
     /// once the key is there, or the error of the request that ended (the portal refused, no
@@ -40,18 +37,14 @@ enum SecretPortalKey {
     static func retrieve(
         within timeout: TimeInterval, start: () -> SecretServiceCall<Void>
     ) -> TokenCacheStorageError? {
-        state.withLock { state -> TokenCacheStorageError? in
-            if state.retrieved { return nil }
-            if !state.watching {
-                state.watch = wvh_secret_portal_watch_start()
-                state.watching = true
-            }
+        retrieved.withLock { retrieved -> TokenCacheStorageError? in
+            if retrieved { return nil }
             let clock = ContinuousClock()
             let end = clock.now + .seconds(timeout)
             var attempts = 0, lost = 0
             while true {
                 attempts += 1
-                let answersBefore = state.watch.map { wvh_secret_portal_watch_answers($0) } ?? 0
+                let answersBefore = watch.map { wvh_secret_portal_watch_answers($0) } ?? 0
                 let call = start()
                 var answeredAt: ContinuousClock.Instant?
                 while true {
@@ -59,10 +52,10 @@ enum SecretPortalKey {
                     if now >= end { return timedOut(after: timeout, requests: attempts, lost: lost + (answeredAt == nil ? 0 : 1)) }
                     if let outcome = call.wait(timeout: min(0.1, Self.seconds(end - now)), cancelling: false) {
                         if case .failure(let failure) = outcome { return failure }
-                        state.retrieved = true
+                        retrieved = true
                         return nil
                     }
-                    guard let watch = state.watch, wvh_secret_portal_watch_answers(watch) > answersBefore else { continue }
+                    guard let watch, wvh_secret_portal_watch_answers(watch) > answersBefore else { continue }
                     if answeredAt == nil { answeredAt = now }
                     if let answeredAt, now - answeredAt > .seconds(grace) { break }  // lost: ask again
                 }

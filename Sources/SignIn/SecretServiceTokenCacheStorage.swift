@@ -154,12 +154,8 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
     /// waits for the portal's answer.
     private func call<T: Sendable>(
         _ verb: String,
-        _ body: @escaping @Sendable (
-            UnsafePointer<UnsafePointer<CChar>?>, UnsafePointer<UnsafePointer<CChar>?>, Int32, UnsafeMutablePointer<GCancellable>?,
-            UnsafeMutablePointer<UnsafeMutablePointer<GError>?>
-        ) -> Result<T, TokenCacheStorageError>
+        _ body: @escaping LibsecretCall<T>
     ) -> Result<T, TokenCacheStorageError> {
-        let timeout = timeout
         let inFlatpak = sandbox?.kind == .flatpak
         var outcome: Result<T, TokenCacheStorageError>
         if inFlatpak, let failure = SecretPortalKey.retrieve(within: timeout, start: { start("read", Self.lookupBody(schemaName)) }) {
@@ -175,10 +171,7 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
     /// Starts `body` on a worker thread; its outcome arrives in the returned call.
     private func start<T: Sendable>(
         _ verb: String,
-        _ body: @escaping @Sendable (
-            UnsafePointer<UnsafePointer<CChar>?>, UnsafePointer<UnsafePointer<CChar>?>, Int32, UnsafeMutablePointer<GCancellable>?,
-            UnsafeMutablePointer<UnsafeMutablePointer<GError>?>
-        ) -> Result<T, TokenCacheStorageError>
+        _ body: @escaping LibsecretCall<T>
     ) -> SecretServiceCall<T> {
         let pairs = attributes.sorted { $0.key < $1.key }.map { [$0.key, $0.value] }
         let timeout = timeout
@@ -204,10 +197,7 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
 
     /// A lookup that only reads (the portal key step runs it; nothing is written twice when it is
     /// started again).
-    private static func lookupBody(_ schemaName: String) -> @Sendable (
-        UnsafePointer<UnsafePointer<CChar>?>, UnsafePointer<UnsafePointer<CChar>?>, Int32, UnsafeMutablePointer<GCancellable>?,
-        UnsafeMutablePointer<UnsafeMutablePointer<GError>?>
-    ) -> Result<Void, TokenCacheStorageError> {
+    private static func lookupBody(_ schemaName: String) -> LibsecretCall<Void> {
         { keys, values, count, cancellable, error in
             if let secret = wvh_secret_lookup(schemaName, keys, values, count, cancellable, error) { wvh_secret_free(secret) }
             return .success(())
@@ -242,6 +232,13 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
                 + "Start the keyring in the desktop session, or choose another TokenCacheStorage.")
     }
 }
+
+/// One libsecret call, run on a worker thread: it gets the item's attribute names and values (C
+/// arrays of `count`), the call's cancellable and a GError to set.
+typealias LibsecretCall<T> = @Sendable (
+    _ keys: UnsafePointer<UnsafePointer<CChar>?>, _ values: UnsafePointer<UnsafePointer<CChar>?>, _ count: Int32,
+    _ cancellable: UnsafeMutablePointer<GCancellable>?, _ error: UnsafeMutablePointer<UnsafeMutablePointer<GError>?>
+) -> Result<T, TokenCacheStorageError>
 
 /// One libsecret call in flight: the `GCancellable` it runs with, and the outcome its worker
 /// thread hands to the caller waiting for it.

@@ -63,8 +63,8 @@ func accessibilityScenario() async throws -> ScenarioReport {
 // autofocus: the library's window focuses the first field; on the next page, autofocus on its
 // second field is kept); typing fills it; Tab goes to the page's
 // button, then out of the page to the header bar's buttons; Shift+Tab comes back into the page;
-// F6 and Ctrl+Tab go to the header bar and back; Enter submits the form; Escape on the next page ends the sign-in. After each key, where the
-// focus is: GTK's focus widget, and inside the page the element the page itself reports (its
+// F6 and Ctrl+Tab go to the header bar and back; Enter submits the form; Escape on the next
+// page ends the sign-in. After each key, where the focus is: GTK's focus widget, and inside the page the element the page itself reports (its
 // focusin, input and blur listeners write it into document.title; no script is run from here,
 // which would count as a user gesture).
 @MainActor
