@@ -86,14 +86,16 @@ final class LoopbackRedirectListener {
     /// Ends the grace period at its deadline; released (and the listener with it) by ``disconnect()``.
     private var graceDeadline: GSourceRef?
 
-    /// Binds a listener on `host` (`127.0.0.1`, `[::1]`/`::1`, or `localhost` for both) and `port`
+    /// Binds a listener on `host` (a ``WebviewHost/LoopbackHost``; `localhost` binds 127.0.0.1 and ::1) and `port`
     /// (0: the kernel picks one).
     ///
     /// - Throws: `redirectListenerFailed` when the port is busy or cannot be bound; `invalidParameters`
     ///   for a host that is not loopback.
     init(host: String, port: Int) throws(WebAuthError) {
         sockets = try LoopbackSocketService(host: host, port: port)
+        // The browser names the host as it writes it ([::1]); another client as the redirect URI does.
         expectedHosts = Self.expectedHosts(host: sockets.host, port: sockets.port)
+            .union(Self.expectedHosts(host: host.lowercased(), port: sockets.port))
         let server = GObjectRef(adopting: wvh_soup_server_new()!)
         self.server = server
         // Weak: the server never keeps the listener alive.

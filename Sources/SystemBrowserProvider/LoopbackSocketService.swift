@@ -10,29 +10,26 @@ import WebviewHost
 final class LoopbackSocketService {
     /// The port the sockets are bound to.
     let port: Int
-    /// The host as the redirect URI names it (`127.0.0.1`, `[::1]`, `localhost`).
+    /// The host as a browser writes it (`127.0.0.1`, `[::1]`, `localhost`; ``LoopbackHost/description``).
     let host: String
 
     private var service: GObjectRef<UnsafeMutablePointer<GSocketService>>?
     private let signals = SignalConnections()
 
-    /// Binds `host` (`127.0.0.1`, `[::1]`/`::1`, or `localhost` for both) on `port` (0: the
-    /// kernel picks one, the same for both addresses). Nothing is accepted before ``start(_:)``.
+    /// Binds `host` (a ``LoopbackHost``: an address in 127.0.0.0/8, `[::1]` in any spelling, or
+    /// `localhost` for 127.0.0.1 and ::1) on `port` (0: the kernel picks one, the same for both
+    /// addresses). Nothing is accepted before ``start(_:)``.
     ///
     /// - Throws: `redirectListenerFailed` when the port is busy or cannot be bound; `invalidParameters`
     ///   for a host that is not loopback or a port out of range.
     init(host: String, port: Int) throws(WebAuthError) {
-        let addresses: [String]
-        let hostName: String
-        switch host.lowercased() {
-        case "127.0.0.1": addresses = ["127.0.0.1"]; hostName = "127.0.0.1"
-        case "[::1]", "::1": addresses = ["::1"]; hostName = "[::1]"
-        case "localhost": addresses = ["127.0.0.1", "::1"]; hostName = "localhost"
-        default:
+        guard let loopback = LoopbackHost(host) else {
             throw WebAuthError(
                 .invalidParameters,
                 "The redirect host \"\(host)\" is not a loopback address; use http://127.0.0.1 or http://[::1].")
         }
+        let addresses = loopback.socketAddresses
+        let hostName = loopback.description
         guard (0...65535).contains(port) else {
             throw WebAuthError(.invalidParameters, "The redirect URI's port \(port) is not a valid TCP port.")
         }

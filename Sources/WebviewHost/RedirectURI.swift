@@ -1,5 +1,11 @@
 public import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// A redirect URI and the contract's matching rule: scheme and host compared case-insensitively,
 /// user info, port and path exactly (a scheme's default port equals no port), query and fragment
 /// ignored. Never a prefix match: a login page whose query carries `redirect_uri=` does not match.
@@ -31,9 +37,10 @@ public struct RedirectURI: Hashable, Sendable, CustomStringConvertible {
         MatchKey(candidate) == key
     }
 
-    /// Whether this is an `http` URI on a loopback address (RFC 8252 section 7.3).
+    /// Whether this is an `http` URI on a loopback address (RFC 8252 section 7.3), by the one
+    /// rule of ``LoopbackHost``: 127.0.0.0/8, any spelling of `[::1]`, `localhost`.
     public var isLoopback: Bool {
-        key.scheme == "http" && ["127.0.0.1", "[::1]", "::1", "localhost"].contains(key.host ?? "")
+        url.isLoopbackHTTP
     }
 
     public var description: String { url.absoluteString }
@@ -54,7 +61,7 @@ public struct RedirectURI: Hashable, Sendable, CustomStringConvertible {
             self.scheme = scheme
             user = components.percentEncodedUser
             password = components.percentEncodedPassword
-            host = Self.host(of: components)?.lowercased()
+            host = Self.host(of: components).map(Self.canonicalIPv6)?.lowercased()
             let defaultPort: Int? = switch scheme {
             case "http": 80
             case "https": 443
@@ -63,6 +70,17 @@ public struct RedirectURI: Hashable, Sendable, CustomStringConvertible {
             port = components.port == defaultPort ? nil : components.port
             path = components.percentEncodedPath
             if path.isEmpty, host != nil, scheme == "http" || scheme == "https" { path = "/" }
+        }
+
+        /// An IPv6 literal as browsers write it (`[0:0:0:0:0:0:0:1]` is `[::1]`: WebKit and the
+        /// browsers navigate to that spelling); any other host as it is.
+        private static func canonicalIPv6(_ host: String) -> String {
+            guard host.hasPrefix("["), host.hasSuffix("]") else { return host }
+            var address = in6_addr()
+            guard inet_pton(AF_INET6, String(host.dropFirst().dropLast()), &address) == 1 else { return host }
+            var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+            guard inet_ntop(AF_INET6, &address, &text, socklen_t(text.count)) != nil else { return host }
+            return "[" + String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) + "]"
         }
 
         /// `percentEncodedHost`, which IDNA-decodes every host with ICU (loading its UTS #46

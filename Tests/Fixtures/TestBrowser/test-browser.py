@@ -26,6 +26,7 @@ import signal
 import subprocess
 import sys
 import time
+import ipaddress
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -70,9 +71,33 @@ def origin(url):
     return (parts.scheme, parts.hostname, parts.port)
 
 
+def canonical(url):
+    """The URL as a browser writes it (WHATWG URL): the host in lower case, an IPv6 literal in
+    its short form ([0:0:0:0:0:0:0:1] is [::1])."""
+    parts = urllib.parse.urlsplit(url)
+    host = parts.hostname or ""
+    try:
+        address = ipaddress.ip_address(host)
+        host = "[%s]" % address.compressed if address.version == 6 else address.compressed
+    except ValueError:
+        pass
+    netloc = host + (":%d" % parts.port if parts.port is not None else "")
+    return urllib.parse.urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def is_loopback(host):
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def fetch(method, url, data=None):
+    url = canonical(url)
     host = urllib.parse.urlsplit(url).hostname
-    if host not in ("127.0.0.1", "::1", "localhost"):
+    if not is_loopback(host):
         log("refused-non-loopback", url=url)
         return None, None, None
     request = urllib.request.Request(url, data=data, method=method)

@@ -56,6 +56,9 @@ ScenarioHost.main(SystemBrowserScenario.self, initializeToolkit: initializeGTK) 
     }
     case .portZero: { _ in try await SignInRun(redirectURI: "http://127.0.0.1:0/callback", browserEnvironment: browser()).run() }
     case .ipv6: { _ in try await SignInRun(redirectURI: "http://[::1]/callback", browserEnvironment: browser()).run() }
+    case .loopbackSpelling: { arguments in
+        try await SignInRun(redirectURI: arguments.first ?? "http://127.0.0.1/callback", browserEnvironment: browser()).run()
+    }
     case .fixedPort: { _ in
         try await SignInRun(redirectURI: "http://127.0.0.1:{port}/callback", browserEnvironment: browser()).run()
     }

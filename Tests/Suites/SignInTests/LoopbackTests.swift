@@ -18,6 +18,7 @@ import WebviewHost
         .init(url: "http://127.0.0.1/", loopback: true),
         .init(url: "http://127.0.0.1:8080/cb", loopback: true),
         .init(url: "http://127.255.3.4/", loopback: true),
+        .init(url: "http://127.0.0.2/callback", loopback: true),
         .init(url: "http://user@127.0.0.1/", loopback: true),
         // names and forms that only look like it
         .init(url: "http://127.evil.example/", loopback: false),
@@ -57,10 +58,38 @@ import WebviewHost
         .init(url: "http:///path", loopback: false),
     ]
 
-    @Test("http is accepted only to a loopback host", arguments: hosts)
+    /// One rule (issue 35): the configuration's check, the redirect URI's `isLoopback` (which the
+    /// policy, the providers and the listener ask) and `LoopbackHost` agree on every spelling.
+    @Test("http is accepted only to a loopback host, by the one rule everything asks", arguments: hosts)
     func plainHTTP(_ host: Host) throws {
         let url = try #require(URL(string: host.url))
         #expect(url.isHTTPSOrLoopback == host.loopback)
+        #expect(url.isLoopbackHTTP == host.loopback)
+        #expect((LoopbackHost(of: url) != nil) == host.loopback)
+        if let redirect = try? RedirectURI(url) {
+            #expect(redirect.isLoopback == host.loopback)
+        } else {
+            #expect(!host.loopback, "a loopback URL is a valid redirect URI")
+        }
+    }
+
+    @Test("A loopback host's listening addresses and the spelling a browser writes", arguments: [
+        ("127.0.0.1", ["127.0.0.1"], "127.0.0.1"), ("127.0.0.2", ["127.0.0.2"], "127.0.0.2"),
+        ("[::1]", ["::1"], "[::1]"), ("[0:0:0:0:0:0:0:1]", ["::1"], "[::1]"), ("[0000::1]", ["::1"], "[::1]"),
+        ("localhost", ["127.0.0.1", "::1"], "localhost"), ("LocalHost", ["127.0.0.1", "::1"], "localhost"),
+    ])
+    func listeningAddresses(_ host: String, _ addresses: [String], _ written: String) throws {
+        let loopback = try #require(LoopbackHost(host))
+        #expect(loopback.socketAddresses == addresses)
+        #expect(loopback.description == written)
+    }
+
+    @Test("A redirect URI written with a long IPv6 loopback matches the browser's short form")
+    func ipv6SpellingsMatch() throws {
+        let redirect = try RedirectURI(URL(string: "http://[0:0:0:0:0:0:0:1]:8400/callback")!)
+        #expect(redirect.matches(URL(string: "http://[::1]:8400/callback?code=c")!))
+        #expect(!redirect.matches(URL(string: "http://[::2]:8400/callback?code=c")!))
+        #expect(!redirect.matches(URL(string: "http://127.0.0.1:8400/callback?code=c")!))
     }
 
     @Test("https is accepted to any host, other schemes never", arguments: [

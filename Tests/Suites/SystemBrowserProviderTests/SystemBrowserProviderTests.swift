@@ -7,13 +7,13 @@ import WebviewHost
 /// `browser`, on a private session bus (as on a desktop: GIO announces launches on it; without
 /// one, GLib would autolaunch a bus that outlives the test).
 func scenario(
-    _ name: SystemBrowserScenario, browser: TestBrowserDesktop.Browser = .registered, timeout: Duration = .seconds(60),
-    environment: [String: String] = [:]
+    _ name: SystemBrowserScenario, arguments: [String] = [], browser: TestBrowserDesktop.Browser = .registered,
+    timeout: Duration = .seconds(60), environment: [String: String] = [:]
 ) async throws -> ScenarioReport {
     let desktop = try TestBrowserDesktop(browser)
     defer { desktop.remove() }
     return try await ScenarioRunner.run(
-        name, environment: desktop.environment.merging(environment) { $1 }, timeout: timeout,
+        name, arguments: arguments, environment: desktop.environment.merging(environment) { $1 }, timeout: timeout,
         launcher: ["dbus-run-session", "--"])
 }
 
@@ -136,6 +136,29 @@ struct SystemBrowserProviderTests {
         let port = try #require(report[.listenerPort])
         #expect(report[.preparedRedirectURI] == "http://[::1]:\(port)/callback")
         #expect(report[.browserRequests]?.last?.hasPrefix("GET [::1]:\(port)/callback") == true)
+        #expect(report[.listenerRefusedAfterEnd] == true)
+    }
+
+    /// Issue 35: one loopback rule. Every spelling the configuration accepts as a loopback
+    /// redirect URI is one the browser provider binds and completes on: another address of
+    /// 127.0.0.0/8, `::1` written out in full, `localhost` in capitals. The browser writes an
+    /// IPv6 host in its short form (`[::1]`), and the listener answers it.
+    @Test("Each loopback spelling the configuration accepts signs in through the browser", arguments: [
+        ("http://127.0.0.2/callback", "127.0.0.2"),
+        ("http://127.255.10.1:0/callback", "127.255.10.1"),
+        ("http://[0:0:0:0:0:0:0:1]/callback", "[::1]"),
+        ("http://[0000::0001]/callback", "[::1]"),
+        ("http://LOCALHOST/callback", "localhost"),
+    ])
+    func loopbackSpellings(_ redirect: String, _ browserHost: String) async throws {
+        let report = try await scenario(.loopbackSpelling, arguments: [redirect])
+        #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        let port = try #require(report[.listenerPort])
+        let prepared = try #require(report[.preparedRedirectURI])
+        // The app's own spelling is kept (the provider compares redirect_uri as registered); only the port is added.
+        let written = redirect.replacingOccurrences(of: ":0/", with: "/").replacingOccurrences(of: "/callback", with: ":\(port)/callback")
+        #expect(prepared == written)
+        #expect(report[.browserRequests]?.last?.hasPrefix("GET \(browserHost):\(port)/callback") == true, "\(report[.browserRequests] ?? [])")
         #expect(report[.listenerRefusedAfterEnd] == true)
     }
 

@@ -10,6 +10,8 @@ public enum SystemBrowserScenario: String, ScenarioName {
     case afterCompletion = "after-completion"
     case portZero = "port-zero"
     case ipv6
+    /// A sign-in whose loopback redirect URI is the scenario's argument (any spelling the configuration accepts).
+    case loopbackSpelling = "loopback-spelling"
     case fixedPort = "fixed-port"
     case busyPort = "busy-port"
     case noBrowser = "no-browser"
