@@ -196,7 +196,7 @@ extension SignInWindowWidgets {
         guard switches, let page = wvh_widget(view) else { return false }
         let focus = gtk_window_get_focus(window)
         let inPage = focus.map { $0 == page || gtk_widget_is_ancestor($0, page) != 0 } ?? false
-        _ = gtk_widget_grab_focus(inPage ? headerButton : page)
+        gtk_widget_grab_focus(inPage ? headerButton : page)
         gtk_window_set_focus_visible(window, 1)
         return true
     }

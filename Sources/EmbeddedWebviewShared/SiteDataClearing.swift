@@ -4,7 +4,7 @@ import CWebKitGTK4
 import CWebKitGTK3
 #endif
 import CGLib
-public import Foundation
+import Foundation
 import GLibSupport
 public import WebviewHost
 

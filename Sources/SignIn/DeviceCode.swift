@@ -71,10 +71,17 @@ public struct DeviceCodeParameters: Sendable {
     /// `device_authorization_endpoint`.
     public var deviceAuthorizationEndpoint: URL?
 
-    public init(scopes: [String], display: DeviceCodeDisplay = .automatic, deviceAuthorizationEndpoint: URL? = nil) {
+    /// How long the sign-in may take, counted from the call: it then ends with `timedOut`.
+    /// `nil` (the default): until the code expires (`deviceCodeExpired`).
+    public var timeout: Duration?
+
+    public init(
+        scopes: [String], display: DeviceCodeDisplay = .automatic, deviceAuthorizationEndpoint: URL? = nil, timeout: Duration? = nil
+    ) {
         self.scopes = scopes
         self.display = display
         self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
+        self.timeout = timeout
     }
 }
 

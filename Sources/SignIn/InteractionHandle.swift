@@ -1,12 +1,12 @@
 import Synchronization
 import WebviewHost
 
-/// The interactive sign-in in progress, so that it can be cancelled from any thread, also
-/// before its web session exists (during discovery).
+/// One interactive call in progress (a sign-in, a sign-out, a device code), so that it can be
+/// cancelled from any thread, also before its web session exists (during discovery).
 final class InteractionHandle: Sendable {
     private let state = Mutex<(session: WebAuthSession?, canceled: Bool)>((nil, false))
 
-    /// Attaches the web session; cancels it at once if the sign-in was already cancelled.
+    /// Attaches the web session; cancels it at once if the call was already cancelled.
     func attach(_ session: WebAuthSession) {
         let canceled = state.withLock {
             $0.session = session
@@ -24,4 +24,32 @@ final class InteractionHandle: Sendable {
     }
 
     var isCanceled: Bool { state.withLock { $0.canceled } }
+
+    /// Throws `canceled` when the call was cancelled, through the app or the task.
+    func checkNotCanceled() throws(WebAuthError) {
+        if isCanceled || Task.isCancelled { throw WebAuthError.canceled() }
+    }
+}
+
+/// The interactive calls in progress of one application: each registers itself for its whole
+/// run, and ``PublicClientApplication/cancelCurrentInteractiveSession()`` cancels them all. (One
+/// slot for the last call would let a second call, failing with `sessionAlreadyInProgress`,
+/// take the running one's place and leave that one impossible to cancel.)
+final class Interactions: Sendable {
+    private let running = Mutex<[InteractionHandle]>([])
+
+    /// Runs `body` with a handle registered for its whole run; the preamble every interactive call shares.
+    nonisolated(nonsending)
+    func run<Value>(_ body: (InteractionHandle) async throws(WebAuthError) -> Value) async throws(WebAuthError) -> Value {
+        let interaction = InteractionHandle()
+        running.withLock { $0.append(interaction) }
+        defer { running.withLock { $0.removeAll { $0 === interaction } } }
+        try interaction.checkNotCanceled()
+        return try await body(interaction)
+    }
+
+    /// Cancels every call in progress; nothing when none runs.
+    func cancelAll() {
+        for interaction in running.withLock({ $0 }) { interaction.cancel() }
+    }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 public import WebviewHost
 
 /// Signing in on another device: the OAuth 2.0 Device Authorization Grant (RFC 8628), a call of
@@ -12,35 +11,50 @@ extension PublicClientApplication {
     /// the person signs in with it on another device (a phone, a computer with a browser), then
     /// returns verified tokens and keeps them in the token cache as ``acquireToken(with:)`` does.
     ///
+    /// It runs as a ``WebviewHost/WebAuthSession`` like every interactive sign-in: it holds the
+    /// one-session slot (it fails with `sessionAlreadyInProgress` while another sign-in runs, and
+    /// another fails so while it runs), its steps are posted as the `webAuth*` notifications
+    /// (`didStartLoad` and `didFinishLoad` with the verification URL once the code is shown, then
+    /// `didComplete` or `didFail`), and it ends at ``DeviceCodeParameters/timeout`` (by default
+    /// when the code expires).
+    ///
     /// The provider is asked every `interval` seconds (5 when it says nothing); `slow_down` adds
     /// 5 seconds for good; a network failure is tried again until the code expires. Cancel with
-    /// ``cancelCurrentInteractiveSession()`` or by cancelling the task: the asking stops at once.
+    /// ``cancelCurrentInteractiveSession()``, the window's Cancel, or by cancelling the task: the
+    /// asking stops at once.
     ///
     /// - Throws: `deviceCodeExpired` (the code expired first), `deviceCodeDenied` (the person
     ///   refused), `deviceCodeBlocked` (the organization blocks this way of signing in: sign in
-    ///   with a browser instead), `canceled`, `invalidParameters` (the provider has no device
-    ///   authorization endpoint), `server` with any other error of the provider, as it said it,
-    ///   `invalidResponse` for an answer or ID token that fails a check.
+    ///   with a browser instead), `canceled`, `timedOut`, `sessionAlreadyInProgress`,
+    ///   `invalidParameters` (the provider has no device authorization endpoint), `server` with
+    ///   any other error of the provider, as it said it, `invalidResponse` for an answer or ID
+    ///   token that fails a check (also a missing ID token).
     @MainActor
     public func acquireTokenWithDeviceCode(with parameters: DeviceCodeParameters) async throws(WebAuthError) -> AuthenticationResult {
-        let interaction = InteractionHandle()
-        currentInteraction.withLock { $0 = interaction }
-        defer { currentInteraction.withLock { if $0 === interaction { $0 = nil } } }
-        try await openTokenCacheBeforeSignIn()
-        let metadata = try await authority.providerMetadata()
-        guard let endpoint = parameters.deviceAuthorizationEndpoint ?? metadata.deviceAuthorizationEndpoint else {
-            throw WebAuthError(
-                .invalidParameters,
-                "The provider \(configuration.authority) offers no device authorization endpoint (device_authorization_endpoint); "
-                    + "sign in with acquireToken, or give DeviceCodeParameters.deviceAuthorizationEndpoint.")
+        try await interactions.run { interaction throws(WebAuthError) in
+            try await openTokenCacheBeforeSignIn()
+            let metadata = try await authority.providerMetadata()
+            guard let endpoint = parameters.deviceAuthorizationEndpoint ?? metadata.deviceAuthorizationEndpoint else {
+                throw WebAuthError(
+                    .invalidParameters,
+                    "The provider \(configuration.authority) offers no device authorization endpoint (device_authorization_endpoint); "
+                        + "sign in with acquireToken, or give DeviceCodeParameters.deviceAuthorizationEndpoint.")
+            }
+            let scopes = ScopeSet.normalized(["openid"] + configuration.defaultScopes + parameters.scopes)
+            let session = WebAuthSession(redirectURI: configuration.redirectURI, parameters: WebviewParameters(timeout: parameters.timeout))
+            interaction.attach(session)
+            let issued = try await session.signInOnAnotherDevice { progress throws(WebAuthError) in
+                let code = try await self.requestDeviceCode(at: endpoint, scopes: scopes)
+                let challenge = code.public
+                let close = DeviceCodePresentation.show(challenge, display: parameters.display) { interaction.cancel() }
+                let lifetime = challenge.expiresOn.timeIntervalSince(self.configuration.now())
+                progress.codeShown(
+                    at: challenge.verificationURI, lifetime: .milliseconds(Int64(max(0, lifetime) * 1000)), expiry: Self.expired(),
+                    whenEnded: close)
+                return try await self.pollForTokens(code, scopes: scopes)
+            }
+            return await keep(issued.entry, now: issued.receivedAt, afterSignIn: true)
         }
-        let scopes = ScopeSet.normalized(["openid"] + configuration.defaultScopes + parameters.scopes)
-        let challenge = try await requestDeviceCode(at: endpoint, scopes: scopes)
-        guard !interaction.isCanceled, !Task.isCancelled else { throw WebAuthError.canceled() }
-        let close = DeviceCodePresentation.show(challenge.public, display: parameters.display) { interaction.cancel() }
-        defer { close() }
-        let issued = try await pollForTokens(challenge, scopes: scopes, interaction: interaction)
-        return await keep(issued.entry, now: issued.receivedAt, afterSignIn: true)
     }
 
     /// A device code and what to show for it.
@@ -85,16 +99,19 @@ extension PublicClientApplication {
                 message: answer.message))
     }
 
-    /// Asks the token endpoint until the person is done, the code expires, or the sign-in is cancelled.
-    private func pollForTokens(_ code: IssuedDeviceCode, scopes: [String], interaction: InteractionHandle) async throws(WebAuthError)
-        -> TokenExchange.Issued
-    {
+    /// Asks the token endpoint until the person is done or the code expires; cancelling the
+    /// task (the session does when it ends) stops it at once, in its wait too.
+    private func pollForTokens(_ code: IssuedDeviceCode, scopes: [String]) async throws(WebAuthError) -> TokenExchange.Issued {
         var interval = code.public.interval
         let expiresOn = code.public.expiresOn
         while true {
             let remaining = expiresOn.timeIntervalSince(configuration.now())
             guard remaining > 0 else { throw Self.expired() }
-            try await Self.wait(min(interval, .milliseconds(Int64(remaining * 1000))), interaction: interaction)
+            do {
+                try await Task.sleep(for: min(interval, .milliseconds(Int64(remaining * 1000))))
+            } catch {
+                throw WebAuthError.canceled()
+            }
             guard expiresOn.timeIntervalSince(configuration.now()) > 0 else { throw Self.expired() }
             let outcome: Authority.GrantOutcome
             do throws(WebAuthError) {
@@ -104,6 +121,7 @@ extension PublicClientApplication {
                     ("client_id", configuration.clientID),
                 ])
             } catch where error.code == .network || (error.code == .server && error.serverError == nil) {
+                if Task.isCancelled { throw WebAuthError.canceled() }
                 // The network or the server failed (a dropped connection, a 5xx): ask again
                 // until the code expires, as the person may still be signing in.
                 Self.deviceCodeLogger.notice("asking for the device code's tokens failed; trying again", metadata: ["reason": "\(error.message)"])
@@ -123,19 +141,6 @@ extension PublicClientApplication {
                 throw WebAuthError(.server, "The token endpoint refused the device code (HTTP \(status), no OAuth error given).")
             }
         }
-    }
-
-    /// Sleeps `duration`, ending at once with `canceled` when the sign-in is cancelled.
-    private static func wait(_ duration: Duration, interaction: InteractionHandle) async throws(WebAuthError) {
-        let step = Duration.milliseconds(100)
-        var left = duration
-        while left > .zero {
-            if interaction.isCanceled || Task.isCancelled { throw WebAuthError.canceled() }
-            let nap = min(step, left)
-            try? await Task.sleep(for: nap)
-            left -= nap
-        }
-        if interaction.isCanceled || Task.isCancelled { throw WebAuthError.canceled() }
     }
 
     private static func expired() -> WebAuthError {

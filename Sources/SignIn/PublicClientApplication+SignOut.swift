@@ -65,23 +65,19 @@ extension PublicClientApplication {
         var webview = parameters.webviewParameters
         if webview.browserCompletion == .defaultPage { webview.browserCompletion = .signedOutPage }
         webview.systemBrowserHandOver = .never  // a logout page ends the session of its own user agent only
-        let interaction = InteractionHandle()
-        currentInteraction.withLock { $0 = interaction }
-        defer { currentInteraction.withLock { if $0 === interaction { $0 = nil } } }
         let session = WebAuthSession(redirectURI: parameters.postLogoutRedirectURI ?? configuration.redirectURI, parameters: webview)
-        interaction.attach(session)
         let state = RandomValue.make()
         let clientID = configuration.clientID
-        let outcome: Result<WebAuthResponse, WebAuthError> = await withTaskCancellationHandler {
-            do throws(WebAuthError) {
-                return .success(try await session.authenticate(expectedState: state) { redirect in
+        let outcome: Result<WebAuthResponse, WebAuthError>
+        do throws(WebAuthError) {
+            outcome = .success(try await interactions.run { interaction throws(WebAuthError) in
+                interaction.attach(session)
+                return try await session.authenticate(expectedState: state) { redirect in
                     try Self.endSessionURL(endSession, idToken: idToken, clientID: clientID, postLogoutRedirectURI: redirect, state: state)
-                })
-            } catch {
-                return .failure(error)
-            }
-        } onCancel: {
-            session.cancel()
+                }
+            })
+        } catch {
+            outcome = .failure(error)
         }
         switch outcome {
         case .success: return .signedOut

@@ -21,7 +21,8 @@ public final class PublicClientApplication: Sendable {
     let cache: TokenCache
     /// The token endpoint's grants (see TokenExchange.swift).
     let exchange: TokenExchange
-    let currentInteraction = Mutex<InteractionHandle?>(nil)
+    /// The interactive calls in progress (see InteractionHandle.swift).
+    let interactions = Interactions()
     /// The refresh running for each account and scope set: concurrent silent calls wait for it
     /// instead of each spending the refresh token.
     private let refreshes = SingleFlight<Result<AuthenticationResult, WebAuthError>>()
@@ -58,29 +59,33 @@ public final class PublicClientApplication: Sendable {
     ///   signed in never loses the tokens: see ``AuthenticationResult/tokenCacheError``.
     @MainActor
     public func acquireToken(with parameters: InteractiveTokenParameters) async throws(WebAuthError) -> AuthenticationResult {
-        let interaction = InteractionHandle()
-        currentInteraction.withLock { $0 = interaction }
-        defer { currentInteraction.withLock { if $0 === interaction { $0 = nil } } }
+        try await interactions.run { interaction throws(WebAuthError) in
+            try await acquireToken(with: parameters, interaction: interaction)
+        }
+    }
+
+    @MainActor
+    private func acquireToken(
+        with parameters: InteractiveTokenParameters, interaction: InteractionHandle
+    ) async throws(WebAuthError) -> AuthenticationResult {
         if let broker = await activeBroker() {
             return try await acquireToken(with: parameters, through: broker, interaction: interaction)
         }
-        guard !interaction.isCanceled else { throw WebAuthError.canceled() }
-
+        try interaction.checkNotCanceled()
         // The store first, as MSAL reads its cache first: a keyring is unlocked now, and a store
         // that cannot keep tokens is known before anyone types a password.
         try await openTokenCacheBeforeSignIn()
-        guard !interaction.isCanceled else { throw WebAuthError.canceled() }
+        try interaction.checkNotCanceled()
         let metadata = try await authority.providerMetadata()
         let clientInfo = try await authority.sendsClientInfo()
-        guard !interaction.isCanceled else { throw WebAuthError.canceled() }
+        try interaction.checkNotCanceled()
 
         let session = WebAuthSession(redirectURI: configuration.redirectURI, parameters: parameters.webviewParameters)
         interaction.attach(session)
-        let redirectURI = try await session.prepare()
         // One authorization request per redirect URI: the prepared one, and a fresh one (its own
         // state, nonce and PKCE pair) if the sign-in is handed over to the person's browser.
         let requests = AuthorizationRequests()
-        let makeRequest: AuthorizationRequestBuilder = { [configuration] redirectURI in
+        let response = try await session.authenticate { [configuration] redirectURI in
             let request = try AuthorizationRequest(
                 clientID: configuration.clientID, redirectURI: redirectURI,
                 scopes: configuration.defaultScopes + parameters.scopes, prompt: parameters.prompt,
@@ -90,23 +95,6 @@ public final class PublicClientApplication: Sendable {
             requests.add(request)
             return AuthorizationRequestURL(url, state: request.state)
         }
-        let first: AuthorizationRequestURL
-        do {
-            first = try makeRequest(redirectURI)
-        } catch {
-            session.cancel()  // frees the one-session slot the prepared session holds
-            throw error as? WebAuthError ?? WebAuthError(.invalidParameters, "The sign-in could not start: \(error)")
-        }
-        let outcome: Result<WebAuthResponse, WebAuthError> = await withTaskCancellationHandler {
-            do throws(WebAuthError) {
-                return .success(try await session.start(authorizationURL: first.url, expectedState: first.state, handOver: makeRequest))
-            } catch {
-                return .failure(error)
-            }
-        } onCancel: {
-            session.cancel()
-        }
-        let response = try outcome.get()
         // The session checked the state against the request it was waiting for: the last one made.
         guard let request = requests.answered(by: response) else {
             throw WebAuthError(.stateMismatch, "The sign-in response answers no request this app made.", url: response.callbackURL)
@@ -116,10 +104,11 @@ public final class PublicClientApplication: Sendable {
         return await keep(issued.entry, now: issued.receivedAt, afterSignIn: true)
     }
 
-    /// Cancels the interactive sign-in in progress, from any thread: it ends with `canceled`.
-    /// Has no effect when none runs.
+    /// Cancels the interactive calls of this app in progress (``acquireToken(with:)``,
+    /// ``acquireTokenWithDeviceCode(with:)``, ``signOut(_:with:)``), from any thread: each ends
+    /// with `canceled`. Has no effect when none runs.
     public func cancelCurrentInteractiveSession() {
-        currentInteraction.withLock { $0 }?.cancel()
+        interactions.cancelAll()
     }
 
     // MARK: - Silent

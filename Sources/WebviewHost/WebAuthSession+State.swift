@@ -49,6 +49,9 @@ extension WebAuthSession {
         var handOverBuilder: AuthorizationRequestBuilder?
         /// Whether the session was handed over to the person's browser already (once at most).
         var handedOver = false
+        /// Closes what shows a sign-in on another device (its code), when there is no provider
+        /// session to dismiss (``WebAuthSession/signInOnAnotherDevice(_:)``).
+        var whenEnded: (@MainActor @Sendable () -> Void)?
         /// The caller waiting for the outcome.
         var waiting: CheckedContinuation<Outcome, Never>?
     }

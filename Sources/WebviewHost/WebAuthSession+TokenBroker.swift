@@ -64,8 +64,9 @@ extension WebAuthSession {
         }
     }
 
-    /// `url` without query and fragment: the completed event names the authority, never parameters.
-    private static func withoutQuery(_ url: URL) -> URL {
+    /// `url` without query and fragment: an event names the page or authority, never parameters
+    /// (a code in a verification link's query).
+    static func withoutQuery(_ url: URL) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         components.query = nil
         components.fragment = nil

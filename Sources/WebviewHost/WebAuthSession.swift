@@ -218,12 +218,19 @@ public final class WebAuthSession: Sendable {
             }
             waiting?.resume(returning: outcome)
         }
+        let whenEnded: (@MainActor @Sendable () -> Void)? = if case .presenting(let step) = ended { step.whenEnded } else { nil }
         if let providerSession = ended.presentation?.providerSession {
             if fromProvider, MainContext.isCurrent {
                 resume()  // the caller's job is queued on the main queue now, the dismissal behind it
                 scheduleDismiss(providerSession)
             } else {
                 scheduleDismiss(providerSession, then: resume)
+            }
+        } else if let whenEnded {
+            // What showed a code on another device's behalf closes before the caller resumes.
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { whenEnded() }
+                resume()
             }
         } else {
             DispatchQueue.main.async(execute: resume)
@@ -258,9 +265,10 @@ public final class WebAuthSession: Sendable {
         armDeadline(timeout)
     }
 
-    /// Ends the session with `timedOut` once `timeout` has elapsed from now (replacing an earlier count).
-    func armDeadline(_ timeout: Duration) {
-        deadline.arm(timeout) { [weak self] in self?.finish(.failure(.timedOut(after: timeout))) }
+    /// Ends the session with `timedOut` (or `error`) once `timeout` has elapsed from now
+    /// (replacing an earlier count).
+    func armDeadline(_ timeout: Duration, failing error: WebAuthError? = nil) {
+        deadline.arm(timeout) { [weak self] in self?.finish(.failure(error ?? .timedOut(after: timeout))) }
         if state.withLock({ $0.isFinished }) { deadline.disarm() }
     }
 }

@@ -75,11 +75,14 @@ struct DeviceCodeTests {
     @MainActor
     func signIn(_ app: PublicClientApplication) async -> (challenge: DeviceCodeChallenge?, result: Result<AuthenticationResult, WebAuthError>) {
         var shown: DeviceCodeChallenge?
-        do throws(WebAuthError) {
-            let result = try await app.acquireTokenWithDeviceCode(with: DeviceCodeParameters(scopes: ["api"], display: .app { shown = $0 }))
-            return (shown, .success(result))
-        } catch {
-            return (shown, .failure(error))
+        // A registry (and one-session slot) of its own: the suites run in parallel in one process.
+        return await WebviewProviderRegistry.withIsolatedRegistry {
+            do throws(WebAuthError) {
+                let result = try await app.acquireTokenWithDeviceCode(with: DeviceCodeParameters(scopes: ["api"], display: .app { shown = $0 }))
+                return (shown, .success(result))
+            } catch {
+                return (shown, .failure(error))
+            }
         }
     }
 
@@ -185,6 +188,10 @@ struct DeviceCodeTests {
     }
 
     @Test @MainActor func cancellingStopsPollingAtOnce() async throws {
+        try await WebviewProviderRegistry.withIsolatedRegistry { try await cancellingStopsPollingAtOnceIsolated() }
+    }
+
+    @MainActor func cancellingStopsPollingAtOnceIsolated() async throws {
         for how in ["task", "app"] {
             let server = try await Server.start("expire-quickly")  // never approved
             defer { server.stop() }

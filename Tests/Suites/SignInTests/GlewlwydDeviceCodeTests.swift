@@ -20,6 +20,11 @@ extension GlewlwydSignInTests {
     @Test("Device code at Glewlwyd: approved on the other device, verified tokens in the cache, renewed silently, read by msal-python")
     @MainActor
     func glewlwydDeviceCode() async throws {
+        try await WebviewProviderRegistry.withIsolatedRegistry { try await glewlwydDeviceCodeIsolated() }
+    }
+
+    @MainActor
+    func glewlwydDeviceCodeIsolated() async throws {
         let directory = try TokenCacheScenario.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("org.example.App/cache.json")
@@ -47,6 +52,11 @@ extension GlewlwydSignInTests {
     @Test("Device code at Glewlwyd: a code nobody approves is cancelled, and polling stops")
     @MainActor
     func glewlwydDeviceCodeCancelled() async throws {
+        try await WebviewProviderRegistry.withIsolatedRegistry { try await glewlwydDeviceCodeCancelledIsolated() }
+    }
+
+    @MainActor
+    func glewlwydDeviceCodeCancelledIsolated() async throws {
         let app = try deviceApp(storage: InMemoryTokenCacheStorage())
         let shown = Mutex<DeviceCodeChallenge?>(nil)
         let signIn = Task { @MainActor in

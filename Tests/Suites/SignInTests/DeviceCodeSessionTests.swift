@@ -1,0 +1,175 @@
+import Foundation
+import ScenarioSupport
+import Synchronization
+import Testing
+import WebviewHost
+
+@testable import SignIn
+
+/// Issue 35: the device-code sign-in is a `WebAuthSession` like every other interactive sign-in:
+/// the one-session slot, the notifications, a timeout, cancel through the same paths, and what
+/// showed the code closed before the caller resumes.
+extension DeviceCodeTests {
+    /// Every event an observer of all sessions sees whose URL is on `server`'s host.
+    @MainActor
+    final class Events {
+        private(set) var seen: [String] = []
+        private var observation: WebAuthObservation?
+
+        init(on server: URL) {
+            observation = WebAuthSession.observeAll { [weak self] _, event in
+                let url: URL? = switch event {
+                case .didStartLoad(let url), .didFinishLoad(let url), .didComplete(let url), .willSwitchToBrokerApp(let url): url
+                case .didFail(let error): error.url ?? server
+                case .willSwitchToSystemBrowser: nil
+                }
+                guard let url, url.port == server.port else { return }
+                self?.seen.append(event.kind == .didFail ? "didFail" : "\(event.kind) \(url.path)")
+            }
+        }
+
+        func stop() { observation = nil }
+    }
+
+    @Test @MainActor func theDeviceCodeSignInPostsTheSessionNotificationsInOrder() async throws {
+        let server = try await Server.start("approve")
+        defer { server.stop() }
+        let events = Events(on: server.issuer)
+        defer { events.stop() }
+        let (_, result) = await signIn(try server.app())
+        _ = try result.get()
+        let delivered = await ScenarioHost.wait { events.seen.contains { $0.hasPrefix("didComplete") } }
+        #expect(delivered, "\(events.seen)")
+        // The verification URL where a load URL would be; never its query (the code).
+        #expect(events.seen == ["didStartLoad /activate", "didFinishLoad /activate", "didComplete /activate"])
+    }
+
+    @Test @MainActor func aDeviceCodeSignInHoldsTheOneSessionSlotAndCancelReachesIt() async throws {
+        try await WebviewProviderRegistry.withIsolatedRegistry {
+            let server = try await Server.start("pending")
+            defer { server.stop() }
+            let app = try server.app()
+            let shown = Mutex(false)
+            let first = Task { @MainActor in
+                try await app.acquireTokenWithDeviceCode(with: DeviceCodeParameters(scopes: [], display: .app { _ in shown.withLock { $0 = true } }))
+            }
+            #expect(await ScenarioHost.wait(upTo: Patience.scaled(.seconds(20))) { shown.withLock { $0 } }, "the code was shown")
+            // A second device code, and any other session, fail at once: one interactive session per process.
+            do throws(WebAuthError) {
+                _ = try await app.acquireTokenWithDeviceCode(with: DeviceCodeParameters(scopes: [], display: .app { _ in }))
+                Issue.record("a second device-code sign-in ran beside the first")
+            } catch {
+                #expect(error.code == .sessionAlreadyInProgress)
+            }
+            do throws(WebAuthError) {
+                _ = try await WebAuthSession(redirectURI: URL(string: "http://127.0.0.1/callback")!)
+                    .handOverToBroker(at: server.issuer) { () async throws(WebAuthError) -> Int in 1 }
+                Issue.record("another session ran beside the device code")
+            } catch {
+                #expect(error.code == .sessionAlreadyInProgress)
+            }
+            // The failed second call did not take the first one's place: cancelling reaches the first.
+            app.cancelCurrentInteractiveSession()
+            do {
+                _ = try await first.value
+                Issue.record("the device code was not cancelled")
+            } catch let error as WebAuthError {
+                #expect(error.code == .canceled)
+            }
+            // The slot is free again: a new session takes it.
+            let value = try await WebAuthSession(redirectURI: URL(string: "http://127.0.0.1/callback")!)
+                .handOverToBroker(at: server.issuer) { () async throws(WebAuthError) -> Int in 7 }
+            #expect(value == 7)
+        }
+    }
+
+    @Test @MainActor func aSignInHoldingTheSlotMakesTheDeviceCodeFailAtOnceWithoutAskingForACode() async throws {
+        try await WebviewProviderRegistry.withIsolatedRegistry {
+            let server = try await Server.start("approve")
+            defer { server.stop() }
+            let app = try server.app()
+            let holding = Mutex(false)
+            let other = WebAuthSession(redirectURI: URL(string: "http://127.0.0.1/callback")!)
+            let running = Task { @MainActor in
+                try await other.handOverToBroker(at: server.issuer) { () async throws(WebAuthError) -> Int in
+                    holding.withLock { $0 = true }
+                    try? await Task.sleep(for: .seconds(60))
+                    throw WebAuthError.canceled()
+                }
+            }
+            #expect(await ScenarioHost.wait { holding.withLock { $0 } })
+            var shown = false
+            do throws(WebAuthError) {
+                _ = try await app.acquireTokenWithDeviceCode(with: DeviceCodeParameters(scopes: [], display: .app { _ in shown = true }))
+                Issue.record("the device code ran beside another sign-in")
+            } catch {
+                #expect(error.code == .sessionAlreadyInProgress)
+            }
+            #expect(!shown, "no code was shown")
+            #expect(server.polls.isEmpty)
+            other.cancel()
+            _ = try? await running.value
+        }
+    }
+
+    @Test @MainActor func theParametersTimeoutEndsTheDeviceCodeSignInWithTimedOutAndStopsAsking() async throws {
+        try await WebviewProviderRegistry.withIsolatedRegistry {
+            let server = try await Server.start("pending")  // the code lives 600 s
+            defer { server.stop() }
+            let started = ContinuousClock.now
+            let app = try server.app()
+            do throws(WebAuthError) {
+                _ = try await app.acquireTokenWithDeviceCode(
+                    with: DeviceCodeParameters(scopes: [], display: .app { _ in }, timeout: .seconds(3)))
+                Issue.record("not timed out")
+            } catch {
+                #expect(error.code == .timedOut, "\(error)")
+            }
+            let took = ContinuousClock.now - started
+            #expect(took >= .seconds(3) && took < Patience.scaled(.seconds(15)), "\(took)")
+            let polls = server.polls.count
+            #expect(await !ScenarioHost.wait(upTo: .seconds(2)) { server.polls.count > polls }, "no poll after the timeout")
+        }
+    }
+
+    /// The library's window (any toolkit's `DeviceCodeWindows.present`) is closed before the
+    /// caller resumes, whichever way the sign-in ends: approved, cancelled, or the code expired.
+    @Test(arguments: ["approve", "cancel", "expire-quickly"])
+    @MainActor func theCodesWindowIsClosedBeforeTheCallerResumes(_ scenario: String) async throws {
+        try await WebviewProviderRegistry.withIsolatedRegistry {
+            let server = try await Server.start(scenario == "cancel" ? "pending" : scenario)
+            defer { server.stop() }
+            let app = try server.app()
+            var opened = 0
+            var closed = 0
+            let present = DeviceCodeWindows.present
+            DeviceCodeWindows.present = { content, _, _ in
+                opened += 1
+                #expect(content.userCode == "WDJB-MJHT")
+                return { closed += 1 }
+            }
+            defer { DeviceCodeWindows.present = present }
+            let task = Task { @MainActor () -> (Int, WebAuthError.Code?) in
+                do throws(WebAuthError) {
+                    _ = try await app.acquireTokenWithDeviceCode(with: DeviceCodeParameters(scopes: [], display: .window(parent: nil)))
+                    return (closed, nil)
+                } catch {
+                    return (closed, error.code)  // read on the caller's first turn after the resume
+                }
+            }
+            if scenario == "cancel" {
+                #expect(await ScenarioHost.wait { opened == 1 })
+                app.cancelCurrentInteractiveSession()
+            }
+            let (closedAtResume, code) = await task.value
+            #expect(opened == 1)
+            #expect(closedAtResume == 1, "the window was closed once, before the caller resumed")
+            #expect(closed == 1)
+            switch scenario {
+            case "approve": #expect(code == nil)
+            case "cancel": #expect(code == .canceled)
+            default: #expect(code == .deviceCodeExpired)
+            }
+        }
+    }
+}
