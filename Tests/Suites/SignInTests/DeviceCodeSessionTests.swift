@@ -10,21 +10,24 @@ import WebviewHost
 /// the one-session slot, the notifications, a timeout, cancel through the same paths, and what
 /// showed the code closed before the caller resumes.
 extension DeviceCodeTests {
-    /// Every event an observer of all sessions sees whose URL is on `server`'s host.
+    /// Every event of the session whose first step names `server` (other suites' sessions run
+    /// beside it in this process, and an observer of all sessions sees theirs too).
     @MainActor
     final class Events {
         private(set) var seen: [String] = []
         private var observation: WebAuthObservation?
+        private var session: WebAuthSession?
 
         init(on server: URL) {
-            observation = WebAuthSession.observeAll { [weak self] _, event in
+            observation = WebAuthSession.observeAll { [weak self] session, event in
+                guard let self else { return }
+                if self.session == nil, case .didStartLoad(let url) = event, url.port == server.port { self.session = session }
+                guard self.session === session else { return }
                 let url: URL? = switch event {
                 case .didStartLoad(let url), .didFinishLoad(let url), .didComplete(let url), .willSwitchToBrokerApp(let url): url
-                case .didFail(let error): error.url ?? server
-                case .willSwitchToSystemBrowser: nil
+                case .didFail, .willSwitchToSystemBrowser: nil
                 }
-                guard let url, url.port == server.port else { return }
-                self?.seen.append(event.kind == .didFail ? "didFail" : "\(event.kind) \(url.path)")
+                self.seen.append([event.kind.rawValue, url?.path].compactMap { $0 }.joined(separator: " "))
             }
         }
 
