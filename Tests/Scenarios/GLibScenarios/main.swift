@@ -130,6 +130,16 @@ ScenarioHost.main(GLibScenario.self, initializeToolkit: { gtk_init_check(nil, ni
         report[.countAfter] = connections.count
         return report
     }
+    // Never finishes, its main loop running: the watchdog (SCENARIO_TIMEOUT) ends it with its
+    // threads' stacks (ScenarioWatchdogTests).
+    case .neverFinishes: { _ in
+        while true { try await Task.sleep(for: .seconds(3600)) }
+    }
+    // Blocks its main loop (the watchdog's timeout never runs): the test runner kills it, after
+    // reading its threads' stacks (ScenarioWatchdogTests).
+    case .blocksMainLoop: { _ in
+        while true { sleep(3600) }
+    }
     }
 }
 

@@ -9,7 +9,8 @@ public typealias Scenario = @MainActor (_ arguments: [String]) async throws -> S
 /// The program side of a GTK scenario: a real GTK main loop with the main-loop bridge, as a
 /// desktop app has it. ``main(_:initializeToolkit:scenarios:)`` runs the scenario named by the
 /// first argument, prints its report (with `gdkDisplay`, the GdkDisplay's type name) as one JSON
-/// line and exits; it never hangs (a watchdog ends it after `SCENARIO_TIMEOUT` seconds, default 90).
+/// line and exits; it never hangs (a watchdog ends it after `SCENARIO_TIMEOUT` seconds, default 90,
+/// with the stacks of all its threads in the report's error).
 public enum ScenarioHost {
     public static let reportPrefix = "SCENARIO-REPORT "
 
@@ -48,8 +49,13 @@ public enum ScenarioHost {
         let displayType = String(cString: g_type_name(wvh_object_type(display)))
         MainLoopBridge.install()
         let limit = UInt32(ProcessInfo.processInfo.environment["SCENARIO_TIMEOUT"].flatMap(UInt32.init) ?? 90)
+        // The watchdog says where every thread was (gdb on this process) before it ends the program;
+        // the test's failure shows it. The test runner's own gdb needs the same permission, for a
+        // main loop so stuck that this never runs.
+        ThreadStacks.allowDebuggers()
         g_timeout_add_seconds_full(G_PRIORITY_DEFAULT, limit, { _ in
-            ScenarioHost.emit(ScenarioReport(error: "scenario watchdog: no result in time"))
+            let stacks = ThreadStacks.read(pid: getpid())
+            ScenarioHost.emit(ScenarioReport(error: "scenario watchdog: no result in time. Its threads' stacks:\n\(stacks)"))
             exit(4)
         }, nil, nil)
         Task { @MainActor in

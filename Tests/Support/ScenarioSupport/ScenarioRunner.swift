@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// The test side: launches a scenario program (built beside the test bundle) in its own
 /// process, on the X display the tests run with or on a Wayland compositor of its own, and
@@ -34,8 +35,10 @@ public enum ScenarioRunner {
     ///     Weston (``WaylandCompositor``), `.privateX11` for a private Xvfb (``PrivateXServer``),
     ///     each started before the program and stopped after it.
     /// - Throws: ``Failure`` when the program printed no report or reported an error; its
-    ///   standard error is in the message. The program (or its launcher) is killed if it is
-    ///   still running 10 s after `timeout`, beyond its own watchdog.
+    ///   standard error is in the message (with its threads' stacks when its watchdog, or this
+    ///   runner, stopped it). The program and its launcher are killed if still running 10 s
+    ///   (scaled) after `timeout`, beyond its own watchdog; the stacks of all its threads are
+    ///   read first (gdb) and are in the message.
     ///   ``WaylandCompositor/Failure`` when Weston is missing or does not come up.
     public static func run<Name: ScenarioName>(
         _ scenario: Name, in program: String? = nil, arguments: [String] = [], environment: [String: String] = [:],
@@ -72,6 +75,17 @@ public enum ScenarioRunner {
         }
     }
 
+    /// How long past its timeout a program still runs before it is killed: its own watchdog fired
+    /// 5 s before the timeout and takes a few seconds to read its stacks.
+    static var killGrace: Duration { Patience.scaled(.seconds(10)) }
+
+    /// The stacks of a program the runner had to kill, from the killer's task to the failure.
+    private final class HungProgram: Sendable {
+        private let text = Mutex<String?>(nil)
+        func record(_ stacks: String) { text.withLock { $0 = stacks } }
+        var stacks: String? { text.withLock { $0 } }
+    }
+
     private static func launch(
         _ program: String, _ scenario: String, _ arguments: [String], environment env: [String: String],
         _ timeout: Duration, _ launcher: [String]
@@ -80,8 +94,16 @@ public enum ScenarioRunner {
         // Not Foundation's Process: see CleanSpawn (its children would never get SIGTERM or SIGALRM).
         let child = try CleanSpawn(launcher + [programPath, scenario] + arguments, environment: env)
         let pid = child.pid
+        let hung = HungProgram()
+        let limit = timeout + killGrace
         let killer = Task.detached {
-            try await Task.sleep(for: timeout + .seconds(10))
+            try await Task.sleep(for: limit)
+            // Still running, its watchdog stuck too (a blocked main loop): where its threads are, then the end.
+            let programs = ThreadStacks.processes(running: programPath, under: pid)
+            var stacks: [String] = []
+            for program in programs { stacks.append(await ThreadStacks.read(pid: program)) }
+            hung.record(stacks.isEmpty ? "(no stacks: \(program) was not found under process \(pid))" : stacks.joined(separator: "\n"))
+            for program in programs { kill(program, SIGKILL) }
             kill(pid, SIGKILL)
         }
         // Both pipes read to the end while the program runs (so neither fills up), off the cooperative pool.
@@ -96,7 +118,8 @@ public enum ScenarioRunner {
             let fatal = log.split(separator: "\n").filter {
                 $0.contains("Fatal error") || $0.contains("ERROR **") || $0.contains("CRITICAL **")
             }.prefix(3).joined(separator: "\n")
-            throw Failure(description: "\(program) \(scenario) printed no report (exit \(exitStatus)).\n\(fatal.isEmpty ? "" : fatal + "\n")stdout:\n\(text)\nstderr:\n\(log.suffix(4000))")
+            let stacks = hung.stacks.map { "Still running \(limit) after its start: killed. Its threads' stacks:\n\($0)\n" } ?? ""
+            throw Failure(description: "\(program) \(scenario) printed no report (exit \(exitStatus)).\n\(stacks)\(fatal.isEmpty ? "" : fatal + "\n")stdout:\n\(text)\nstderr:\n\(log.suffix(4000))")
         }
         let report = try JSONDecoder().decode(ScenarioReport.self, from: Data(line.dropFirst(ScenarioHost.reportPrefix.count).utf8))
         if let error = report.error {
