@@ -1,6 +1,7 @@
 import CGLib
 import CWebKitGTK3
 import Foundation
+import GLibSupport
 
 /// The GTK 3 side of the few calls the shared scenarios (`Tests/Scenarios/EmbeddedScenariosShared`, linked
 /// here as `Shared`) cannot make the same way in GTK 3 and GTK 4: making, filling, showing and
@@ -98,6 +99,20 @@ enum Toolkit {
         gdk_event_set_device(event, gdk_seat_get_keyboard(gdk_display_get_default_seat(display)))
         gtk_main_do_event(event)
         gdk_event_free(event)
+    }
+
+    /// Calls `released` for each key release that reaches `window` (real key events, in the order
+    /// the display server sent them), before the widgets in it; the release goes on to them.
+    static func watchKeyReleases(on window: UnsafeMutableRawPointer, _ connections: SignalConnections, released: @escaping @MainActor () -> Void) {
+        connections.connect(window, "key-release-event", .pointerReturningBool {
+            released()
+            return false
+        })
+    }
+
+    /// The frame clock `window` paints on (`gdk_window_get_frame_clock`), once it is realized.
+    static func frameClock(of window: UnsafeMutableRawPointer) -> OpaquePointer? {
+        gtk_widget_get_window(wvh_widget(window)).flatMap { gdk_window_get_frame_clock($0) }
     }
 
     /// What a screen reader is given for `widget` (its ATK object's name).

@@ -1,6 +1,7 @@
 import CGLib
 import CWebKitGTK4
 import Foundation
+import GLibSupport
 
 /// The GTK 4 side of the few calls the shared scenarios (`Tests/Scenarios/EmbeddedScenariosShared`, linked
 /// here as `Shared`) cannot make the same way in GTK 3 and GTK 4: making, filling, showing and
@@ -90,6 +91,24 @@ enum Toolkit {
     /// the window receives; GTK 4 has no public way to inject an event into the display).
     static func pressKey(_ keyval: UInt32, on window: UnsafeMutableRawPointer) {
         _ = wvh_emit_key_pressed(wvh_widget(window), guint(keyval))
+    }
+
+    /// Calls `released` for each key release that reaches `window` (real key events, in the order
+    /// the display server sent them), before the widgets in it (a legacy controller in the capture
+    /// phase: GTK 4's key controller has no `gboolean` signal for releases); the release goes on.
+    static func watchKeyReleases(on window: UnsafeMutableRawPointer, _ connections: SignalConnections, released: @escaping @MainActor () -> Void) {
+        let events = gtk_event_controller_legacy_new()!
+        gtk_event_controller_set_propagation_phase(events, GTK_PHASE_CAPTURE)
+        gtk_widget_add_controller(wvh_widget(window), events)  // the window owns it
+        connections.connect(events, "event", .pointerReturningBool { (event: OpaquePointer?) in
+            if let event, gdk_event_get_event_type(event) == GDK_KEY_RELEASE { released() }
+            return false
+        })
+    }
+
+    /// The frame clock `window` paints on (`gtk_widget_get_frame_clock`), once it is realized.
+    static func frameClock(of window: UnsafeMutableRawPointer) -> OpaquePointer? {
+        gtk_widget_get_frame_clock(wvh_widget(window))
     }
 
     /// What a screen reader is given for `widget`: GTK 4.8 has no getter for an accessible

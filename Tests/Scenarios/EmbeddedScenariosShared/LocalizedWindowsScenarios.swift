@@ -83,8 +83,17 @@ func localizedWindowsScenario(appLanguage: String, screenshot: String) async thr
     if let cancel, let centre = Toolkit.centreInWindow(of: cancel) {
         facts[.cancelOnTheRight] = centre.x > Toolkit.size(of: window).width / 2
     }
-    await ScenarioHost.idle(.milliseconds(500))
-    _ = ScreenQRCode.read(screenshot: screenshot)  // the picture, for a person to look at
+    // The picture, for a person to look at: taken once the window painted a frame after the page
+    // loaded (its frame clock's after-paint), not after a guessed pause.
+    var painted = false
+    let paintWatch = SignalConnections()
+    if let clock = Toolkit.frameClock(of: window) {
+        paintWatch.connect(clock, "after-paint", .plain { painted = true })
+        gtk_widget_queue_draw(wvh_widget(window))
+        _ = await ScenarioHost.wait(upTo: Patience.event) { painted }
+    }
+    paintWatch.disconnectAll()
+    _ = ScreenQRCode.read(screenshot: screenshot)
 
     // The question a link to another app asks (evaluate_javascript: a click's gesture).
     Probes.evaluate("location.href = 'mailto:someone@example.com'", in: view)
