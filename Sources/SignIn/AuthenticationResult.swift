@@ -8,14 +8,24 @@ public struct AuthenticationResult: Sendable {
     public let expiresOn: Date
     /// The scopes granted (the server's `scope`, or those requested when it says nothing).
     public let scopes: [String]
-    /// The ID token as received (a JWS).
+    /// The ID token as received (a JWS); empty when the provider issued none (``hasIDToken``).
     public let idToken: String
-    /// Its claims, verified: signature, issuer, audience, expiry, nonce.
+    /// Its claims, verified: signature, issuer, audience, expiry, nonce. When the provider issued
+    /// no ID token (``hasIDToken`` is false; some providers' device grant), the claims its
+    /// userinfo endpoint returned for the access token (`sub`, `name`, `preferred_username`,
+    /// `email`...), with `iss` (the provider), `aud` (this client), `iat` and `exp` (the access
+    /// token's) set by the library: who the tokens are for, not a signed statement.
     public let idTokenClaims: IDTokenClaims
     /// The refresh token, when the server gave one.
     public let refreshToken: String?
     /// Who signed in.
     public let account: Account
+
+    /// Whether the provider issued an ID token with these tokens. Only a device-code sign-in
+    /// (``PublicClientApplication/acquireTokenWithDeviceCode(with:)``) at a provider that sends
+    /// none for that grant (django-oauth-toolkit) has none: ``idToken`` is then empty, and the
+    /// account and ``idTokenClaims`` come from the provider's userinfo endpoint.
+    public var hasIDToken: Bool { !idToken.isEmpty }
     /// Why the token cache's store did not keep these tokens, or `nil` when it did. They are
     /// kept in this process's memory (``PublicClientApplication/acquireTokenSilent(with:)`` works
     /// in this run) and written to the store by its next successful write, or by

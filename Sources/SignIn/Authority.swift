@@ -49,7 +49,7 @@ actor Authority {
         guard sameIssuer(document.issuer, issuer) else {
             throw WebAuthError(.invalidResponse, "The provider at \(url) says its issuer is \"\(document.issuer)\", not \"\(issuer)\"; check the authority URL.", url: url)
         }
-        let optional = [document.endSessionEndpoint, document.deviceAuthorizationEndpoint].compactMap { $0 }
+        let optional = [document.endSessionEndpoint, document.deviceAuthorizationEndpoint, document.userinfoEndpoint].compactMap { $0 }
         for endpoint in [document.authorizationEndpoint, document.tokenEndpoint, document.jwksURI] + optional where !endpoint.isHTTPSOrLoopback {
             throw WebAuthError(.invalidResponse, "The provider's endpoint \(endpoint) is neither https nor http on a loopback address; it was not used.", url: endpoint)
         }

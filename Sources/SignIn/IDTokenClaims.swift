@@ -74,4 +74,25 @@ public struct IDTokenClaims: Sendable, Hashable {
         email = try optionalString("email")
         self.json = json
     }
+
+    /// The claims of a person whose grant returned no ID token: the userinfo endpoint's answer
+    /// (`sub` required, OpenID Connect Core 5.3.2), with `iss`, `aud`, `iat` and `exp` set here
+    /// (the provider, this client, the access token's times), whatever the answer said of them.
+    init(userinfo: Data, issuer: String, clientID: String, issuedAt: Date, expiresAt: Date) throws(IDTokenValidationError) {
+        guard var object = try? JSONSerialization.jsonObject(with: userinfo) as? [String: Any] else {
+            throw IDTokenValidationError(.malformed, "The userinfo endpoint's answer is not a JSON object.")
+        }
+        guard let subject = object["sub"] as? String, !subject.isEmpty else {
+            throw IDTokenValidationError(.missingClaim, "The userinfo endpoint's answer has no \"sub\" string claim.")
+        }
+        for name in ["azp", "nonce"] { object[name] = nil }
+        object["iss"] = issuer
+        object["aud"] = clientID
+        object["iat"] = issuedAt.timeIntervalSince1970.rounded(.down)
+        object["exp"] = expiresAt.timeIntervalSince1970.rounded(.down)
+        guard let json = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            throw IDTokenValidationError(.malformed, "The userinfo endpoint's answer could not be kept.")
+        }
+        try self.init(json: json)
+    }
 }

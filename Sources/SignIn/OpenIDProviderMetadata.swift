@@ -13,6 +13,9 @@ struct OpenIDProviderMetadata: Decodable, Sendable {
     var endSessionEndpoint: URL?
     /// `device_authorization_endpoint` (RFC 8628), when the provider has one.
     var deviceAuthorizationEndpoint: URL?
+    /// `userinfo_endpoint` (OpenID Connect Core 5.3): who an access token is for, read when a
+    /// grant returned no ID token.
+    var userinfoEndpoint: URL?
 
     enum CodingKeys: String, CodingKey {
         case issuer
@@ -22,5 +25,6 @@ struct OpenIDProviderMetadata: Decodable, Sendable {
         case cloudInstanceName = "cloud_instance_name"
         case endSessionEndpoint = "end_session_endpoint"
         case deviceAuthorizationEndpoint = "device_authorization_endpoint"
+        case userinfoEndpoint = "userinfo_endpoint"
     }
 }

@@ -31,6 +31,14 @@ struct ProviderConnection: Sendable {
         return try await send(request)
     }
 
+    /// A GET with the access token as a bearer token (RFC 6750 2.1): the userinfo endpoint.
+    func get(_ url: URL, bearer accessToken: String) async throws(WebAuthError) -> (status: Int, body: Data) {
+        var request = URLRequest(url: url, timeoutInterval: timeout)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue("Bearer " + accessToken, forHTTPHeaderField: "Authorization")
+        return try await send(request)
+    }
+
     /// The status and body of an `application/x-www-form-urlencoded` POST.
     func postForm(_ url: URL, _ form: [(String, String)]) async throws(WebAuthError) -> (status: Int, body: Data) {
         var request = URLRequest(url: url, timeoutInterval: timeout)

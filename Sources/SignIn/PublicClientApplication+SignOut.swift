@@ -32,7 +32,8 @@ extension PublicClientApplication {
                     ? .notAsked : .notPossible(reason: "The token broker holds the session; it signed the account out of this app."))
         }
         // The ID token first: the logout names the session it ends with it.
-        let idToken = try await cache.cachedAccount(account)?.idToken
+        // An account signed in without an ID token (a device grant) has no hint to give.
+        let idToken = try await cache.cachedAccount(account)?.idToken.nilIfEmpty
         let (removed, storeError) = await cache.forget(account)
         guard parameters.reach == .identityProvider else {
             return SignOutResult(account: account, tokensRemoved: removed, tokenCacheError: storeError, identityProvider: .notAsked)
@@ -104,4 +105,9 @@ extension PublicClientApplication {
         }
         return url
     }
+}
+
+extension String {
+    /// `nil` for the empty string.
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

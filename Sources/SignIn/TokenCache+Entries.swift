@@ -12,6 +12,10 @@ extension TokenCache {
         var idTokenClaims: IDTokenClaims
         var refreshToken: String?
 
+        /// Whether the provider issued an ID token (the device grant of some providers does not:
+        /// ``idToken`` is then empty and ``idTokenClaims`` came from the userinfo endpoint).
+        var hasIDToken: Bool { !idToken.isEmpty }
+
         var result: AuthenticationResult {
             AuthenticationResult(
                 accessToken: accessToken, expiresOn: expiresOn, scopes: scopes, idToken: idToken,

@@ -10,16 +10,31 @@ extension TokenCache {
         var tenant: String?
     }
 
-    /// The ID tokens of this scope, with their claims (``Scope/owns(_:in:homeAccountID:tenant:)``).
-    private static func idTokens(in document: MSALTokenCacheDocument, scope: Scope)
-        -> [(key: String, fields: MSALTokenCacheDocument.Fields, secret: String, claims: IDTokenClaims)]
-    {
-        document.entries(.idToken).compactMap { key, fields in
+    /// The field of an account entry that keeps the claims of an account signed in without an ID
+    /// token (the userinfo endpoint's, see ``TokenExchange``), base64url JSON. This library's own;
+    /// MSAL's readers keep it and ignore it.
+    static let userinfoClaimsField = "webviewhost_userinfo_claims"
+
+    /// Who the accounts of this scope are, with their claims: the ID tokens
+    /// (``Scope/owns(_:in:homeAccountID:tenant:)``), and the accounts signed in without one (their
+    /// entry's ``userinfoClaimsField``, for this client), whose `secret` is empty.
+    private typealias Identity = (key: String, fields: MSALTokenCacheDocument.Fields, secret: String, claims: IDTokenClaims)
+
+    private static func idTokens(in document: MSALTokenCacheDocument, scope: Scope) -> [Identity] {
+        let tokens = document.entries(.idToken).compactMap { key, fields -> Identity? in
             guard let home = fields[string: "home_account_id"], scope.owns(fields, in: .idToken, homeAccountID: home),
                 let secret = fields[string: "secret"], let claims = claims(of: secret)
             else { return nil }
             return (key, fields, secret, claims)
         }
+        let withoutIDToken = document.entries(.account).compactMap { key, fields -> Identity? in
+            guard let home = fields[string: "home_account_id"], scope.owns(fields, in: .account, homeAccountID: home),
+                let encoded = fields[string: userinfoClaimsField], let json = Base64URL.decode(encoded),
+                let claims = try? IDTokenClaims(json: json), claims.audience.contains(scope.clientID), scope.issues(claims.issuer)
+            else { return nil }
+            return (key, fields, "", claims)
+        }
+        return tokens + withoutIDToken
     }
 
     /// The account's owner in `document`: found through its ID token (same subject and issuer), else
@@ -112,14 +127,21 @@ extension TokenCache {
                 "expires_on": .string(seconds(entry.expiresOn)), "extended_expires_on": .string(seconds(entry.expiresOn)),
                 Scope.authorityField: tag,
             ])
-        document.put(
-            .idToken,
-            key: MSALTokenCacheDocument.idTokenKey(homeAccountID: home, environment: scope.environment, clientID: scope.clientID, realm: scope.realm),
-            [
-                "credential_type": .string("IdToken"), "secret": .string(entry.idToken), "home_account_id": .string(home),
-                "environment": .string(scope.environment), "realm": .string(scope.realm), "client_id": .string(scope.clientID),
-                Scope.authorityField: tag,
-            ])
+        let idTokenKey = MSALTokenCacheDocument.idTokenKey(
+            homeAccountID: home, environment: scope.environment, clientID: scope.clientID, realm: scope.realm)
+        if entry.hasIDToken {
+            document.put(
+                .idToken, key: idTokenKey,
+                [
+                    "credential_type": .string("IdToken"), "secret": .string(entry.idToken), "home_account_id": .string(home),
+                    "environment": .string(scope.environment), "realm": .string(scope.realm), "client_id": .string(scope.clientID),
+                    Scope.authorityField: tag,
+                ])
+        } else {
+            // No ID token this time: an older one of this account must not stand for it.
+            let owner = Owner(homeAccountID: home, tenant: tenant(of: entry.idTokenClaims))
+            document.remove(.idToken) { belongs($0, in: .idToken, to: owner, scope: scope) }
+        }
         var account: MSALTokenCacheDocument.Fields = [
             "home_account_id": .string(home), "environment": .string(scope.environment), "realm": .string(scope.realm),
             // As msal-python: the object ID in Microsoft Entra ID, else the subject.
@@ -130,6 +152,7 @@ extension TokenCache {
             Scope.authorityField: tag,
         ]
         if let name = entry.account.name { account["name"] = .string(name) }
+        if !entry.hasIDToken { account[userinfoClaimsField] = .string(Base64URL.encode(entry.idTokenClaims.json)) }
         document.put(.account, key: MSALTokenCacheDocument.accountKey(homeAccountID: home, environment: scope.environment, realm: scope.realm), account)
         if let refreshToken = entry.refreshToken {
             let owner = Owner(homeAccountID: home, tenant: tenant(of: entry.idTokenClaims))

@@ -68,12 +68,15 @@ struct TokenExchange: Sendable {
     }
 
     /// Tokens a grant without a nonce returned (the device code grant): the ID token verified
-    /// (`iss`, `aud`, `exp`, `iat`, the signature), as an entry for the cache.
+    /// (`iss`, `aud`, `exp`, `iat`, the signature), as an entry for the cache. A provider that
+    /// sends no ID token for this grant (django-oauth-toolkit) is asked who the access token is
+    /// for at its userinfo endpoint, as msal-python returns such a grant's tokens.
     ///
-    /// - Throws: `invalidResponse` for a missing or refused ID token.
+    /// - Throws: `invalidResponse` for a refused ID token, or none and no userinfo to name the
+    ///   account by.
     func issued(from tokens: TokenResponse, scopes: [String]) async throws(WebAuthError) -> Issued {
         guard let idToken = tokens.idToken else {
-            throw WebAuthError(.invalidResponse, "The token endpoint returned no ID token although openid was requested.")
+            return try await issuedWithoutIDToken(tokens, scopes: scopes)
         }
         let claims = try await verify(idToken: idToken, nonce: nil)
         let now = now()
@@ -83,6 +86,41 @@ struct TokenExchange: Sendable {
             accessToken: tokens.accessToken,
             expiresOn: now.addingTimeInterval(tokens.expiresIn ?? claims.expiresAt.timeIntervalSince(now)),
             idToken: idToken, idTokenClaims: claims, refreshToken: tokens.refreshToken)
+        return Issued(entry: entry, receivedAt: now)
+    }
+
+    /// Tokens without an ID token: the account from the userinfo endpoint (OpenID Connect Core
+    /// 5.3), asked with the new access token over the same connection as the token endpoint.
+    private func issuedWithoutIDToken(_ tokens: TokenResponse, scopes: [String]) async throws(WebAuthError) -> Issued {
+        let metadata = try await authority.providerMetadata()
+        guard let endpoint = metadata.userinfoEndpoint else {
+            throw WebAuthError(
+                .invalidResponse,
+                "The token endpoint returned no ID token, and the provider has no userinfo endpoint (userinfo_endpoint) "
+                    + "to say whom the tokens are for; they were not used.")
+        }
+        let (status, body) = try await authority.connection.get(endpoint, bearer: tokens.accessToken)
+        guard status == 200 else {
+            throw WebAuthError(
+                .invalidResponse,
+                "The token endpoint returned no ID token, and the userinfo endpoint \(endpoint) answered HTTP \(status) "
+                    + "to the new access token; the tokens were not used.", url: endpoint)
+        }
+        let now = now()
+        let expiresOn = now.addingTimeInterval(tokens.expiresIn ?? 3600)
+        let claims: IDTokenClaims
+        do {
+            claims = try IDTokenClaims(userinfo: body, issuer: metadata.issuer, clientID: clientID, issuedAt: now, expiresAt: expiresOn)
+        } catch {
+            throw WebAuthError(
+                .invalidResponse, "The token endpoint returned no ID token, and the userinfo endpoint's answer cannot name the account: \(error.detail)",
+                url: endpoint, underlyingError: error)
+        }
+        let entry = TokenCache.Entry(
+            account: Account(claims: claims, homeAccountID: tokens.clientInfo.flatMap(ClientInfo.init(encoded:))?.homeAccountID),
+            scopes: tokens.scope.map { ScopeSet.normalized([$0]) } ?? scopes,
+            accessToken: tokens.accessToken, expiresOn: expiresOn,
+            idToken: "", idTokenClaims: claims, refreshToken: tokens.refreshToken)
         return Issued(entry: entry, receivedAt: now)
     }
 

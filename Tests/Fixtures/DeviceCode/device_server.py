@@ -24,6 +24,12 @@ Scenarios (the token endpoint's answers, in turn; the last one repeats):
   huge-interval      interval 1000000, the code lives 4 s; tokens if ever asked
   verification-url   the old spelling (verification_url), no verification_uri_complete; then tokens
   malformed          the device authorization answer is cut JSON
+  no-id-token        authorization_pending, then tokens without an ID token (django-oauth-toolkit's
+                     device grant); discovery has a userinfo endpoint that names the person for the
+                     issued access token only (STATE_DIR/userinfo.log: one line per request, "ok" or "refused")
+  no-id-token-no-userinfo   tokens without an ID token, and no userinfo endpoint
+  userinfo-refuses   tokens without an ID token; the userinfo endpoint answers 401
+  bad-id-token       tokens with an ID token signed by a key the provider does not publish
 """
 import base64, http.server, json, os, secrets, sys, threading, time, urllib.parse
 
@@ -54,7 +60,14 @@ def main(state, scenario):
         "huge-interval": ["tokens"],
         "verification-url": ["tokens"],
         "malformed": ["pending"],
+        "no-id-token": ["pending", "tokens"],
+        "no-id-token-no-userinfo": ["tokens"],
+        "userinfo-refuses": ["tokens"],
+        "bad-id-token": ["tokens"],
     }[scenario]
+    other_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    issued_access_tokens = set()
+    userinfo_log = open(os.path.join(state, "userinfo.log"), "a", buffering=1)
     polls = open(os.path.join(state, "polls.log"), "a", buffering=1)
     count = {"n": 0}
 
@@ -75,8 +88,19 @@ def main(state, scenario):
 
         def do_GET(self):
             if self.path == "/.well-known/openid-configuration":
-                self.reply(200, {"issuer": issuer, "authorization_endpoint": origin + "/authorize", "token_endpoint": origin + "/token",
-                                 "jwks_uri": origin + "/keys", "device_authorization_endpoint": origin + "/device"})
+                document = {"issuer": issuer, "authorization_endpoint": origin + "/authorize", "token_endpoint": origin + "/token",
+                            "jwks_uri": origin + "/keys", "device_authorization_endpoint": origin + "/device"}
+                if scenario != "no-id-token-no-userinfo":
+                    document["userinfo_endpoint"] = origin + "/userinfo"
+                self.reply(200, document)
+            elif self.path == "/userinfo":
+                token = (self.headers.get("Authorization") or "").removeprefix("Bearer ")
+                if scenario == "userinfo-refuses" or token not in issued_access_tokens:
+                    userinfo_log.write("refused\n")
+                    return self.reply(401, {"error": "invalid_token"})
+                userinfo_log.write("ok\n")
+                self.reply(200, {"sub": "device-person", "preferred_username": "dana@example.com", "name": "Dana Device",
+                                 "email": "dana@example.com"})
             elif self.path == "/keys":
                 self.reply(200, {"keys": [jwk]})
             else:
@@ -129,9 +153,15 @@ def main(state, scenario):
             now = int(time.time())
             claims = {"iss": issuer, "aud": CLIENT, "sub": "device-person", "iat": now, "exp": now + 3600,
                       "preferred_username": "dana@example.com", "name": "Dana Device"}
-            self.reply(200, {"token_type": "Bearer", "expires_in": 3600, "scope": "openid profile offline_access",
-                             "access_token": "at-" + secrets.token_urlsafe(12), "refresh_token": "rt-" + secrets.token_urlsafe(12),
-                             "id_token": jwt.encode(claims, key, algorithm="RS256", headers={"kid": "device"})})
+            access_token = "at-" + secrets.token_urlsafe(12)
+            issued_access_tokens.add(access_token)
+            body = {"token_type": "Bearer", "expires_in": 3600, "scope": "openid profile offline_access",
+                    "access_token": access_token, "refresh_token": "rt-" + secrets.token_urlsafe(12)}
+            if scenario == "bad-id-token":
+                body["id_token"] = jwt.encode(claims, other_key, algorithm="RS256", headers={"kid": "device"})
+            elif scenario not in ("no-id-token", "no-id-token-no-userinfo", "userinfo-refuses"):
+                body["id_token"] = jwt.encode(claims, key, algorithm="RS256", headers={"kid": "device"})
+            self.reply(200, body)
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     origin = "http://127.0.0.1:%d" % server.server_address[1]

@@ -176,3 +176,67 @@ extension DeviceCodeTests {
         }
     }
 }
+
+/// Issue 35: a provider that issues no ID token for the device grant (django-oauth-toolkit): the
+/// tokens are returned and kept, the account named by the userinfo endpoint; an ID token that
+/// fails its checks still fails.
+extension DeviceCodeTests {
+    @Test @MainActor func tokensWithoutAnIDTokenNameTheAccountFromUserinfoAndAreKept() async throws {
+        let server = try await Server.start("no-id-token")
+        defer { server.stop() }
+        let directory = try TokenCacheScenario.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("org.example.App/cache.json")
+        let (_, result) = await signIn(try server.app(storage: FileTokenCacheStorage(fileURL: file)))
+        let tokens = try result.get()
+        #expect(!tokens.hasIDToken)
+        #expect(tokens.idToken.isEmpty)
+        #expect(tokens.account.subject == "device-person")
+        #expect(tokens.account.username == "dana@example.com")
+        #expect(tokens.account.name == "Dana Device")
+        #expect(tokens.account.issuer == server.issuer.absoluteString)
+        #expect(tokens.idTokenClaims.audience == ["device-tests"])
+        #expect(tokens.refreshToken != nil)
+        #expect(abs(tokens.expiresOn.timeIntervalSinceNow - 3600) < 60)
+        let userinfo = (try? String(contentsOf: server.directory.appendingPathComponent("userinfo.log"), encoding: .utf8)) ?? ""
+        #expect(userinfo == "ok\n", "userinfo was asked once, with the issued access token")
+
+        // A later run: a new application over the same file finds the account and its token.
+        let later = try server.app(storage: FileTokenCacheStorage(fileURL: file))
+        let accounts = try await later.allAccounts()
+        #expect(accounts == [tokens.account])
+        let silent = try await later.acquireTokenSilent(with: SilentTokenParameters(scopes: [], account: tokens.account))
+        #expect(silent.accessToken == tokens.accessToken)
+        #expect(!silent.hasIDToken)
+        #expect(silent.account.username == "dana@example.com")
+
+        // msal-python reads the same file: the account is listed, with no ID token.
+        let found = try await TokenCacheScenario.msalPython(
+            ["read", file.path, "--home-account-id", tokens.account.homeAccountID, "--client-id", "device-tests"])
+        let listed = try #require(found["accounts"] as? [[String: Any]])
+        #expect(listed.map { $0["username"] as? String } == ["dana@example.com"])
+        #expect(found["id_tokens"] as? Int == 0)
+        #expect((found["refresh_tokens"] as? [Any])?.count == 1)
+    }
+
+    @Test(arguments: [
+        ("no-id-token-no-userinfo", "no userinfo endpoint"),
+        ("userinfo-refuses", "answered HTTP 401"),
+        ("bad-id-token", "ID token was refused"),
+    ])
+    @MainActor func tokensWhoseAccountCannotBeKnownOrWhoseIDTokenFailsAreRefused(_ scenario: String, _ said: String) async throws {
+        let server = try await Server.start(scenario)
+        defer { server.stop() }
+        let storage = InMemoryTokenCacheStorage()
+        let app = try server.app(storage: storage)
+        let (_, result) = await signIn(app)
+        guard case .failure(let error) = result else {
+            Issue.record("\(scenario) was accepted")
+            return
+        }
+        #expect(error.code == .invalidResponse)
+        #expect(error.message.contains(said), "\(error.message)")
+        #expect(!error.message.contains("at-"), "no token in the message")
+        #expect(app.accounts.isEmpty, "nothing kept")
+    }
+}
