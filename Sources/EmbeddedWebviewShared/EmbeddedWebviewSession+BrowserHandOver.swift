@@ -24,7 +24,7 @@ extension EmbeddedWebviewSession {
 
     /// What the page watch found: a WebAuthn call, or a refusal's text.
     func pageFound(_ finding: SignInPageWatch.Finding) {
-        guard !dismissed else { return }
+        guard !ended else { return }
         switch finding {
         case .webAuthn(let operation):
             let what = operation == "create" ? "to register a passkey or security key" : "for a passkey or security key"
@@ -44,7 +44,7 @@ extension EmbeddedWebviewSession {
     /// after the person agrees (unless they chose it), or not at all (the host then ends the
     /// session with `systemBrowserRequired`). This view is put out of sight when the host took over.
     func handOver(_ handOver: SystemBrowserHandOver, personChose: Bool) {
-        guard !dismissed, !handOverPending else { return }
+        guard !ended, !handOverPending else { return }
         if request.parameters.systemBrowserHandOver == .askFirst, !personChose,
             let parent = window?.window ?? webView.flatMap({ WebKitDifferences.toplevelWindow(of: $0) })
         {
@@ -61,10 +61,9 @@ extension EmbeddedWebviewSession {
                 guard let self else { return }
                 self.question = nil
                 self.handOverPending = false
-                guard !self.dismissed else { return }
+                guard !self.ended else { return }
                 if accepted {
                     self.reporter.handOverToSystemBrowser(handOver)
-                    self.dismissIfEnded()
                 } else {
                     self.pageWatch?.refusePendingRequests()
                 }
@@ -73,6 +72,5 @@ extension EmbeddedWebviewSession {
         }
         handOverPending = true
         reporter.handOverToSystemBrowser(handOver)
-        dismissIfEnded()
     }
 }

@@ -52,7 +52,6 @@ extension EmbeddedWebviewSession {
         if let error, SignInLoadFailure.isOwnCancellation(error, pageCommitted: pageCommitted) { return false }
         if let url = URL(string: uri), request.redirectURI.matches(url) { return true }
         reporter.fail(SignInLoadFailure.network(uri: uri, error: error))
-        dismissIfEnded()
         return true  // no WebKit error page: the window closes, a caller's view keeps what it showed
     }
 }

@@ -26,7 +26,6 @@ extension EmbeddedWebviewSession {
                 if SignInNavigation.method(of: request) == "POST" {
                     // response_mode=form_post: the response is in a body the view never sends.
                     reporter.fail(.unsupportedResponseMode(url: url))
-                    dismissIfEnded()
                     return true
                 }
                 // A server's redirect straight to the redirect URI ends a load that never finishes:
@@ -38,7 +37,6 @@ extension EmbeddedWebviewSession {
                 // The host reads the URI text as WebKit has it, so malformed percent-encoding is
                 // refused, not re-encoded.
                 reporter.handleRedirect(SignInNavigation.text(of: request) ?? url.absoluteString)
-                dismissIfEnded()
                 return true
             }
             if SignInNavigation.loadsInView(url) {
@@ -68,11 +66,10 @@ extension EmbeddedWebviewSession {
     func openNewWindowRequest(_ url: URL, text: String?, isUserGesture: Bool) {
         if request.redirectURI.matches(url) {
             reporter.handleRedirect(text ?? url.absoluteString)
-            dismissIfEnded()
         } else if SignInNavigation.isWeb(url) {
             // Not from inside the signal emission that asked for the window.
             Task { @MainActor [weak self] in
-                guard let self, !self.dismissed, let webView = self.webView else { return }
+                guard let self, !self.ended, let webView = self.webView else { return }
                 webkit_web_view_load_uri(webView, url.absoluteString)
             }
         } else {
@@ -99,7 +96,7 @@ extension EmbeddedWebviewSession {
             question = ExternalSchemeQuestion.ask(url: url, over: window.window) { [weak self] open in
                 guard let self else { return }
                 self.question = nil
-                if open, !self.dismissed { self.launch(url) }
+                if open, !self.ended { self.launch(url) }
             }
         }
     }

@@ -101,7 +101,6 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
                 ?? SignInWindow(context: SignInWebContexts.context(ephemeral: ephemeral))
             window.configure(parameters: request.parameters) { [weak self] in
                 self?.reporter.fail(.userCanceled())
-                self?.dismissIfEnded()
             }
             self.window = window
             view = window.webView
@@ -198,12 +197,10 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         webView = nil
     }
 
-    /// Called at the end of a handler that reported the outcome: the caller resumes on the next
-    /// turn of the main loop, with the host's ``dismiss()`` right behind it, so the session is put
-    /// out of sight (the window hidden, the page stopped) before the handler returns.
-    func dismissIfEnded() {
-        if !dismissed, reporter.isFinished { dismiss() }
-    }
+    /// Whether the session has its outcome: from the report that ended it until the host's
+    /// ``dismiss()`` (on the next main-loop turn, before the caller resumes), the handlers act as
+    /// after the dismissal (every navigation and window refused, nothing reported).
+    var ended: Bool { dismissed || reporter.isFinished }
 
     // MARK: - WebKit signals
 
@@ -212,12 +209,12 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private func attachHandlers(to view: WebKitDifferences.WebView) {
         connections.connect(view, "decide-policy", .decidePolicy { [weak self] (decision: WebKitDifferences.PolicyDecision?, type) in
             guard let self, let decision else { return false }
-            if self.dismissed { return Self.refuseAfterEnd(decision, type: type) }
+            if self.ended { return Self.refuseAfterEnd(decision, type: type) }
             return self.decidePolicy(decision, type: type)
         })
         connections.connect(view, "create", .create { [weak self] (action: WebKitDifferences.NavigationAction?) -> WebKitDifferences.Widget? in
             // window.open, target=_blank and friends: never a new window.
-            guard let self, !self.dismissed, let action else { return nil }
+            guard let self, !self.ended, let action else { return nil }
             let request = webkit_navigation_action_get_request(action)
             if let url = SignInNavigation.url(of: request) {
                 self.openNewWindowRequest(
@@ -228,25 +225,23 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         })
         connections.connect(view, "load-changed", .enumValue { [weak self] event in
             guard let self else { return }
-            if self.dismissed { return }
+            if self.ended { return }
             self.loadChanged(WebKitLoadEvent(event))
         })
         connections.connect(view, "load-failed", .loadFailed { [weak self] _, uri, error in
             guard let self else { return false }
-            if self.dismissed { return true }  // no error page in a window on its way out
+            if self.ended { return true }  // no error page in a window on its way out
             return self.loadFailed(uri: uri, error: error)
         })
         connections.connect(view, "load-failed-with-tls-errors", .loadFailedWithTLSErrors { [weak self] uri, _, errors in
             self?.window?.loadEnded()
             self?.reporter.fail(SignInLoadFailure.tls(uri: uri, errors: errors))
-            self?.dismissIfEnded()
             return true
         })
         connections.connect(view, "web-process-terminated", .enumValue { [weak self] reason in
-            if self?.dismissed ?? true { return }
+            if self?.ended ?? true { return }
             self?.window?.loadEnded()
             self?.reporter.fail(SignInLoadFailure.webProcessTerminated(reason: reason))
-            self?.dismissIfEnded()
         })
     }
 

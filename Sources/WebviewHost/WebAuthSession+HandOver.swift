@@ -48,7 +48,7 @@ extension WebAuthSession {
         guard let current, let provider = current.provider, provider.kind != .systemBrowser else { return false }
         Self.logger.debug("hand-over to the browser asked", metadata: ["reason": "\(handOver.reason)"])
         func refuse(_ why: String) -> Bool {
-            finish(.failure(.systemBrowserRequired(handOver, why: why)), fromProvider: MainContext.isCurrent)
+            finish(.failure(.systemBrowserRequired(handOver, why: why)))
             return false
         }
         if parameters.systemBrowserHandOver == .never, handOver.reason != .appRequested {

@@ -39,9 +39,9 @@ extension WebAuthSession {
         }
         guard let expectedState else { return }
         do {
-            finish(.success(try WebAuthResponse(callbackString: callback, expectedState: expectedState)), fromProvider: true)
+            finish(.success(try WebAuthResponse(callbackString: callback, expectedState: expectedState)))
         } catch {
-            finish(.failure(error), fromProvider: true)
+            finish(.failure(error))
         }
     }
 

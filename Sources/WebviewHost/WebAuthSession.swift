@@ -186,16 +186,15 @@ public final class WebAuthSession: Sendable {
 
     /// Decides the outcome; the first call wins, later ones return false and do nothing.
     ///
-    /// In order: the slot is freed and the terminal event is sent. Then, when the provider itself
-    /// reported the outcome (`fromProvider`) on the main thread, the waiting caller is resumed at
-    /// once and the provider is dismissed right behind it, on the same turn of the main loop:
-    /// tearing down (destroying a window, closing a listener) never delays the caller, and the
-    /// provider already put its own UI out of sight in the handler that reported. Otherwise (a
-    /// cancel, a timeout, a report from another thread) the provider is dismissed on a later
-    /// main-loop turn first, and the caller resumes after it, seeing a torn-down session. Either
-    /// way the caller finds the session finished, the slot free and the reporter silent.
+    /// The one owner of a session's end (as AppAuth's user-agent sessions have it): the slot is
+    /// freed and the terminal event sent; then, on a later turn of the main loop (never inside the
+    /// provider's own callback), the provider session is dismissed, exactly once, and only then is
+    /// the waiting caller resumed. So whichever way the session ended (the provider's report, a
+    /// cancel, the timeout, the task's cancellation), the caller finds the provider's UI out of
+    /// sight, the slot free and the reporter silent. A provider hides what it shows in `dismiss()`
+    /// and defers its heavy destruction (a window's, a view's) to when the main loop is idle.
     @discardableResult
-    func finish(_ outcome: Outcome, fromProvider: Bool = false) -> Bool {
+    func finish(_ outcome: Outcome) -> Bool {
         guard let ended = state.withLock({ $0.finish(with: outcome) }) else { return false }
         deadline.disarm()
         store.slot.release(from: ObjectIdentifier(self))
@@ -220,12 +219,7 @@ public final class WebAuthSession: Sendable {
         }
         let whenEnded: (@MainActor @Sendable () -> Void)? = if case .presenting(let step) = ended { step.whenEnded } else { nil }
         if let providerSession = ended.presentation?.providerSession {
-            if fromProvider, MainContext.isCurrent {
-                resume()  // the caller's job is queued on the main queue now, the dismissal behind it
-                scheduleDismiss(providerSession)
-            } else {
-                scheduleDismiss(providerSession, then: resume)
-            }
+            scheduleDismiss(providerSession, then: resume)
         } else if let whenEnded {
             // What showed a code on another device's behalf closes before the caller resumes.
             DispatchQueue.main.async {

@@ -62,7 +62,7 @@ public final class WebAuthSessionReporter: Sendable {
 
     /// Ends the session with `error` (the first outcome wins).
     public func fail(_ error: WebAuthError) {
-        active?.finish(.failure(error), fromProvider: true)
+        active?.finish(.failure(error))
     }
 
     /// A page started loading: posts `webAuthDidStartLoad`.

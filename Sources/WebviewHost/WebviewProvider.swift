@@ -75,11 +75,12 @@ public protocol WebviewProviderSession: AnyObject, Sendable {
     /// Tear down everything the session made or attached: windows, signal handlers, listeners.
     /// After this, the provider reports nothing more (reports after the outcome are ignored anyway).
     ///
-    /// When the provider itself reported the outcome on the main thread (the redirect, or
-    /// ``WebAuthSessionReporter/fail(_:)``), the caller is resumed first and `dismiss` follows on
-    /// the same turn of the main loop, so tearing down never delays the caller; a provider whose
-    /// UI should be gone when the caller runs hides it in the handler that reported. After a
-    /// cancel, a timeout or a report from another thread, `dismiss` comes before the caller resumes.
+    /// The host calls it exactly once, however the session ended, on a later turn of the main
+    /// loop (never inside the callback that reported the outcome), and resumes the caller only
+    /// after it: hide what the person sees here, and defer heavy destruction (a window's, a web
+    /// view's) to when the main loop is idle, so it never delays the caller. Between the outcome
+    /// and `dismiss`, ``WebAuthSessionReporter/isFinished`` is true: act as ended (refuse further
+    /// navigations, report nothing).
     func dismiss()
 }
 

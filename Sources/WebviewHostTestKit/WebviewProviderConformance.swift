@@ -72,6 +72,8 @@ public enum WebviewProviderConformance {
     }
 
     /// The checks, by name (each is one entry of ``run(provider:fixture:only:)``'s result when it fails).
+    /// Every ending that a check awaits also checks that the provider session was dismissed
+    /// before the caller resumed.
     public static let checks = [
         "success", "cancel", "cancelBeforeStart", "taskCancellation", "cancelFromObserver", "timeout",
         "secondSession", "quietAfterEnd",
@@ -99,11 +101,10 @@ public enum WebviewProviderConformance {
                 var parameters = fixture.parameters
                 parameters.webviewType = .provider(provider.id)
                 let probe = Probe(check: check, fixture: fixture, parameters: parameters)
+                // Watched: its sessions' dismissals are counted (dismissed before the caller resumes).
+                WebviewProviderRegistry.register(ObservedProvider(provider, observer: probe.observer))
                 if handOverChecks.contains(check) {
-                    WebviewProviderRegistry.register(ObservedProvider(provider, observer: probe.observer))
                     WebviewProviderRegistry.register(probe.browser.provider)
-                } else {
-                    WebviewProviderRegistry.register(provider)
                 }
                 await probe.run()
                 return probe.failures
@@ -157,11 +158,18 @@ public enum WebviewProviderConformance {
                 self.fail("no outcome within \(limit); the check cancelled the session")
             }
             defer { watchdog.cancel() }
+            let dismissedBefore = observer.dismissCount
+            let result: Result<WebAuthResponse, WebAuthError>
             do {
-                return .success(try await session.start(authorizationURL: url, expectedState: state))
+                result = .success(try await session.start(authorizationURL: url, expectedState: state))
             } catch {
-                return .failure(error)
+                result = .failure(error)
             }
+            // Read on the caller's first step after the resume: the provider's UI is out of sight by now.
+            if observer.dismissCount == dismissedBefore {
+                fail("the caller resumed (\(result)) before the provider session was dismissed; its UI may still show")
+            }
+            return result
         }
 
         func expectEnding(_ recorder: WebAuthEventRecorder, terminal: Notification.Name) async {

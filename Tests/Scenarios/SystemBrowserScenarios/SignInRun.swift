@@ -93,8 +93,8 @@ struct SignInRun {
         let elapsed = ContinuousClock.now - started
         if let pending { report.merge(await pending.value) }
         report[.elapsedSeconds] = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        // Right after the outcome: the caller resumes first and the listener is closed behind it,
-        // on the same turn of the main loop. One yield later, is the port closed?
+        // Right after the outcome: the host dismissed the provider (the listener closed) before
+        // the caller resumed. One yield later, is the port closed?
         await Task.yield()
         if let preparedURL, let components = URLComponents(url: preparedURL, resolvingAgainstBaseURL: true),
             let host = components.host, let port = components.port
