@@ -42,6 +42,10 @@ public enum WebviewProviderConformance {
         /// provider, set the policy to `automatic` and ``WebviewParameters/systemBrowserRedirectURI``
         /// to ``handOverBrowserRedirectURI``, and build the browser's request themselves.
         public var handOverAuthorizationURL: (@Sendable (_ redirectURI: URL) -> URL)?
+        /// For a provider with UI of its own (a window): what of it the person can still see,
+        /// described for the failure message; empty when nothing. Asked when the caller of each
+        /// awaited ending resumes, where it must be empty. `nil` skips this check.
+        public var visibleUI: (@MainActor @Sendable () -> [String])?
 
         public init(
             redirectURI: URL, parameters: WebviewParameters, environment: WebviewEnvironment = .current,
@@ -50,7 +54,8 @@ public enum WebviewProviderConformance {
             patience: Duration = .seconds(20),
             leftoverProcesses: (@Sendable () async -> [String])? = nil,
             shortTimeout: Duration = .milliseconds(700),
-            handOverAuthorizationURL: (@Sendable (URL) -> URL)? = nil
+            handOverAuthorizationURL: (@Sendable (URL) -> URL)? = nil,
+            visibleUI: (@MainActor @Sendable () -> [String])? = nil
         ) {
             self.redirectURI = redirectURI
             self.parameters = parameters
@@ -61,6 +66,7 @@ public enum WebviewProviderConformance {
             self.leftoverProcesses = leftoverProcesses
             self.shortTimeout = shortTimeout
             self.handOverAuthorizationURL = handOverAuthorizationURL
+            self.visibleUI = visibleUI
         }
     }
 
@@ -168,6 +174,9 @@ public enum WebviewProviderConformance {
             // Read on the caller's first step after the resume: the provider's UI is out of sight by now.
             if observer.dismissCount == dismissedBefore {
                 fail("the caller resumed (\(result)) before the provider session was dismissed; its UI may still show")
+            }
+            if let shown = fixture.visibleUI?(), !shown.isEmpty {
+                fail("the caller resumed (\(result)) while the provider still showed \(shown)")
             }
             return result
         }

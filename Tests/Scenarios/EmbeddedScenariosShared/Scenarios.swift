@@ -519,12 +519,24 @@ extension EmbeddedScenarios {
             redirectURI: URL(string: callback.url("/callback"))!, parameters: parameters,
             succeedingAuthorizationURL: { _, state in URL(string: authorize + "?state=" + state)! },
             pendingAuthorizationURL: { _ in URL(string: pending)! },
-            handOverAuthorizationURL: { _ in URL(string: passkey)! })
+            handOverAuthorizationURL: { _ in URL(string: passkey)! },
+            // The library's window must be out of sight when the caller resumes (in the
+            // caller's-view mode, the app's own window stays: nothing of the library's shows).
+            visibleUI: arguments.first == "custom-view" ? nil : { @MainActor @Sendable in visibleWindows() })
         let failures = await WebviewProviderConformance.run(provider: EmbeddedWebviewProvider(), fixture: fixture)
         var facts = ScenarioReport()
         facts[.failures] = failures.map(\.description)
         facts[.callbackRequests] = callback.requests(to: "/callback").count
         return facts
+    }
+
+    /// The toplevel windows the person can see, by title (the conformance suite's `visibleUI`).
+    @MainActor
+    static func visibleWindows() -> [String] {
+        Toolkit.toplevels().filter { gtk_widget_get_visible(wvh_widget($0)) != 0 }.map { window -> String in
+            let title = gtk_window_get_title(wvh_window(window)).map { String(cString: $0) } ?? ""
+            return "a window titled \"\(title)\""
+        }
     }
 
     // For screenshots: the sign-in window over an app window ("window"), or on a slow page
