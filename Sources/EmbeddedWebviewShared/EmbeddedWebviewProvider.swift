@@ -33,6 +33,14 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
     public var requiresDisplay: Bool { true }
     public var supportsCustomWebview: Bool { true }
 
+    /// What the view answers by itself at work (the README's "At work" section says more).
+    public func helpNotes(in environment: WebviewEnvironment) -> [String] {
+        [
+            "Entra ID's device challenge (PKeyAuth): answered as a device without a registered key",
+            "client certificates and smart cards: not answered yet (WebKit sends no certificate)",
+        ]
+    }
+
     public func availability(in environment: WebviewEnvironment) -> WebviewProviderAvailability {
         guard environment.hasDisplay else {
             return .unavailable(

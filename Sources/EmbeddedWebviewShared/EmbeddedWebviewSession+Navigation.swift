@@ -5,6 +5,7 @@ import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
+import GLibSupport
 import WebviewHost
 
 /// The session's navigation decisions, before the end: the redirect URI is caught (never loaded),
@@ -44,6 +45,10 @@ extension EmbeddedWebviewSession {
                 return false
             }
             webkit_policy_decision_ignore(decision)
+            if PKeyAuthChallenge.isChallenge(url) {
+                answerDeviceChallenge(url)
+                return true
+            }
             handToSystem(url, isUserGesture: webkit_navigation_action_is_user_gesture(action) != 0)
             return true
         case WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION:
@@ -98,6 +103,30 @@ extension EmbeddedWebviewSession {
                 self.question = nil
                 if open, !self.ended { self.launch(url) }
             }
+        }
+    }
+
+    /// Entra ID's device challenge (``PKeyAuthChallenge``): never loaded; the view requests its
+    /// SubmitUrl with the answer of a device without a registered key. A malformed or unsafe
+    /// challenge ends the session with an error that says so (not a blank page until the timeout).
+    private func answerDeviceChallenge(_ url: URL) {
+        let challenge: PKeyAuthChallenge
+        do {
+            challenge = try PKeyAuthChallenge(url)
+        } catch {
+            window?.loadEnded()
+            reporter.fail(error)
+            return
+        }
+        guard webView != nil, let made = webkit_uri_request_new(challenge.submitURL.absoluteString) else { return }
+        let request = GObjectRef(adopting: made)
+        guard let headers = webkit_uri_request_get_http_headers(request.pointer) else { return }
+        soup_message_headers_append(headers, "Authorization", challenge.authorization)
+        requested = challenge.submitURL
+        // Not from inside the signal emission that decided the navigation.
+        Task { @MainActor [weak self] in
+            guard let self, !self.ended, let webView = self.webView else { return }
+            webkit_web_view_load_request(webView, request.pointer)
         }
     }
 

@@ -13,6 +13,7 @@ final class TestServer {
         var cookie: String?
         var body: String
         var acceptLanguage: String? = nil
+        var authorization: String? = nil
     }
 
     struct Response {
@@ -111,7 +112,10 @@ final class TestServer {
             body = String(decoding: UnsafeRawBufferPointer(start: data, count: Int(requestBody.pointee.length)), as: UTF8.self)
         }
         let acceptLanguage = soup_message_headers_get_one(headers, "Accept-Language").map { String(cString: $0) }
-        let request = Request(method: method, path: path, query: query, cookie: cookie, body: body, acceptLanguage: acceptLanguage)
+        let authorization = soup_message_headers_get_one(headers, "Authorization").map { String(cString: $0) }
+        let request = Request(
+            method: method, path: path, query: query, cookie: cookie, body: body, acceptLanguage: acceptLanguage,
+            authorization: authorization)
         requests.append(request)
         let response = routes[path]?(request) ?? Response(status: 404, body: "not found")
         if let delay = response.delay {

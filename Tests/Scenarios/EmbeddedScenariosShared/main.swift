@@ -35,6 +35,7 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .slowPage: EmbeddedScenarios.slowPage
     case .broker: EmbeddedScenarios.broker
     case .conformance: EmbeddedScenarios.conformance
+    case .pkeyAuth: EmbeddedScenarios.pkeyAuth
     case .show: EmbeddedScenarios.show
     case .surface: EmbeddedScenarios.surface
     case .webPlatform: EmbeddedScenarios.webPlatform

@@ -18,6 +18,7 @@ struct BuiltInProvidersTests {
         let help = try #require(report[.help])
         #expect(help.contains("system-browser - "))
         #expect(help.contains("embedded - "))
+        #expect(help.contains("device challenge (PKeyAuth): answered"), "help says what the embedded view answers at work: \(help)")
         #expect(help.contains("]: available"))
         #expect(help.contains("unavailable: "))
     }

@@ -1,6 +1,8 @@
 // The report keys only EmbeddedScenarios writes (the names in its JSON report).
 
 extension ReportKey where Value == String {
+    /// The `Authorization` header the device challenge's SubmitUrl received, "" for none (`pkeyauth`).
+    public static var pkeyAuthAnswer: Self { .init("pkeyAuthAnswer") }
     /// What the forgotten site's page still had (`site-data`: cookie, storage, dbs as a query).
     public static var forgottenSiteReport: Self { .init("forgottenSiteReport") }
     /// What the other site's page still had (`site-data`).
@@ -45,6 +47,8 @@ extension ReportKey where Value == String {
 }
 
 extension ReportKey where Value == Int {
+    /// Requests the device challenge's SubmitUrl received (`pkeyauth`).
+    public static var pkeyAuthSubmits: Self { .init("pkeyAuthSubmits") }
     public static var appPageInMilliseconds: Self { .init("appPageInMilliseconds") }
     public static var appRequests: Self { .init("appRequests") }
     public static var authorizeRequests: Self { .init("authorizeRequests") }

@@ -22,6 +22,8 @@ public enum EmbeddedScenario: String, ScenarioName {
     case slowPage = "slow-page"
     case broker
     case conformance
+    /// Entra ID's device challenge (PKeyAuth): `<window|custom-view> <variant>` (PKeyAuthScenarios.swift).
+    case pkeyAuth = "pkeyauth"
     case show
     case surface
     case webPlatform = "web-platform"
