@@ -18,7 +18,7 @@ enum ExternalAppLaunch {
     /// display). Nothing waits for it; a failure is logged (GLib's default handler, domain
     /// WebviewHost).
     static func open(_ url: URL, window: WebKitDifferences.Window?) {
-        let launchContext = WebKitDifferences.integration.makeLaunchContext(window).map { GObjectRef(adopting: $0) }
+        let launchContext = WebKitDifferences.integration.launchContext(on: window.map { ToolkitWindow($0) })
         g_app_info_launch_default_for_uri_async(
             url.absoluteString, launchContext?.pointer, nil, AsyncReadyCallback.function,
             AsyncReadyCallback.userData { _, result in

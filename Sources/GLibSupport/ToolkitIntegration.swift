@@ -7,25 +7,83 @@ public import CGLib
 /// `WebviewHostGTK3` and `WebviewHostGTK4` each provide one (`.gtk3`, `.gtk4`), and the toolkit's
 /// `registerBuiltInProviders()` installs it as ``current``. Without one (a GLib-only program), the
 /// browser is launched with a plain `GAppLaunchContext`: it still opens, without the display's
-/// start-up notification.
+/// start-up notification. Windows are passed as ``ToolkitWindow`` handles; every hook runs on the
+/// main thread.
 public struct ToolkitIntegration: Sendable {
     /// "GTK 3" or "GTK 4", for messages and `help`.
     public let name: String
-    /// A launch context on the display of `window` (a `GtkWindow *` of this toolkit, or `nil` for
-    /// the default display), stamped with the current time; `nil` when there is no display.
-    /// Returned with a reference the caller releases.
-    public let makeLaunchContext: @MainActor @Sendable (_ window: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<GAppLaunchContext>?
+    private let makeContext: @MainActor @Sendable (ToolkitWindow?) -> GObjectRef<UnsafeMutablePointer<GAppLaunchContext>>?
+    private let identifyParent: @MainActor @Sendable (ToolkitWindow) -> String?
+    private let exportParentHook: @MainActor @Sendable (ToolkitWindow, @escaping @MainActor (String?) -> Void) -> Void
+    private let unexportParentHook: @MainActor @Sendable (ToolkitWindow) -> Void
+
+    /// A toolkit's hooks, each called on the main thread.
+    ///
+    /// - Parameters:
+    ///   - name: "GTK 3" or "GTK 4", for messages and `help`.
+    ///   - launchContext: A launch context on the display of the window (or of the default
+    ///     display for `nil`), stamped with the current time; `nil` when there is no display.
+    ///   - parentIdentifier: The XDG portal's identifier of the window as a parent (`x11:<XID>`),
+    ///     or `nil` when it has none yet (not realized, or on Wayland).
+    ///   - exportParent: Exports the window for the portal on Wayland (xdg-foreign) and calls its
+    ///     second argument once, on the main thread, with the identifier (`wayland:<handle>`), or
+    ///     at once with `nil` when it cannot be exported.
+    ///   - unexportParent: Drops what `exportParent` exported for the window.
+    public init(
+        name: String,
+        launchContext: @escaping @MainActor @Sendable (_ window: ToolkitWindow?) -> GObjectRef<UnsafeMutablePointer<GAppLaunchContext>>?,
+        parentIdentifier: @escaping @MainActor @Sendable (_ window: ToolkitWindow) -> String?,
+        exportParent: @escaping @MainActor @Sendable (_ window: ToolkitWindow, _ exported: @escaping @MainActor (String?) -> Void) -> Void = { $1(nil) },
+        unexportParent: @escaping @MainActor @Sendable (_ window: ToolkitWindow) -> Void = { _ in }
+    ) {
+        self.name = name
+        self.makeContext = launchContext
+        self.identifyParent = parentIdentifier
+        self.exportParentHook = exportParent
+        self.unexportParentHook = unexportParent
+    }
+
+    /// A launch context on the display of `window` (the default display for `nil`), stamped with
+    /// the current time; `nil` when there is no display.
+    @MainActor
+    public func launchContext(on window: ToolkitWindow?) -> GObjectRef<UnsafeMutablePointer<GAppLaunchContext>>? {
+        makeContext(window)
+    }
+
     /// The XDG portal's identifier of `window` as a parent (`x11:<XID>`), or `nil` when it has
-    /// none yet (not realized, or on Wayland, where the handle is exported asynchronously).
-    public let parentWindowIdentifier: @MainActor @Sendable (_ window: UnsafeMutableRawPointer) -> String?
+    /// none yet (not realized, or on Wayland, where the handle is exported asynchronously: see
+    /// ``exportParent(_:exported:)``).
+    @MainActor
+    public func parentIdentifier(of window: ToolkitWindow) -> String? {
+        identifyParent(window)
+    }
+
     /// Exports `window` for the portal on Wayland (xdg-foreign) and calls `exported` once, on the
     /// main thread, with its identifier (`wayland:<handle>`), or at once with `nil` when it cannot
-    /// be exported (not Wayland, not realized, no xdg-foreign). ``unexportParentWindow`` drops the
+    /// be exported (not Wayland, not realized, no xdg-foreign). ``unexportParent(_:)`` drops the
     /// handle once the portal call is over.
-    public let exportParentWindow: @MainActor @Sendable (_ window: UnsafeMutableRawPointer, _ exported: @escaping @MainActor (String?) -> Void) -> Void
-    /// Drops what ``exportParentWindow`` exported for `window`.
-    public let unexportParentWindow: @MainActor @Sendable (_ window: UnsafeMutableRawPointer) -> Void
+    @MainActor
+    public func exportParent(_ window: ToolkitWindow, exported: @escaping @MainActor (String?) -> Void) {
+        exportParentHook(window, exported)
+    }
 
+    /// Drops what ``exportParent(_:exported:)`` exported for `window`.
+    @MainActor
+    public func unexportParent(_ window: ToolkitWindow) {
+        unexportParentHook(window)
+    }
+
+    /// The app's toolkit, once its module installed it (main thread only).
+    @MainActor public static var current: ToolkitIntegration?
+}
+
+// MARK: - Deprecated: windows as raw pointers
+
+extension ToolkitIntegration {
+    /// The hooks with windows as raw `GtkWindow *` pointers and the launch context returned with a
+    /// reference the caller releases.
+    @available(*, deprecated, renamed: "init(name:launchContext:parentIdentifier:exportParent:unexportParent:)",
+        message: "windows are ToolkitWindow handles, and the launch context a GObjectRef")
     public init(
         name: String,
         makeLaunchContext: @escaping @MainActor @Sendable (UnsafeMutableRawPointer?) -> UnsafeMutablePointer<GAppLaunchContext>?,
@@ -33,13 +91,40 @@ public struct ToolkitIntegration: Sendable {
         exportParentWindow: @escaping @MainActor @Sendable (UnsafeMutableRawPointer, @escaping @MainActor (String?) -> Void) -> Void = { $1(nil) },
         unexportParentWindow: @escaping @MainActor @Sendable (UnsafeMutableRawPointer) -> Void = { _ in }
     ) {
-        self.name = name
-        self.makeLaunchContext = makeLaunchContext
-        self.parentWindowIdentifier = parentWindowIdentifier
-        self.exportParentWindow = exportParentWindow
-        self.unexportParentWindow = unexportParentWindow
+        self.init(
+            name: name,
+            launchContext: { window in makeLaunchContext(window?.rawValue).map { GObjectRef(adopting: $0) } },
+            parentIdentifier: { window in parentWindowIdentifier(window.rawValue) },
+            exportParent: { window, exported in exportParentWindow(window.rawValue, exported) },
+            unexportParent: { window in unexportParentWindow(window.rawValue) })
     }
 
-    /// The app's toolkit, once its module installed it (main thread only).
-    @MainActor public static var current: ToolkitIntegration?
+    /// A launch context on the display of `window` (a `GtkWindow *`), with a reference the
+    /// caller releases.
+    @available(*, deprecated, renamed: "launchContext(on:)")
+    public var makeLaunchContext: @MainActor @Sendable (_ window: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<GAppLaunchContext>? {
+        let makeContext = self.makeContext
+        return { window in makeContext(window.map(ToolkitWindow.init(rawValue:)))?.passRetained() }
+    }
+
+    /// The portal's identifier of `window` (a `GtkWindow *`) as a parent.
+    @available(*, deprecated, renamed: "parentIdentifier(of:)")
+    public var parentWindowIdentifier: @MainActor @Sendable (_ window: UnsafeMutableRawPointer) -> String? {
+        let identifyParent = self.identifyParent
+        return { window in identifyParent(ToolkitWindow(rawValue: window)) }
+    }
+
+    /// Exports `window` (a `GtkWindow *`) for the portal on Wayland.
+    @available(*, deprecated, renamed: "exportParent(_:exported:)")
+    public var exportParentWindow: @MainActor @Sendable (_ window: UnsafeMutableRawPointer, _ exported: @escaping @MainActor (String?) -> Void) -> Void {
+        let exportParentHook = self.exportParentHook
+        return { window, exported in exportParentHook(ToolkitWindow(rawValue: window), exported) }
+    }
+
+    /// Drops what ``exportParentWindow`` exported for `window` (a `GtkWindow *`).
+    @available(*, deprecated, renamed: "unexportParent(_:)")
+    public var unexportParentWindow: @MainActor @Sendable (_ window: UnsafeMutableRawPointer) -> Void {
+        let unexportParentHook = self.unexportParentHook
+        return { window in unexportParentHook(ToolkitWindow(rawValue: window)) }
+    }
 }

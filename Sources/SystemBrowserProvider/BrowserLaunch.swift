@@ -64,8 +64,8 @@ final class BrowserLaunch {
         // The portal places its dialogs over the app's window when it knows it: on X11 by its id
         // (set above), on Wayland by a handle the compositor exports (xdg-foreign), which takes a
         // round trip: the launch waits for it, a second at most.
-        guard sandboxed, let toolkit = ToolkitIntegration.current, let window = parentWindow?.pointer, let context,
-            toolkit.parentWindowIdentifier(window) == nil
+        guard sandboxed, let toolkit = ToolkitIntegration.current, let window = parentWindow.map({ ToolkitWindow($0) }), let context,
+            toolkit.parentIdentifier(of: window) == nil
         else {
             Self.launchThroughPortal(url, context: context, cancellable: cancellable, completion: completion)
             return
@@ -77,11 +77,11 @@ final class BrowserLaunch {
             guard g_cancellable_is_cancelled(cancellable.pointer) == 0 else { return }
             if let identifier { g_app_launch_context_setenv(context.pointer, "PARENT_WINDOW_ID", identifier) }
             Self.launchThroughPortal(url, context: context, cancellable: cancellable) { error in
-                toolkit.unexportParentWindow(window)
+                toolkit.unexportParent(window)
                 completion(error)
             }
         }
-        toolkit.exportParentWindow(window) { identifier in launch(identifier) }
+        toolkit.exportParent(window) { identifier in launch(identifier) }
         if !launched {
             Task { @MainActor in
                 try? await Task.sleep(for: .seconds(1))
@@ -164,8 +164,8 @@ final class BrowserLaunch {
     /// placed over the app. A plain context when no toolkit is installed.
     private static func launchContext(parentWindow: WindowHandle?, forPortal: Bool) -> GObjectRef<UnsafeMutablePointer<GAppLaunchContext>>? {
         guard let toolkit = ToolkitIntegration.current else { return GObjectRef(adopting: g_app_launch_context_new()) }
-        guard let context = toolkit.makeLaunchContext(parentWindow?.pointer).map(GObjectRef.init(adopting:)) else { return nil }
-        if forPortal, let parentWindow, let identifier = toolkit.parentWindowIdentifier(parentWindow.pointer) {
+        guard let context = toolkit.launchContext(on: parentWindow.map { ToolkitWindow($0) }) else { return nil }
+        if forPortal, let parentWindow, let identifier = toolkit.parentIdentifier(of: ToolkitWindow(parentWindow)) {
             g_app_launch_context_setenv(context.pointer, "PARENT_WINDOW_ID", identifier)
         }
         return context

@@ -1,6 +1,6 @@
 import CGLib
 import Foundation
-import GLibSupport
+public import GLibSupport
 public import WebviewHost
 
 /// Custom-scheme redirects (`com.example.app:/oauth2redirect`, RFC 8252 section 7.1).
@@ -12,15 +12,15 @@ public import WebviewHost
 /// (``WebviewHost/WebAuthSession/handleOpenURL(_:)-(String)``):
 ///
 /// ```swift
-/// let app = g_application_new("com.example.App", G_APPLICATION_HANDLES_OPEN)  // or a GtkApplication
-/// let redirects = try CustomSchemeRedirect.connect(to: app)  // keep it while the app runs
+/// let app = g_application_new("com.example.App", G_APPLICATION_HANDLES_OPEN)!  // or a GtkApplication
+/// let redirects = try CustomSchemeRedirect.connect(to: ApplicationHandle(app))  // keep it while the app runs
 /// g_application_run(app, argc, argv)
 /// ```
 public enum CustomSchemeRedirect {
-    /// Attaches a handler to the `open` signal of `application` (a `GApplication *`, or a
-    /// subclass such as `GtkApplication *`) that hands every URI it is opened with to the waiting
-    /// sign-in through the host (``WebviewHost/WebAuthSession/handleOpenURL(_:)-(String)``); URIs that
-    /// are not the running sign-in's redirect URI are left alone. Apps that handle `open` themselves
+    /// Attaches a handler to the `open` signal of `application` (a `GApplication`, or a subclass
+    /// such as `GtkApplication`) that hands every URI it is opened with to the waiting sign-in
+    /// through the host (``WebviewHost/WebAuthSession/handleOpenURL(_:)-(String)``); URIs that are
+    /// not the running sign-in's redirect URI are left alone. Apps that handle `open` themselves
     /// call `WebAuthSession.handleOpenURL` with each URI instead. Main thread.
     ///
     /// If `application` is not registered yet and lacks `G_APPLICATION_HANDLES_OPEN`, the flag
@@ -31,12 +31,11 @@ public enum CustomSchemeRedirect {
     /// - Throws: `invalidParameters` when `application` is not a `GApplication`, or is already
     ///   registered without `G_APPLICATION_HANDLES_OPEN` (it could never receive the URI).
     @MainActor
-    public static func connect(to application: UnsafeMutableRawPointer) throws(WebAuthError) -> Connection {
-        guard wvh_is_application(application) != 0 else {
+    public static func connect(to application: ApplicationHandle) throws(WebAuthError) -> Connection {
+        guard let app = application.application else {
             throw WebAuthError(
-                .invalidParameters, "CustomSchemeRedirect.connect(to:) needs a GApplication (or GtkApplication) pointer.")
+                .invalidParameters, "CustomSchemeRedirect.connect(to:) needs a GApplication (or GtkApplication).")
         }
-        let app = wvh_application(application)
         let flags = g_application_get_flags(app)
         if flags.rawValue & G_APPLICATION_HANDLES_OPEN.rawValue == 0 {
             guard g_application_get_is_registered(app) == 0 else {
@@ -49,11 +48,18 @@ public enum CustomSchemeRedirect {
         }
         let connection = Connection()
         connection.connections.connect(
-            application, "open",
+            app, "open",
             .open { uris, _ in
                 for uri in uris { WebAuthSession.handleOpenURL(uri) }
             })
         return connection
+    }
+
+    /// The same, for `application` as a raw `GApplication *`.
+    @available(*, deprecated, renamed: "connect(to:)", message: "pass the application as an ApplicationHandle")
+    @MainActor
+    public static func connect(to application: UnsafeMutableRawPointer) throws(WebAuthError) -> Connection {
+        try connect(to: ApplicationHandle(rawValue: application))
     }
 
     /// The `open` handler ``connect(to:)`` attached; it is disconnected by ``disconnect()`` or

@@ -15,27 +15,28 @@ enum GTKToolkitIntegration {
     static func make(name: String) -> ToolkitIntegration {
         ToolkitIntegration(
             name: name,
-            makeLaunchContext: { window in
+            launchContext: { window in
                 var display: OpaquePointer? = nil
-                if let window, wvh_is_window(window) != 0 { display = gtk_widget_get_display(wvh_widget(window)) }
+                if let window = window?.rawValue, wvh_is_window(window) != 0 { display = gtk_widget_get_display(wvh_widget(window)) }
                 guard let display = display ?? gdk_display_get_default(),
                     let context = gdk_display_get_app_launch_context(display)
                 else { return nil }
                 gdk_app_launch_context_set_timestamp(context, wvh_gdk_current_time())
-                return wvh_app_launch_context(context.objectAddress)
+                return GObjectRef(adopting: wvh_app_launch_context(context.objectAddress))
             },
-            parentWindowIdentifier: { window in
-                guard wvh_is_window(window) != 0, let identifier = wvh_parent_window_identifier(wvh_window(window)) else {
+            parentIdentifier: { window in
+                guard wvh_is_window(window.rawValue) != 0, let identifier = wvh_parent_window_identifier(wvh_window(window.rawValue))
+                else {
                     return nil
                 }
                 defer { g_free(identifier) }
                 return String(cString: identifier)
             },
-            exportParentWindow: { window, exported in
+            exportParent: { window, exported in
                 typealias Exported = @MainActor (String?) -> Void
-                guard wvh_is_window(window) != 0 else { return exported(nil) }
+                guard wvh_is_window(window.rawValue) != 0 else { return exported(nil) }
                 let started = wvh_export_parent_window(
-                    wvh_window(window),
+                    wvh_window(window.rawValue),
                     { handle, data in
                         let exported = UserData<Exported>.borrow(data)
                         let identifier = handle.map { "wayland:" + String(cString: $0) }
@@ -43,8 +44,8 @@ enum GTKToolkitIntegration {
                     }, UserData.retained(exported as Exported), UserData<Exported>.destroyNotify)
                 if started == 0 { exported(nil) }
             },
-            unexportParentWindow: { window in
-                if wvh_is_window(window) != 0 { wvh_unexport_parent_window(wvh_window(window)) }
+            unexportParent: { window in
+                if wvh_is_window(window.rawValue) != 0 { wvh_unexport_parent_window(wvh_window(window.rawValue)) }
             })
     }
 }

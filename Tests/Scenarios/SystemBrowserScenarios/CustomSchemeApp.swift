@@ -72,7 +72,7 @@ enum CustomSchemeApp {
 
         // Default flags: connect(to:) adds G_APPLICATION_HANDLES_OPEN before registration.
         let app = g_application_new(applicationID, G_APPLICATION_DEFAULT_FLAGS)!
-        let redirects = try CustomSchemeRedirect.connect(to: app)
+        let redirects = try CustomSchemeRedirect.connect(to: ApplicationHandle(app))
         let flagsAfterConnect = g_application_get_flags(wvh_application(app)).rawValue
         var opened: [String] = []
         let observer = SignalConnections()
@@ -132,7 +132,7 @@ enum CustomSchemeApp {
         // connect(to:) refuses what is not a GApplication, and a registered app without HANDLES_OPEN.
         let notAnApp = UnsafeMutableRawPointer(g_cancellable_new()!)  // a GObject, not a GApplication
         do {
-            _ = try CustomSchemeRedirect.connect(to: notAnApp)
+            _ = try CustomSchemeRedirect.connect(to: ApplicationHandle(rawValue: notAnApp))
             report[.connectNotAnApp] = "connected"
         } catch {
             report[.connectNotAnApp] = error.code.name
@@ -141,7 +141,7 @@ enum CustomSchemeApp {
         let closed = g_application_new("org.webviewhost.NoOpen", G_APPLICATION_NON_UNIQUE)!
         _ = try withGError { g_application_register(wvh_application(closed), nil, $0) }
         do {
-            _ = try CustomSchemeRedirect.connect(to: closed)
+            _ = try CustomSchemeRedirect.connect(to: ApplicationHandle(closed))
             report[.connectRegisteredWithoutOpen] = "connected"
         } catch {
             report[.connectRegisteredWithoutOpen] = error.code.name
@@ -151,7 +151,7 @@ enum CustomSchemeApp {
 
         // A non-unique app (no D-Bus): g_application_open emits `open` in this process.
         let app = g_application_new("org.webviewhost.EdgeTest", G_APPLICATION_NON_UNIQUE)!
-        let redirects = try CustomSchemeRedirect.connect(to: app)
+        let redirects = try CustomSchemeRedirect.connect(to: ApplicationHandle(app))
         _ = try withGError { g_application_register(wvh_application(app), nil, $0) }
         report[.handlersAfterConnect] = SignalInspection.handlerCount(on: app)
         open(app, callback.absoluteString)

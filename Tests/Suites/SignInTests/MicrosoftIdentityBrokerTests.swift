@@ -254,7 +254,7 @@ struct MicrosoftIdentityBrokerTests {
     func theParentWindowGoesAsItsX11IDUnderTheKeyNamed(_ identifier: String, _ expected: Int?) async throws {
         let previous = ToolkitIntegration.current
         ToolkitIntegration.current = ToolkitIntegration(
-            name: "test", makeLaunchContext: { _ in nil }, parentWindowIdentifier: { _ in identifier })
+            name: "test", launchContext: { _ in nil }, parentIdentifier: { _ in identifier })
         defer { ToolkitIntegration.current = previous }
         try await withDouble { double, _ in
             let broker = MicrosoftIdentityBroker(busAddress: double.address, parentWindowKey: "parentWindowX11")
