@@ -1,21 +1,22 @@
 import Foundation
 import Logging
 import Synchronization
+import WebviewHost
 
 /// Which broker a ``PublicClientApplication`` uses, asked again on each call (a broker may start
 /// or stop while the app runs), and the accounts it last listed.
 final class TokenBrokerSelection: Sendable {
-    private let store: TokenBrokerStore
+    private let store: PluginRegistry<String, any TokenBroker>
     private let lastAccounts = Mutex<[Account]?>(nil)
     static let logger = Logger(label: "SignIn.broker")
 
     init() {
-        store = TokenBrokerStore.current
+        store = TokenBrokerRegistry.store.current
     }
 
     /// The first registered broker available for `authority`; `nil` (logged) when none is.
     func broker(for authority: URL) async -> (any TokenBroker)? {
-        let brokers = store.brokers
+        let brokers = store.all
         if brokers.isEmpty {
             Self.logger.info("no token broker is registered; signing in through the web flow")
             return nil

@@ -42,41 +42,38 @@ public enum WebviewProviderRegistry {
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result
     ) async rethrows -> Result {
-        try await ProviderStore.$taskLocal.withValue(ProviderStore(), operation: body, isolation: isolation)
+        try await ProviderStore.scope.withIsolated(isolation: isolation, body)
     }
 }
 
-/// The storage behind ``WebviewProviderRegistry``.
+/// The storage behind ``WebviewProviderRegistry``: the providers (a ``PluginRegistry``), the
+/// selection policy and the one-session slot, one of each per ``TaskLocalStore`` scope.
 final class ProviderStore: Sendable {
-    @TaskLocal static var taskLocal: ProviderStore?
-    static let global = ProviderStore()
-    static var current: ProviderStore { taskLocal ?? global }
+    /// The process's store, or the current task's isolated one.
+    static let scope = TaskLocalStore { ProviderStore() }
+    static var current: ProviderStore { scope.current }
 
-    private let state = Mutex<(providers: [WebviewProviderID: any WebviewProvider], policy: any WebviewSelectionPolicy)>(
-        ([:], DefaultWebviewSelectionPolicy()))
+    private let registry = PluginRegistry<WebviewProviderID, any WebviewProvider>(id: \.id, priority: \.priority)
+    private let policy = Mutex<any WebviewSelectionPolicy>(DefaultWebviewSelectionPolicy())
     /// One interactive session at a time for everything that uses this store.
     let slot = InteractiveSessionSlot()
 
     func register(_ provider: any WebviewProvider) {
-        state.withLock { $0.providers[provider.id] = provider }
+        registry.register(provider)
     }
 
     func unregister(_ id: WebviewProviderID) -> Bool {
-        state.withLock { $0.providers.removeValue(forKey: id) != nil }
+        registry.unregister(id)
     }
 
-    var providers: [any WebviewProvider] {
-        state.withLock { Array($0.providers.values) }.sorted {
-            ($0.priority, $1.id) > ($1.priority, $0.id)
-        }
-    }
+    var providers: [any WebviewProvider] { registry.all }
 
     func provider(withID id: WebviewProviderID) -> (any WebviewProvider)? {
-        state.withLock { $0.providers[id] }
+        registry.plugin(withID: id)
     }
 
     var selectionPolicy: any WebviewSelectionPolicy {
-        get { state.withLock { $0.policy } }
-        set { state.withLock { $0.policy = newValue } }
+        get { policy.withLock { $0 } }
+        set { policy.withLock { $0 = newValue } }
     }
 }

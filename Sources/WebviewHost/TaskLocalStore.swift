@@ -1,0 +1,31 @@
+/// The store a task sees: the process's, unless the task runs inside ``withIsolated(isolation:_:)``,
+/// which gives it (and its child tasks) a new one of its own, as swift-metrics'
+/// `withMetricsFactory` does. What lets parallel tests each have their own registry instead of
+/// fighting over a global one; behind ``WebviewProviderRegistry`` and `SignIn`'s
+/// `TokenBrokerRegistry`.
+///
+/// Keep one in a `static let`: the task-local value is keyed by this object.
+package final class TaskLocalStore<Store: Sendable>: Sendable {
+    private let taskLocal = TaskLocal<Store?>(wrappedValue: nil)
+    private let makeStore: @Sendable () -> Store
+    /// The process's store.
+    package let global: Store
+
+    /// A process-wide store from `makeStore`, which also makes each isolated one.
+    package init(_ makeStore: @escaping @Sendable () -> Store) {
+        self.makeStore = makeStore
+        self.global = makeStore()
+    }
+
+    /// The store of the current task: its isolated one, else the process's.
+    package var current: Store { taskLocal.get() ?? global }
+
+    /// Runs `body` with a new store (from the initializer's `makeStore`), visible only to the
+    /// current task and its children.
+    package func withIsolated<Result>(
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Result
+    ) async rethrows -> Result {
+        try await taskLocal.withValue(makeStore(), operation: body, isolation: isolation)
+    }
+}

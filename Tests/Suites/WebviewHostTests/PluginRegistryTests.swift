@@ -1,0 +1,57 @@
+import Testing
+import WebviewHost
+
+/// The one registry store behind `WebviewProviderRegistry` and `TokenBrokerRegistry`: order,
+/// replacement, removal, and task-local isolation that each store keeps to itself.
+@Suite struct PluginRegistryTests {
+    struct Plugin: Sendable {
+        let id: String
+        let priority: Int
+    }
+
+    static let plugins = TaskLocalStore { PluginRegistry<String, Plugin>(id: \.id, priority: \.priority) }
+    static let others = TaskLocalStore { PluginRegistry<String, Plugin>(id: \.id, priority: \.priority) }
+
+    @Test func pluginsAreListedByPriorityThenIdentifierAndReplacedByIdentifier() {
+        let registry = PluginRegistry<String, Plugin>(id: \.id, priority: \.priority)
+        for plugin in [Plugin(id: "b", priority: 1), Plugin(id: "a", priority: 1), Plugin(id: "c", priority: 5)] {
+            registry.register(plugin)
+        }
+        #expect(registry.all.map(\.id) == ["c", "a", "b"])
+        registry.register(Plugin(id: "c", priority: 0))
+        #expect(registry.all.map(\.id) == ["a", "b", "c"])
+        #expect(registry.plugin(withID: "c")?.priority == 0)
+        #expect(registry.unregister("c"))
+        #expect(!registry.unregister("c"))
+        #expect(registry.plugin(withID: "c") == nil)
+    }
+
+    @Test func anIsolatedStoreIsEmptySeenByChildTasksAndGoneAfterwards() async {
+        Self.plugins.global.register(Plugin(id: "process", priority: 0))
+        defer { _ = Self.plugins.global.unregister("process") }
+        await Self.plugins.withIsolated {
+            #expect(Self.plugins.current.all.isEmpty)
+            Self.plugins.current.register(Plugin(id: "test", priority: 0))
+            let seen = await Task { Self.plugins.current.all.map(\.id) }.value
+            #expect(seen == ["test"])
+            // Another store's scope is untouched: isolating one registry leaves the others as they were.
+            #expect(Self.others.current === Self.others.global)
+        }
+        #expect(Self.plugins.current.all.map(\.id) == ["process"])
+    }
+
+    @Test func parallelTasksEachSeeTheirOwnStore() async {
+        await withTaskGroup(of: [String].self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    await Self.plugins.withIsolated {
+                        Self.plugins.current.register(Plugin(id: "task \(index)", priority: index))
+                        await Task.yield()
+                        return Self.plugins.current.all.map(\.id)
+                    }
+                }
+            }
+            for await ids in group { #expect(ids.count == 1) }
+        }
+    }
+}
