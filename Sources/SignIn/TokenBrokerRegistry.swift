@@ -35,5 +35,5 @@ public enum TokenBrokerRegistry {
 extension TokenBrokerRegistry {
     /// The storage: WebviewHost's `PluginRegistry` of brokers, the process's or the current
     /// task's isolated one.
-    static let store = TaskLocalStore { PluginRegistry<String, any TokenBroker>(id: \.id, priority: \.priority) }
+    static let store = TaskLocalStore { _ in PluginRegistry<String, any TokenBroker>(id: \.id, priority: \.priority) }
 }

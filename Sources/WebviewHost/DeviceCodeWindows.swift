@@ -27,10 +27,17 @@ public struct DeviceCodeWindowContent: Sendable {
 /// The toolkit's window for a device code, installed by `registerBuiltInProviders()` (GTK 3 and
 /// GTK 4): `present` shows it transient for `parent`, calls `cancel` when the person presses
 /// Cancel or closes it, and returns what closes it. `nil` without a toolkit module.
+///
+/// Kept in ``WebviewProviderRegistry``'s store: inside
+/// ``WebviewProviderRegistry/withIsolatedRegistry(isolation:_:)`` it starts as outside, and a
+/// test that replaces it there replaces it for itself only.
 @MainActor
 public enum DeviceCodeWindows {
     public typealias Present = @MainActor (
         _ content: DeviceCodeWindowContent, _ parent: WindowHandle?, _ cancel: @escaping @MainActor () -> Void
     ) -> (@MainActor () -> Void)
-    public static var present: Present?
+    public static var present: Present? {
+        get { ProviderStore.current.deviceCodeWindow }
+        set { ProviderStore.current.deviceCodeWindow = newValue }
+    }
 }

@@ -7,25 +7,27 @@
 /// Keep one in a `static let`: the task-local value is keyed by this object.
 package final class TaskLocalStore<Store: Sendable>: Sendable {
     private let taskLocal = TaskLocal<Store?>(wrappedValue: nil)
-    private let makeStore: @Sendable () -> Store
+    private let makeStore: @Sendable (_ enclosing: Store?) -> Store
     /// The process's store.
     package let global: Store
 
-    /// A process-wide store from `makeStore`, which also makes each isolated one.
-    package init(_ makeStore: @escaping @Sendable () -> Store) {
+    /// A process-wide store from `makeStore(nil)`; each isolated one is `makeStore` of the store
+    /// it replaces for its task (the process's or an enclosing isolated one), for what an
+    /// isolated store carries over.
+    package init(_ makeStore: @escaping @Sendable (_ enclosing: Store?) -> Store) {
         self.makeStore = makeStore
-        self.global = makeStore()
+        self.global = makeStore(nil)
     }
 
     /// The store of the current task: its isolated one, else the process's.
     package var current: Store { taskLocal.get() ?? global }
 
-    /// Runs `body` with a new store (from the initializer's `makeStore`), visible only to the
-    /// current task and its children.
+    /// Runs `body` with a new store (the initializer's `makeStore` of ``current``), visible only
+    /// to the current task and its children.
     package func withIsolated<Result>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result
     ) async rethrows -> Result {
-        try await taskLocal.withValue(makeStore(), operation: body, isolation: isolation)
+        try await taskLocal.withValue(makeStore(current), operation: body, isolation: isolation)
     }
 }

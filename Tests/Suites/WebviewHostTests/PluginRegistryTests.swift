@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WebviewHost
 
@@ -9,8 +10,8 @@ import WebviewHost
         let priority: Int
     }
 
-    static let plugins = TaskLocalStore { PluginRegistry<String, Plugin>(id: \.id, priority: \.priority) }
-    static let others = TaskLocalStore { PluginRegistry<String, Plugin>(id: \.id, priority: \.priority) }
+    static let plugins = TaskLocalStore { _ in PluginRegistry<String, Plugin>(id: \.id, priority: \.priority) }
+    static let others = TaskLocalStore { _ in PluginRegistry<String, Plugin>(id: \.id, priority: \.priority) }
 
     @Test func pluginsAreListedByPriorityThenIdentifierAndReplacedByIdentifier() {
         let registry = PluginRegistry<String, Plugin>(id: \.id, priority: \.priority)
@@ -53,5 +54,29 @@ import WebviewHost
             }
             for await ids in group { #expect(ids.count == 1) }
         }
+    }
+}
+
+/// `DeviceCodeWindows.present` lives in the provider registry's store: an isolated registry starts
+/// with the enclosing one's window, and replacing it there leaves the process's alone.
+@Suite struct DeviceCodeWindowsIsolationTests {
+    @Test @MainActor func anIsolatedRegistryStartsWithTheEnclosingWindowAndKeepsItsOwn() async {
+        let outside = DeviceCodeWindows.present
+        await WebviewProviderRegistry.withIsolatedRegistry {
+            #expect((DeviceCodeWindows.present == nil) == (outside == nil))
+            var shown = 0
+            DeviceCodeWindows.present = { _, _, _ in
+                shown += 1
+                return {}
+            }
+            await WebviewProviderRegistry.withIsolatedRegistry {
+                let content = DeviceCodeWindowContent(
+                    userCode: "ABCD", link: URL(string: "https://example.com/device")!, instructions: "", expiresOn: .distantFuture,
+                    qrCode: nil)
+                _ = DeviceCodeWindows.present?(content, nil, {})
+            }
+            #expect(shown == 1, "the nested registry started with the window set here")
+        }
+        #expect((DeviceCodeWindows.present == nil) == (outside == nil), "the process's window is untouched")
     }
 }
