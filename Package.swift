@@ -109,7 +109,8 @@ let package = Package(
         ),
         .target(
             name: "BuiltInWebviewProvidersGTK4",
-            dependencies: ["WebviewHost", "EmbeddedWebviewProviderGTK4", "SystemBrowserProvider", "WebviewHostGTK4"]
+            dependencies: ["WebviewHost", "EmbeddedWebviewProviderGTK4", "SystemBrowserProvider", "WebviewHostGTK4"],
+            swiftSettings: [.define("WEBKITGTK_6")]
         ),
         // The MSAL-style public client: discovery, PKCE, the code exchange, ID-token checks, the
         // token cache in MSAL's format over a pluggable store, token brokers.

@@ -1,7 +1,6 @@
 @_exported public import WebviewHost
 import EmbeddedWebviewProviderGTK3
 import GLibSupport
-import SystemBrowserProvider
 import WebviewHostGTK3
 
 extension WebviewProviderRegistry {
@@ -13,8 +12,7 @@ extension WebviewProviderRegistry {
     @MainActor
     public static func registerBuiltInProviders() {
         ToolkitIntegration.current = .gtk3
-        register(SystemBrowserProvider())
-        register(EmbeddedWebviewProvider())
+        for provider in builtInProviders() { register(provider) }
         DeviceCodeWindows.present = EmbeddedWebviewProvider.presentDeviceCodeWindow
     }
 }

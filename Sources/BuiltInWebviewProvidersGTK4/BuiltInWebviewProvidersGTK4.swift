@@ -1,7 +1,6 @@
 @_exported public import WebviewHost
 import EmbeddedWebviewProviderGTK4
 import GLibSupport
-import SystemBrowserProvider
 import WebviewHostGTK4
 
 extension WebviewProviderRegistry {
@@ -13,8 +12,7 @@ extension WebviewProviderRegistry {
     @MainActor
     public static func registerBuiltInProviders() {
         ToolkitIntegration.current = .gtk4
-        register(SystemBrowserProvider())
-        register(EmbeddedWebviewProvider())
+        for provider in builtInProviders() { register(provider) }
         DeviceCodeWindows.present = EmbeddedWebviewProvider.presentDeviceCodeWindow
     }
 }

@@ -76,8 +76,8 @@ public enum ScenarioRunner {
     }
 
     /// How long past its timeout a program still runs before it is killed: its own watchdog fired
-    /// 5 s before the timeout and takes a few seconds to read its stacks.
-    static var killGrace: Duration { Patience.scaled(.seconds(10)) }
+    /// 5 s before the timeout and may take up to ``ThreadStacks/deadline`` to read its stacks.
+    public static var killGrace: Duration { Patience.scaled(.seconds(10)) + ThreadStacks.deadline }
 
     /// The stacks of a program the runner had to kill, from the killer's task to the failure.
     private final class HungProgram: Sendable {
