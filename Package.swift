@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "GLibSupport", targets: ["GLibSupport"]),
         .library(name: "SystemBrowserProvider", targets: ["SystemBrowserProvider"]),
         .library(name: "SignIn", targets: ["SignIn"]),
+        .library(name: "TokenCache", targets: ["TokenCache"]),
         .library(name: "ExternalWebviewProvider", targets: ["ExternalWebviewProvider"]),
         // GTK 3 + WebKitGTK 4.1 apps.
         .library(name: "WebviewHostGTK3", targets: ["WebviewHostGTK3"]),
@@ -112,12 +113,22 @@ let package = Package(
             dependencies: ["WebviewHost", "EmbeddedWebviewProviderGTK4", "SystemBrowserProvider", "WebviewHostGTK4"],
             swiftSettings: [.define("WEBKITGTK_6")]
         ),
-        // The MSAL-style public client: discovery, PKCE, the code exchange, ID-token checks, the
-        // token cache in MSAL's format over a pluggable store, token brokers.
+        // The token cache in MSAL's format over a pluggable store (the Secret Service, a file,
+        // memory), and the accounts and tokens it holds: SignIn's, and an app's that reads a store alone.
+        .target(
+            name: "TokenCache",
+            dependencies: [
+                "WebviewHost", "CLibSecret",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The MSAL-style public client: discovery, PKCE, the code exchange, ID-token checks, token
+        // brokers; it keeps tokens in TokenCache, which it re-exports.
         .target(
             name: "SignIn",
             dependencies: [
-                "WebviewHost", "CLibSecret", "CQREncode",
+                "TokenCache", "WebviewHost", "CQREncode",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -202,7 +213,7 @@ let package = Package(
         // A second process for the token cache tests: signs in, renews, lists, writes, over a store.
         .executableTarget(
             name: "TokenCacheScenarios",
-            dependencies: ["ScenarioSupport", "SignIn", "WebviewHost", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ScenarioSupport", "SignIn", "TokenCache", "WebviewHost", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/Scenarios/TokenCacheScenarios"
         ),
         // Only the toolkit-neutral pieces, so that ToolkitLinkTests can check with ldd that they link no GTK.
@@ -229,7 +240,7 @@ let package = Package(
             dependencies: [
                 "MicrosoftIdentityBroker", "GLibSupport",  // the broker tests: Tests/Fixtures/BrokerDouble, a private D-Bus
                 "ExternalWebviewProvider",
-                "SignIn", "WebviewHost", "ScenarioSupport",
+                "SignIn", "TokenCache", "WebviewHost", "ScenarioSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],

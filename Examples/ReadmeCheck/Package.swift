@@ -30,6 +30,8 @@ let package = Package(
             dependencies: [
                 .product(name: "WebviewHost", package: "WebviewHost"),
                 .product(name: "WebviewHostTestKit", package: "WebviewHost"),
+                // TokenCache alone, without SignIn: its article's example reads a store.
+                .product(name: "TokenCache", package: "WebviewHost"),
             ],
             // The examples bind values they do not use (`let observation = ...`), as an app's
             // code around them would.

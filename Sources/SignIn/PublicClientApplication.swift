@@ -37,8 +37,11 @@ public final class PublicClientApplication: Sendable {
         try configuration.check()
         self.configuration = configuration
         let storage = try configuration.makeTokenCacheStorage()
-        authority = Authority(issuerURL: configuration.authority, connection: ProviderConnection(timeout: configuration.networkTimeout))
-        cache = TokenCache(storage: storage, scope: .init(clientID: configuration.clientID, authority: configuration.authority), authority: authority)
+        let authority = Authority(issuerURL: configuration.authority, connection: ProviderConnection(timeout: configuration.networkTimeout))
+        self.authority = authority
+        cache = TokenCache(
+            storage: storage, scope: .init(clientID: configuration.clientID, authority: configuration.authority),
+            discoveredTokenEndpoint: { await authority.discoveredTokenEndpoint })
         exchange = TokenExchange(authority: authority, configuration: configuration)
     }
 

@@ -28,6 +28,7 @@ import ScenarioSupport
 import WebviewHost
 
 @testable import SignIn
+@testable import TokenCache
 
 let processStarted = Date()
 let environment = ProcessInfo.processInfo.environment

@@ -6,6 +6,7 @@ import Glibc
 #endif
 
 @testable import SignIn
+@testable import TokenCache
 
 /// The file store reads only its owner's file, as OpenSSH does for keys: a file or folder that
 /// someone else could have written is refused with a message naming it and its mode, before

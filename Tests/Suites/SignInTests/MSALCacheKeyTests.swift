@@ -3,6 +3,7 @@ import Testing
 import WebviewHost
 
 @testable import SignIn
+@testable import TokenCache
 
 /// MSAL's cache keys for every authority shape, checked against msal-python itself
 /// (`Tests/Fixtures/TokenCache/msal_interop.py write`, msal 1.39.0 from `.ci/install`): for each shape,

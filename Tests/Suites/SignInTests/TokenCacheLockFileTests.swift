@@ -6,6 +6,7 @@ import Glibc
 #endif
 
 @testable import SignIn
+@testable import TokenCache
 
 /// The cross-process refresh lock beside a store: a holder that was killed never blocks, a holder
 /// that hangs is waited for a bounded time and named.

@@ -8,6 +8,7 @@ import Glibc
 #endif
 
 @testable import SignIn
+@testable import TokenCache
 
 /// The token cache without a sign-in server: MSAL's format (read by msal-python, and msal-python's
 /// read by us), the file store, two writer processes, and the errors of an absent Secret Service.

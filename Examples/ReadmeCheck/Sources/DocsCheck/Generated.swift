@@ -2,8 +2,20 @@
 
 import Foundation
 import Testing
+import TokenCache
 import WebviewHost
 import WebviewHostTestKit
+
+// Sources/TokenCache/Docs.docc/TokenCache.md, example 1
+@MainActor func TokenCache_1() async throws {
+    let reader = TokenCacheReader(
+        storage: try FileTokenCacheStorage(applicationID: "org.example.App"), clientID: "my-app",
+        authority: URL(string: "https://sso.example.org/realms/acme")!)
+    for account in try await reader.accounts() {
+        let tokens = try await reader.tokens(for: account, scopes: ["api.read"])
+        print(account, tokens.map { "access token until \($0.expiresOn)" } ?? "no access token")
+    }
+}
 
 // Sources/WebviewHost/Docs.docc/ImplementingAProvider.md, example 1
 struct KioskBrowserProvider: WebviewProvider {

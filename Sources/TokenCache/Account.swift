@@ -1,4 +1,4 @@
-/// A person signed in through a ``PublicClientApplication``, from their verified ID token.
+/// A person signed in through SignIn's `PublicClientApplication`, from their verified ID token.
 public struct Account: Hashable, Sendable, CustomStringConvertible {
     /// Stable and unique across providers: the subject and the issuer together.
     public let identifier: String
@@ -26,7 +26,7 @@ public struct Account: Hashable, Sendable, CustomStringConvertible {
         identifier = "\(subject)@\(issuer)"
     }
 
-    init(claims: IDTokenClaims, homeAccountID: String? = nil) {
+    package init(claims: IDTokenClaims, homeAccountID: String? = nil) {
         self.init(
             subject: claims.subject, issuer: claims.issuer,
             username: claims.preferredUsername ?? claims.email, name: claims.name, homeAccountID: homeAccountID)

@@ -26,7 +26,7 @@ public struct IDTokenClaims: Sendable, Hashable {
     public let json: Data
 
     /// Reads the claims every ID token must carry (OpenID Connect Core 2).
-    init(json: Data) throws(IDTokenValidationError) {
+    package init(json: Data) throws(IDTokenValidationError) {
         guard let object = try? JSONSerialization.jsonObject(with: json) as? [String: Any] else {
             throw IDTokenValidationError(.malformed, "The ID token's claims are not a JSON object.")
         }
@@ -78,7 +78,7 @@ public struct IDTokenClaims: Sendable, Hashable {
     /// The claims of a person whose grant returned no ID token: the userinfo endpoint's answer
     /// (`sub` required, OpenID Connect Core 5.3.2), with `iss`, `aud`, `iat` and `exp` set here
     /// (the provider, this client, the access token's times), whatever the answer said of them.
-    init(userinfo: Data, issuer: String, clientID: String, issuedAt: Date, expiresAt: Date) throws(IDTokenValidationError) {
+    package init(userinfo: Data, issuer: String, clientID: String, issuedAt: Date, expiresAt: Date) throws(IDTokenValidationError) {
         guard var object = try? JSONSerialization.jsonObject(with: userinfo) as? [String: Any] else {
             throw IDTokenValidationError(.malformed, "The userinfo endpoint's answer is not a JSON object.")
         }

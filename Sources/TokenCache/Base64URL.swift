@@ -1,8 +1,8 @@
-import Foundation
+package import Foundation
 
 /// base64url without padding (RFC 4648 section 5), as JOSE and PKCE use it.
-enum Base64URL {
-    static func encode(_ data: some DataProtocol) -> String {
+package enum Base64URL {
+    package static func encode(_ data: some DataProtocol) -> String {
         Data(data).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
@@ -10,7 +10,7 @@ enum Base64URL {
     }
 
     /// The bytes, or `nil` for text that is not unpadded base64url.
-    static func decode(_ text: some StringProtocol) -> Data? {
+    package static func decode(_ text: some StringProtocol) -> Data? {
         guard !text.contains(where: { $0 == "=" || $0 == "+" || $0 == "/" }) else { return nil }
         var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         switch base64.count % 4 {

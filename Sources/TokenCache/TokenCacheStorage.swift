@@ -1,6 +1,6 @@
 public import Foundation
 
-/// Where a ``PublicClientApplication`` keeps its token cache between runs: the serialized cache
+/// Where SignIn's `PublicClientApplication` keeps its token cache between runs: the serialized cache
 /// (MSAL's unified cache format, JSON) as one blob, and a writer lock.
 ///
 /// The library calls every method on its own serial worker queue, never on the main thread, so

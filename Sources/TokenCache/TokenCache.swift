@@ -1,6 +1,6 @@
-import Foundation
+package import Foundation
 import Synchronization
-import WebviewHost
+package import WebviewHost
 
 /// The tokens of the accounts signed in through one ``PublicClientApplication``, kept in a
 /// ``TokenCacheStorage`` in MSAL's unified cache format (``MSALTokenCacheDocument``).
@@ -9,14 +9,15 @@ import WebviewHost
 /// another process (or another app sharing the store) wrote in between is never lost. The store
 /// is only called on this cache's serial queue, never on the caller's thread: the GTK main
 /// thread does not wait on D-Bus or on a file lock.
-final class TokenCache: Sendable {
-    let storage: any TokenCacheStorage
-    /// The provider, asked (without the network) for its token endpoint once discovery has run.
-    let authority: Authority?
+package final class TokenCache: Sendable {
+    package let storage: any TokenCacheStorage
+    /// The provider's token endpoint once discovery has run, asked without the network (SignIn
+    /// passes its `Authority`'s); none for a cache that only reads (``TokenCacheReader``).
+    let discoveredTokenEndpoint: (@Sendable () async -> URL?)?
     private let scopeState: Mutex<Scope>
     /// This app's part of the store and MSAL's keys for it; its realm is the token endpoint's
     /// once the provider's discovery document has been read (``Scope/usingTokenEndpoint(_:)``).
-    var scope: Scope { scopeState.withLock { $0 } }
+    package var scope: Scope { scopeState.withLock { $0 } }
     /// The only thread the store is called on (TokenCache+Store.swift).
     let queue = DispatchQueue(label: "SignIn.TokenCache")
     /// What this process holds that the store may not (yet).
@@ -24,15 +25,15 @@ final class TokenCache: Sendable {
     /// The accounts seen at the last read or write, for the synchronous ``PublicClientApplication/accounts``.
     let lastSeenAccounts = Mutex<[Account]>([])
 
-    init(storage: any TokenCacheStorage, scope: Scope, authority: Authority? = nil) {
+    package init(storage: any TokenCacheStorage, scope: Scope, discoveredTokenEndpoint: (@Sendable () async -> URL?)? = nil) {
         self.storage = storage
-        self.authority = authority
+        self.discoveredTokenEndpoint = discoveredTokenEndpoint
         scopeState = Mutex(scope)
     }
 
     /// ``scope``, first taking the token endpoint's realm when discovery has run since.
-    func currentScope() async -> Scope {
-        if scope.tokenEndpointRealm == nil, let endpoint = await authority?.discoveredTokenEndpoint {
+    package func currentScope() async -> Scope {
+        if scope.tokenEndpointRealm == nil, let endpoint = await discoveredTokenEndpoint?() {
             scopeState.withLock { $0 = $0.usingTokenEndpoint(endpoint) }
         }
         return scope
@@ -41,26 +42,26 @@ final class TokenCache: Sendable {
     // MARK: - Reading
 
     /// What the store holds for `account` (nil when nothing).
-    func cachedAccount(_ account: Account) async throws(WebAuthError) -> CachedAccount? {
+    package func cachedAccount(_ account: Account) async throws(WebAuthError) -> CachedAccount? {
         let document = try await load()
         return cachedAccount(account, in: document)
     }
 
     /// Every account with an ID token of this app in the store, sorted by identifier.
-    func accounts() async throws(WebAuthError) -> [Account] {
+    package func accounts() async throws(WebAuthError) -> [Account] {
         let document = try await load()
         return accounts(in: document)
     }
 
     /// The accounts seen at the last read or write of the store by this process.
-    var lastSeen: [Account] { lastSeenAccounts.withLock { $0 } }
+    package var lastSeen: [Account] { lastSeenAccounts.withLock { $0 } }
 
     // MARK: - Writing
 
     /// Stores `entry`: its access token (replacing the one for the same scopes), ID token,
     /// account, and its refresh token, which replaces the account's previous one for this app
     /// (a rotated refresh token makes the old one useless). Throws when the store fails.
-    func store(_ entry: Entry, now: Date) async throws(WebAuthError) {
+    package func store(_ entry: Entry, now: Date) async throws(WebAuthError) {
         try await put(entry, now: now, keepingOnFailure: false)
     }
 
@@ -68,7 +69,7 @@ final class TokenCache: Sendable {
     /// this process's memory (reads see it, the next write stores it) and the store's error is
     /// returned.
     @discardableResult
-    func keep(_ entry: Entry, now: Date) async -> TokenCacheStorageError? {
+    package func keep(_ entry: Entry, now: Date) async -> TokenCacheStorageError? {
         try? await put(entry, now: now, keepingOnFailure: true)
     }
 
@@ -86,7 +87,7 @@ final class TokenCache: Sendable {
     /// While the app keeps tokens in memory for this run, the removal is made there and written
     /// to the store with the rest by ``attach()``.
     @discardableResult
-    func remove(_ account: Account) async throws(WebAuthError) -> Bool {
+    package func remove(_ account: Account) async throws(WebAuthError) -> Bool {
         let scope = await currentScope()
         let removed = Mutex(0)
         try await update(keepingOnFailure: memory.detachedBecause != nil) { document in
@@ -103,7 +104,7 @@ final class TokenCache: Sendable {
     /// ``remove(_:)`` that never fails for the store: a store that cannot take the removal keeps
     /// it in memory (reads see the account gone; the next write removes it) and its error is
     /// returned. Whether the cache held anything of the account.
-    func forget(_ account: Account) async -> (removed: Bool, storeError: TokenCacheStorageError?) {
+    package func forget(_ account: Account) async -> (removed: Bool, storeError: TokenCacheStorageError?) {
         let scope = await currentScope()
         let removed = Mutex(0)
         let storeError = try? await update(keepingOnFailure: true) { document in
@@ -120,7 +121,7 @@ final class TokenCache: Sendable {
     /// Forgets the account's refresh tokens for this app (one was refused); with `secret`, only
     /// those with that secret, so that a token another process just stored survives.
     @discardableResult
-    func removeRefreshTokens(of account: Account, secret: String? = nil) async -> TokenCacheStorageError? {
+    package func removeRefreshTokens(of account: Account, secret: String? = nil) async -> TokenCacheStorageError? {
         let scope = await currentScope()
         return try? await update(keepingOnFailure: true) { document in
             let owner = Self.owner(of: account, in: document, scope: scope)
@@ -131,7 +132,7 @@ final class TokenCache: Sendable {
     }
 
     /// Replaces the secret of the account's refresh tokens (tests simulate a garbled one with it).
-    func replaceRefreshTokens(of account: Account, with token: String) async throws(WebAuthError) {
+    package func replaceRefreshTokens(of account: Account, with token: String) async throws(WebAuthError) {
         let scope = await currentScope()
         try await update { document in
             let owner = Self.owner(of: account, in: document, scope: scope)

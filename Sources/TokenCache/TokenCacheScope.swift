@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension TokenCache {
     /// Which part of a (possibly shared) MSAL cache belongs to this app and its provider, and the
@@ -23,7 +23,7 @@ extension TokenCache {
     /// realm (what this library wrote before it followed MSAL's keys), and for access tokens the
     /// ID token's `tid` as realm (MSAL.NET's realm for `common` and `organizations`) and an empty
     /// realm (MSAL.NET's for a generic OIDC authority, which it does not tenant).
-    struct Scope: Sendable {
+    package struct Scope: Sendable {
         /// The field this library adds to each entry it writes: ``authority``.
         static let authorityField = "webviewhost_authority"
 
@@ -46,7 +46,7 @@ extension TokenCache {
         /// The realms whose access tokens are read as this one's (besides the ID token's `tid`).
         private(set) var readableRealms: Set<String>
 
-        init(clientID: String, authority url: URL) {
+        package init(clientID: String, authority url: URL) {
             self.clientID = clientID
             let host = (url.host ?? "").lowercased()
             let segments = url.path.split(separator: "/").map(String.init)

@@ -1,5 +1,5 @@
-import Foundation
-import Logging
+package import Foundation
+package import Logging
 
 /// One token renewal at a time for an account, across every process using the same store:
 /// the store's ``TokenCacheStorage/refreshLock(for:)`` (a `flock(2)` file beside the store, as
@@ -10,13 +10,13 @@ import Logging
 /// The wait is bounded (the lock's time limit, and at least one network time-out); a holder
 /// that was killed released the lock with its descriptor. A waiter that gives up (a holder that is stopped, not dead) renews
 /// without the lock, logged: a late second renewal is better than a hang.
-struct CrossProcessRefresh: Sendable {
+package struct CrossProcessRefresh: Sendable {
     private let held: TokenCacheLockFile.Held?
 
     /// Takes the account's refresh lock; without one (a store only this process uses, or tokens
     /// kept in memory for this run) this process's own single flight is enough. The wait is at least `networkTimeout` and 5 seconds: the holder may be waiting for the
     /// token endpoint that long.
-    static func begin(cache: TokenCache, account: Account, networkTimeout: TimeInterval, logger: Logger) async -> CrossProcessRefresh {
+    package static func begin(cache: TokenCache, account: Account, networkTimeout: TimeInterval, logger: Logger) async -> CrossProcessRefresh {
         guard cache.detachedBecause == nil, let lock = cache.storage.refreshLock(for: "refresh \(account.identifier)") else {
             return CrossProcessRefresh(held: nil)
         }
@@ -31,10 +31,10 @@ struct CrossProcessRefresh: Sendable {
     }
 
     /// Releases the lock (once; the tokens are stored by now).
-    func end() { held?.release() }
+    package func end() { held?.release() }
 
     /// Whether another process renewed the account's tokens between the two reads of the store.
-    static func renewedElsewhere(before: TokenCache.CachedAccount, after: TokenCache.CachedAccount, scopes: [String]) -> Bool {
+    package static func renewedElsewhere(before: TokenCache.CachedAccount, after: TokenCache.CachedAccount, scopes: [String]) -> Bool {
         before.refreshToken != after.refreshToken
             || before.entry(covering: scopes)?.accessToken != after.entry(covering: scopes)?.accessToken
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import WebviewHost
+package import WebviewHost
 
 /// The calls to the ``TokenCacheStorage``, on the cache's serial queue, and what this process
 /// keeps in memory when the store cannot take it.
@@ -8,7 +8,7 @@ extension TokenCache {
     /// Opens the store before a person is asked to sign in (``TokenCacheStorage/prepare()``: a
     /// keyring is unlocked here) and reads it; the store's error when it cannot be used. Does
     /// nothing while the app keeps tokens in memory for this run.
-    func open() async -> TokenCacheStorageError? {
+    package func open() async -> TokenCacheStorageError? {
         if memory.detachedBecause != nil { return nil }
         _ = await currentScope()
         let storage = storage
@@ -26,16 +26,16 @@ extension TokenCache {
     }
 
     /// Whether the store is not called for the rest of this run, and why.
-    var detachedBecause: TokenCacheStorageError? { memory.detachedBecause }
+    package var detachedBecause: TokenCacheStorageError? { memory.detachedBecause }
 
     /// Keeps tokens in this process's memory only, without calling the store, until ``attach()``.
-    func detach(because error: TokenCacheStorageError) { memory.detach(because: error) }
+    package func detach(because error: TokenCacheStorageError) { memory.detach(because: error) }
 
     /// Why some tokens are only in memory now; `nil` when the store holds everything.
-    var unsavedBecause: TokenCacheStorageError? { memory.unsavedBecause }
+    package var unsavedBecause: TokenCacheStorageError? { memory.unsavedBecause }
 
     /// Uses the store again and writes what only memory holds into it.
-    func attach() async throws(WebAuthError) {
+    package func attach() async throws(WebAuthError) {
         let detached = memory.detachedBecause
         memory.attach()
         do throws(WebAuthError) {
@@ -50,7 +50,7 @@ extension TokenCache {
     /// content for a reason a new copy removes (``TokenCacheStorageError/canBeReplaced``): replaces
     /// it with what this process holds (the refused content was never read), and uses the store
     /// again. The store's notice, or `nil` when there was nothing to replace or it could not be.
-    func replaceRefusedStore() async -> TokenCacheStorageError? {
+    package func replaceRefusedStore() async -> TokenCacheStorageError? {
         guard let refused = memory.detachedBecause, refused.canBeReplaced else { return nil }
         let storage = storage
         let pending = memory.pending()
