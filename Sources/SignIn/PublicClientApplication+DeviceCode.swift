@@ -45,6 +45,8 @@ extension PublicClientApplication {
             interaction.attach(session)
             let issued = try await session.signInOnAnotherDevice { progress throws(WebAuthError) in
                 let code = try await self.requestDeviceCode(at: endpoint, scopes: scopes)
+                // Ended (cancelled, timed out) while the code was asked for: show nothing.
+                if Task.isCancelled { throw WebAuthError.canceled() }
                 let challenge = code.public
                 let close = DeviceCodePresentation.show(challenge, display: parameters.display) { interaction.cancel() }
                 let lifetime = challenge.expiresOn.timeIntervalSince(self.configuration.now())
