@@ -24,53 +24,20 @@ extension WebAuthSession {
     public func signInOnAnotherDevice<Value: Sendable>(
         _ operation: @escaping @MainActor (AnotherDeviceSignIn) async throws(WebAuthError) -> Value
     ) async throws(WebAuthError) -> Value {
-        let fresh: Bool = state.withLock {
-            guard case .created = $0 else { return false }
-            $0 = .presenting(Presenting())
-            return true
-        }
-        guard fresh else {
-            throw terminalError()
-                ?? WebAuthError(.invalidParameters, "signInOnAnotherDevice needs a new session; make one per sign-in.")
-        }
-        guard store.slot.claim(for: self) else {
-            let error = WebAuthError.sessionAlreadyInProgress()
-            finish(.failure(error))
-            throw error
-        }
-        Self.logger.debug("session signs in on another device")
-        if let timeout = parameters.timeout { armDeadline(timeout) }
-
         let progress = AnotherDeviceSignIn(session: self)
-        let value = Mutex<Value?>(nil)
-        let run = Task { @MainActor in
-            do throws(WebAuthError) {
-                let result = try await operation(progress)
-                value.withLock { $0 = result }
+        return try await runWithoutProvider(
+            named: "signInOnAnotherDevice",
+            begin: {
+                Self.logger.debug("session signs in on another device")
+                if let timeout = parameters.timeout { armDeadline(timeout) }
+            },
+            completedAt: { () throws(WebAuthError) -> URL in
                 guard let shown = progress.verificationURL else {
                     throw WebAuthError(.invalidParameters, "The sign-in on another device ended without showing its code (codeShown was not called).")
                 }
-                finish(.success(try WebAuthResponse(callbackURL: shown)))
-            } catch {
-                finish(.failure(error))
-            }
-        }
-        let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-                let early = state.withLock { $0.wait(for: continuation) }
-                if let early { continuation.resume(returning: early) }
-            }
-        } onCancel: {
-            self.cancel()
-        }
-        switch outcome {
-        case .success:
-            if let result = value.withLock({ $0 }) { return result }
-            throw WebAuthError(.invalidResponse, "The sign-in's result was lost.")
-        case .failure(let error):
-            run.cancel()  // stops asking the provider (cancel, timeout)
-            throw error
-        }
+                return shown
+            },
+            { () async throws(WebAuthError) -> Value in try await operation(progress) })
     }
 }
 
