@@ -206,7 +206,7 @@ let package = Package(
             name: "SignInScenarios",
             dependencies: [
                 "ScenarioSupport", "SignIn", "BuiltInWebviewProvidersGTK3", "WebviewHost", "GLibSupport", "CGLib",
-                "CWebKitGTK3", "SystemBrowserProvider",
+                "CWebKitGTK3", "SystemBrowserProvider", "MicrosoftIdentityBroker",
             ],
             path: "Tests/Scenarios/SignInScenarios"
         ),

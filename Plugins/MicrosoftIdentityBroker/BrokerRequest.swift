@@ -21,7 +21,7 @@ enum BrokerRequest {
         case cachedRefreshToken = 1
         /// `acquireTokenInteractively` (sso-mib; linux-entra-sso makes no interactive call).
         case interactive = 6
-        /// `acquirePrtSsoCookie` only (sso-mib, linux-entra-sso); this client does not call it.
+        /// `acquirePrtSsoCookie` only (sso-mib, linux-entra-sso).
         case prtSSOCookie = 8
     }
 
@@ -56,6 +56,21 @@ enum BrokerRequest {
         if let prompt { parameters["prompt"] = prompt.rawValue }
         if let parentWindow { parameters[parentWindow.key] = parentWindow.value }
         return ["authParameters": parameters]
+    }
+
+    /// `acquirePrtSsoCookie`: linux-entra-sso's request (`acquire_prt_sso_cookie`): the broker's
+    /// account object at the top and in `authParameters` (type 8, with `ssoUrl` there too, and
+    /// the account's `username`), `mamEnrollment` false, and `ssoUrl`, the sign-in page the
+    /// cookie is for. linux-entra-sso sends Edge's client ID and Graph's scope; this client
+    /// sends the app's own, as sso-mib does for its token calls.
+    static func ssoCookie(
+        client: TokenBrokerClient, redirectURI: URL, scopes: [String], account: BrokerJSON.Object, ssoURL: URL
+    ) -> BrokerJSON.Object {
+        var parameters = common(client: client, redirectURI: redirectURI, scopes: scopes, type: .prtSSOCookie)
+        parameters["account"] = account
+        if let username = account["username"] as? String { parameters["username"] = username }
+        parameters["ssoUrl"] = ssoURL.absoluteString
+        return ["account": account, "authParameters": parameters, "mamEnrollment": false, "ssoUrl": ssoURL.absoluteString]
     }
 
     /// `getAccounts`: `{"clientId", "redirectUri"}` (sso-mib, linux-entra-sso, Edge's capture).

@@ -137,6 +137,38 @@ public final class MicrosoftIdentityBroker: TokenBroker {
         book.forget(account)
     }
 
+    /// The PRT SSO cookie (`acquirePrtSsoCookie`) for `request.signInURL`, for the broker's
+    /// account named by the login hint, else its default account (the first `getAccounts`
+    /// lists, as linux-entra-sso takes it): what a managed device's browser sends to Entra ID to
+    /// sign in without a password. Read in both shapes: `cookieItems` (a list of
+    /// `{cookieName, cookieContent}`, brokers 2.0.2 and later) and the top-level `cookieName` and
+    /// `cookieContent` of broker 2.0.1. No account at the broker: no cookie.
+    public func signInCookies(for request: TokenBrokerCookieRequest) async throws(WebAuthError) -> [SignInCookie] {
+        let listed = try await call(
+            "getAccounts", BrokerRequest.accounts(client: request.client, redirectURI: redirectURI),
+            correlationID: UUID().uuidString.lowercased(), interactive: false)
+        let objects = (listed["accounts"] as? [Any] ?? []).compactMap { $0 as? BrokerJSON.Object }
+        let hint = request.loginHint?.lowercased()
+        guard let object = objects.first(where: { hint != nil && ($0["username"] as? String)?.lowercased() == hint }) ?? objects.first else {
+            Self.logger.info("the identity broker has no account; no sign-in cookie")
+            return []
+        }
+        let body = BrokerRequest.ssoCookie(
+            client: request.client, redirectURI: redirectURI, scopes: request.scopes, account: object, ssoURL: request.signInURL)
+        let response = try await call("acquirePrtSsoCookie", body, correlationID: UUID().uuidString.lowercased(), interactive: false)
+        var items = (response["cookieItems"] as? [Any] ?? []).compactMap { $0 as? BrokerJSON.Object }
+        if items.isEmpty, response["cookieName"] != nil { items = [response] }
+        let cookies = items.compactMap { item -> SignInCookie? in
+            guard let name = item["cookieName"] as? String, let content = item["cookieContent"] as? String, !name.isEmpty, !content.isEmpty
+            else { return nil }
+            return SignInCookie(name: name, value: content, for: request.signInURL)
+        }
+        if cookies.isEmpty {
+            throw WebAuthError(.protocolMismatch, "The identity broker's acquirePrtSsoCookie answer has no cookie.")
+        }
+        return cookies
+    }
+
     /// The broker's version (`getLinuxBrokerVersion`'s `linuxBrokerVersion`), for diagnosis.
     public func brokerVersion() async throws(WebAuthError) -> String? {
         let response = try await call(

@@ -56,6 +56,10 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private var surface: SignInSurface?
     /// The desktop's light/dark preference set for the library's window, put back at the end.
     private var appearance: SignInAppearance?
+    /// The sign-in cookies put in the view's store for the session, taken out at the end.
+    private var signInCookies: SignInCookieJar?
+    /// `PKeyAuth/1.0` in the view's user agent for the session, taken out at the end.
+    private var deviceChallengeAdvertisement: PKeyAuthAdvertisement?
 
     init(request: WebAuthRequest, reporter: WebAuthSessionReporter) {
         self.request = request
@@ -69,7 +73,29 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             try await SignInWebContexts.resetEphemeral()
         }
         if !usesCustomWebview { await SignInAppearance.readDesktopPreference() }
+        try await installSignInCookies()
         return request.redirectURI.url
+    }
+
+    /// Puts ``WebviewHost/WebviewParameters/signInCookies`` in the store the first page loads
+    /// from: the library's context for the session, or a caller's view's own store when the app
+    /// allowed it (``WebviewHost/WebviewParameters/signInCookiesInCustomWebview``).
+    private func installSignInCookies() async throws {
+        let parameters = request.parameters
+        guard !parameters.signInCookies.isEmpty else { return }
+        let manager: WebKitDifferences.CookieManager
+        if let custom = parameters.customWebview {
+            guard parameters.signInCookiesInCustomWebview else { return }
+            manager = WebKitDifferences.cookieManager(ofView: wvh_web_view(custom.pointer))
+        } else {
+            manager = WebKitDifferences.cookieManager(of: SignInWebContexts.context(ephemeral: parameters.prefersEphemeralWebBrowserSession))
+        }
+        let jar = try await SignInCookieJar.install(parameters.signInCookies, in: manager)
+        if dismissed {
+            jar.remove()  // the session ended while they were being added
+        } else {
+            signInCookies = jar
+        }
     }
 
     func present(authorizationURL: URL) throws {
@@ -110,6 +136,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         reporter.setWebview(WebviewHandle(view))
         attachHandlers(to: view)
         surface = SignInSurface.apply(to: view)
+        if request.parameters.advertisesDeviceChallenge { deviceChallengeAdvertisement = PKeyAuthAdvertisement(on: view) }
         let canHandOver = reporter.canHandOverToSystemBrowser
         pageWatch = SignInPageWatch(
             view: view, advertisesWebAuthn: canHandOver, refusals: request.parameters.embeddedAgentRefusals,
@@ -158,6 +185,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         }
         question?.destroy()
         question = nil
+        signInCookies?.remove()
+        signInCookies = nil
         pageWatch?.stop()
         pageWatch = nil
         window?.offerContinueInBrowser(nil)
@@ -166,6 +195,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         if let view, let callerCouldOpenWindows, !callerViewDestroyed {
             webkit_settings_set_javascript_can_open_windows_automatically(webkit_web_view_get_settings(view), callerCouldOpenWindows)
             surface?.restoreSettings()
+            deviceChallengeAdvertisement?.restore()
         }
         if let window {
             webkit_web_view_stop_loading(window.webView)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import WebviewHost
 
 /// The broker path of ``PublicClientApplication`` (``PublicClientApplicationConfiguration/usesTokenBroker``).
@@ -57,6 +58,42 @@ extension PublicClientApplication {
         try await broker.signOut(account, for: brokerClient)
         brokerSelection.forget(account)
         return true
+    }
+
+    /// The first available broker's single-sign-on cookies for an embedded sign-in at
+    /// `signInURL` (an Entra ID authority's authorization endpoint), for its host only; none when
+    /// the app turned them off, the sign-in cannot be embedded or may not take them (a caller's
+    /// view that did not allow them), no broker is available, or the broker fails (logged).
+    func brokerSignInCookies(for signInURL: URL, parameters: InteractiveTokenParameters) async -> [SignInCookie] {
+        let webview = parameters.webviewParameters
+        guard configuration.usesBrokerSignInCookies, brokerSelection.hasBrokers else { return [] }
+        if webview.webviewType == .authenticationSession { return [] }
+        if webview.customWebview != nil, !webview.signInCookiesInCustomWebview { return [] }
+        guard let broker = await brokerSelection.broker(for: configuration.authority) else { return [] }
+        let host = (signInURL.host ?? "").lowercased()
+        let request = TokenBrokerCookieRequest(
+            client: brokerClient, signInURL: signInURL, scopes: brokerScopes(parameters.scopes), loginHint: parameters.loginHint)
+        let cookies: [SignInCookie]
+        do throws(WebAuthError) {
+            cookies = try await broker.signInCookies(for: request)
+        } catch {
+            TokenBrokerSelection.logger.info(
+                "the token broker gave no sign-in cookie; the person signs in on the page",
+                metadata: ["broker": "\(broker.id)", "code": "\(error.code)", "why": "\(error.message)"])
+            return []
+        }
+        let usable = cookies.filter { cookie in
+            let fits = cookie.host == host && cookie.problem == nil
+            if !fits {
+                TokenBrokerSelection.logger.warning(
+                    "a sign-in cookie of the token broker was not used",
+                    metadata: ["broker": "\(broker.id)", "cookie": "\(cookie.name)", "host": "\(cookie.host)",
+                               "why": "\(cookie.problem ?? "it is not for the sign-in page's host \(host)")"])
+            }
+            return fits
+        }
+        TokenBrokerSelection.logger.debug("sign-in cookies from the token broker", metadata: ["broker": "\(broker.id)", "count": "\(usable.count)"])
+        return usable
     }
 
     /// The accounts a broker listed last, when one was used.

@@ -83,7 +83,15 @@ public final class PublicClientApplication: Sendable {
         let clientInfo = try await authority.sendsClientInfo()
         try interaction.checkNotCanceled()
 
-        let session = WebAuthSession(redirectURI: configuration.redirectURI, parameters: parameters.webviewParameters)
+        var webviewParameters = parameters.webviewParameters
+        // MSAL's advertisement of the device challenge, to Entra ID and AD FS only.
+        webviewParameters.advertisesDeviceChallenge = webviewParameters.advertisesDeviceChallenge || clientInfo
+            || configuration.authority.pathComponents.dropFirst().first?.lowercased() == "adfs"
+        if clientInfo {
+            webviewParameters.signInCookies += await brokerSignInCookies(for: metadata.authorizationEndpoint, parameters: parameters)
+            try interaction.checkNotCanceled()
+        }
+        let session = WebAuthSession(redirectURI: configuration.redirectURI, parameters: webviewParameters)
         interaction.attach(session)
         // One authorization request per redirect URI: the prepared one, and a fresh one (its own
         // state, nonce and PKCE pair) if the sign-in is handed over to the person's browser.

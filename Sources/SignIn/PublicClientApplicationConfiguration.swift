@@ -33,6 +33,14 @@ public struct PublicClientApplicationConfiguration: Sendable {
     /// When none is registered, running, or handling the authority, the usual web flow runs.
     /// Off by default.
     public var usesTokenBroker: Bool = false
+    /// Before an embedded sign-in at an Entra ID authority, ask the first available registered
+    /// ``TokenBroker`` for its single-sign-on cookies (Microsoft's PRT SSO cookie, see
+    /// ``TokenBroker/signInCookies(for:)``) and put them in the view for the authority's host, so
+    /// that a managed device signs in without a password. Not sent into a caller's view unless
+    /// its ``WebviewHost/WebviewParameters/signInCookiesInCustomWebview`` says so; never sent to
+    /// the person's browser. A broker that fails or has none leaves the sign-in as it is. On by
+    /// default; it has no effect without a registered broker.
+    public var usesBrokerSignInCookies: Bool = true
     /// Called on the main actor when ``PublicClientApplication/acquireToken(with:)`` cannot open
     /// the token cache's store, before the sign-in page is shown (the store is opened first, a
     /// keyring's unlock prompt included, within the store's time limit): return whether to sign

@@ -46,8 +46,41 @@ public protocol TokenBroker: Sendable {
 
     /// Signs `account` out of this client at the broker (its tokens for the client are gone).
     func signOut(_ account: Account, for client: TokenBrokerClient) async throws(WebAuthError)
+
+    /// The single-sign-on cookies the broker issues for a sign-in page (Microsoft's PRT SSO
+    /// cookie), which an embedded sign-in sends to the page's host so that a managed device signs
+    /// in without a password and passes the device's policies. Asked by
+    /// ``PublicClientApplication/acquireToken(with:)`` before an embedded sign-in at an Entra ID
+    /// authority when the broker is available but not used for the sign-in itself
+    /// (``PublicClientApplicationConfiguration/usesBrokerSignInCookies``). Each cookie must be
+    /// for `request.signInURL`'s host. The default has none.
+    ///
+    /// - Throws: anything; the sign-in then goes on without cookies (logged).
+    func signInCookies(for request: TokenBrokerCookieRequest) async throws(WebAuthError) -> [SignInCookie]
 }
 
 extension TokenBroker {
     public var priority: Int { 0 }
+
+    public func signInCookies(for request: TokenBrokerCookieRequest) async throws(WebAuthError) -> [SignInCookie] { [] }
+}
+
+/// What ``TokenBroker/signInCookies(for:)`` is asked for.
+public struct TokenBrokerCookieRequest: Sendable {
+    /// The app and authority.
+    public var client: TokenBrokerClient
+    /// The sign-in page the cookies are for: the authority's authorization endpoint.
+    public var signInURL: URL
+    /// The scopes of the sign-in, as for a token call.
+    public var scopes: [String]
+    /// The username the app suggested (``InteractiveTokenParameters/loginHint``): the broker's
+    /// account of that name, else the broker's default account.
+    public var loginHint: String?
+
+    public init(client: TokenBrokerClient, signInURL: URL, scopes: [String], loginHint: String? = nil) {
+        self.client = client
+        self.signInURL = signInURL
+        self.scopes = scopes
+        self.loginHint = loginHint
+    }
 }

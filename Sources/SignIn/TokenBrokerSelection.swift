@@ -14,6 +14,9 @@ final class TokenBrokerSelection: Sendable {
         store = TokenBrokerRegistry.store.current
     }
 
+    /// Whether any broker is registered (asking nobody).
+    var hasBrokers: Bool { !store.all.isEmpty }
+
     /// The first registered broker available for `authority`; `nil` (logged) when none is.
     func broker(for authority: URL) async -> (any TokenBroker)? {
         let brokers = store.all

@@ -41,6 +41,20 @@ public struct WebviewParameters: Sendable {
     /// when the browser can deliver to it (a loopback `http` URI or an app scheme). Set it when
     /// the session's redirect is an `https` URI only a web view can intercept.
     public var systemBrowserRedirectURI: URL?
+    /// Cookies an embedded sign-in puts in its view's cookie store before the first page loads,
+    /// each for its one host, and removes when the session ends: a device broker's single-sign-on
+    /// cookie (see ``SignInCookie``). `PublicClientApplication` fills this from a token broker at
+    /// an Entra ID authority; other providers (the person's browser) cannot set cookies and
+    /// ignore it. Set in the library's window only, unless ``signInCookiesInCustomWebview``.
+    public var signInCookies: [SignInCookie] = []
+    /// Whether ``signInCookies`` also go into a caller's view (``customWebview``): its cookie
+    /// store is the app's, so by default they do not (`false`).
+    public var signInCookiesInCustomWebview = false
+    /// Add `PKeyAuth/1.0` to the embedded view's user agent for the session, as MSAL's web view
+    /// does: it tells Microsoft Entra ID and AD FS that the view answers their device challenge
+    /// (PKeyAuth), so that they send it. `PublicClientApplication` sets it at Entra ID and AD FS
+    /// authorities and only there; other providers never see it. Off by default.
+    public var advertisesDeviceChallenge = false
 
     public init(
         webviewType: WebviewType = .default,

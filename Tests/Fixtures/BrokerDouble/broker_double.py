@@ -15,6 +15,7 @@ interface is the real one: eight methods, each (sss) -> (s)).
 The scenario (a JSON object):
   "shape": "2.0.2" (default; answers as broker 2.5.2 does) or "2.0.1"
   "omitAccount": true      token answers carry no account (broker 3.0.1, himmelblau)
+  "noAccounts": true       getAccounts lists nobody (a device where no one is enrolled)
 and per method name:
   {"reply": {...}}         answer this JSON object
   {"status": N}            answer an error with MSALRuntime status N in the shape's error form
@@ -29,7 +30,9 @@ What it refuses, as current brokers do: a token call whose authParameters.author
 not match the method (brokers after 2.0.1: 1 silent, 6 interactive, 8 PRT cookie; 2.0.1 also took
 8 for every call), answered with status 6 (ApiContractViolation: the real broker's answer to this
 is not public; an error in its error form is the guess); a token call without authParameters, a
-non-array requestedScopes, or no clientId (status 6); a silent call whose account is not in
+non-array requestedScopes, or no clientId (status 6); an acquirePrtSsoCookie call without an
+http(s) ssoUrl (status 6: linux-entra-sso calls it mandatory) or whose account the broker does
+not know (status 2); a silent call whose account is not in
 authParameters (2.0.2: status 2, InteractionRequired; 2.0.1 also reads a top-level account).
 """
 import base64
@@ -122,6 +125,21 @@ def error_answer(status, method):
     return answer
 
 
+def prt_sso_cookie_answer(request):
+    """The shape's captured answer with this person's account and a cookie that names the
+    request's ssoUrl (a JWT in form, as the real cookie is; nothing checks its signature)."""
+    answer = copy.deepcopy(CAPTURES["prtSsoCookie_" + shape]["answer"])
+    answer["account"] = account()
+    content = b64({"alg": "HS256", "kdf_ver": 2, "ctx": "double"}) + "." + b64(
+        {"refresh_token": "double-prt", "is_primary": "true", "request_nonce": request.get("ssoUrl", ""),
+         "iat": int(time.time())}) + "." + b64({"sig": 1})
+    if "cookieItems" in answer:
+        answer["cookieItems"][0]["cookieContent"] = content
+    else:
+        answer["cookieContent"] = content
+    return answer
+
+
 def refusal(method, request):
     """The status a broker of this shape refuses the request with, or None."""
     if method not in AUTHORIZATION_TYPE:
@@ -132,6 +150,13 @@ def refusal(method, request):
     allowed = {AUTHORIZATION_TYPE[method]} | ({8} if shape == "2.0.1" else set())
     if params.get("authorizationType") not in allowed:
         return 6
+    if method == "acquirePrtSsoCookie":
+        # linux-entra-sso: ssoUrl is mandatory; the cookie is for an account the broker knows.
+        if not isinstance(request.get("ssoUrl"), str) or not request["ssoUrl"].startswith(("https://", "http://")):
+            return 6
+        asked = request.get("account") or params.get("account")
+        if not isinstance(asked, dict) or asked.get("homeAccountId") != f"{OBJECT}.{TENANT}":
+            return 2
     if method == "acquireTokenSilently":
         asked = params.get("account") or (request.get("account") if shape == "2.0.1" else None)
         if not isinstance(asked, dict) or asked.get("homeAccountId") != f"{OBJECT}.{TENANT}":
@@ -143,12 +168,11 @@ def default_reply(method, request):
     if method in ("acquireTokenInteractively", "acquireTokenSilently"):
         return token_answer(request)
     if method == "getAccounts":
-        return {"accounts": [account()]}
+        return {"accounts": [] if scenario.get("noAccounts") else [account()]}
     if method == "getLinuxBrokerVersion":
         return {"linuxBrokerVersion": "2.0.1" if shape == "2.0.1" else "2.5.2"}
     if method == "acquirePrtSsoCookie":
-        cookie = {"cookieName": "x-ms-RefreshTokenCredential", "cookieContent": "cookie"}
-        return {"account": account(), **cookie} if shape == "2.0.1" else {"account": account(), "cookieItems": [cookie]}
+        return prt_sso_cookie_answer(request)
     if method == "generateSignedHttpRequest":
         return {"signedHttpRequest": "signed"}
     return {}

@@ -10,7 +10,10 @@
       request carried `client_info=1`, Entra's `client_info` (base64url {"uid": oid, "utid":
       home tenant}). Writes STATE_DIR/ready (the issuer, tenant, oid, home tenant and sub as
       JSON) once listening, appends each request's `client_info` value (or "absent") to
-      STATE_DIR/requests.log, and exits when STATE_DIR/stop appears (300 s at most).
+      STATE_DIR/requests.log and each authorization request's Cookie header (or "none") to
+      STATE_DIR/cookies.log (and its User-Agent to STATE_DIR/user-agents.log), and exits when
+      STATE_DIR/stop appears (300 s at most). With FAKE_ENTRA_PLAIN=1 the discovery document
+      has none of Entra's own keys: a provider the library does not take for Entra ID.
 
   fake_entra.py --print-only [...] AUTHORIZATION_URL
       The "browser": fetches the URL without following the redirect and prints
@@ -52,6 +55,9 @@ def serve(state):
            "n": b64url(numbers.n.to_bytes((numbers.n.bit_length() + 7) // 8, "big")), "e": b64url(numbers.e.to_bytes(3, "big"))}
     codes = {}
     log = open(os.path.join(state, "requests.log"), "a", buffering=1)
+    cookies = open(os.path.join(state, "cookies.log"), "a", buffering=1)
+    agents = open(os.path.join(state, "user-agents.log"), "a", buffering=1)
+    plain = os.environ.get("FAKE_ENTRA_PLAIN") == "1"
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def log_message(self, *args):
@@ -73,13 +79,18 @@ def serve(state):
             query = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
             base = "/%s" % TENANT
             if url.path == base + "/v2.0/.well-known/openid-configuration":
-                self.reply(200, {"issuer": issuer, "authorization_endpoint": origin + base + "/oauth2/v2.0/authorize",
-                                 "token_endpoint": origin + base + "/oauth2/v2.0/token", "jwks_uri": origin + base + "/discovery/v2.0/keys",
-                                 "cloud_instance_name": "microsoftonline.com", "tenant_region_scope": "EU"})
+                document = {"issuer": issuer, "authorization_endpoint": origin + base + "/oauth2/v2.0/authorize",
+                            "token_endpoint": origin + base + "/oauth2/v2.0/token", "jwks_uri": origin + base + "/discovery/v2.0/keys",
+                            "cloud_instance_name": "microsoftonline.com", "tenant_region_scope": "EU"}
+                if plain:
+                    del document["cloud_instance_name"], document["tenant_region_scope"]
+                self.reply(200, document)
             elif url.path == base + "/discovery/v2.0/keys":
                 self.reply(200, {"keys": [jwk]})
             elif url.path == base + "/oauth2/v2.0/authorize":
                 log.write("authorize client_info=%s\n" % query.get("client_info", "absent"))
+                cookies.write("%s\n" % (self.headers.get("Cookie") or "none"))
+                agents.write("%s\n" % (self.headers.get("User-Agent") or "none"))
                 code = secrets.token_urlsafe(16)
                 codes[code] = query.get("nonce")
                 target = query["redirect_uri"] + "?" + urllib.parse.urlencode({"code": code, "state": query.get("state", "")})

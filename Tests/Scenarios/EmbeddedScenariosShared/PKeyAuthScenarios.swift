@@ -14,12 +14,13 @@ import CWebKitGTK3
 #endif
 
 extension EmbeddedScenarios {
-    /// `<window|custom-view> <variant>`; variants: `good`, `no-submit`, `no-context`,
+    /// `<window|custom-view> <variant> [advertise]` (`advertise`: `advertisesDeviceChallenge`); variants: `good`, `no-submit`, `no-context`,
     /// `http-submit` (plain http to a host that is not loopback), `other-scheme`, `quote` (a
     /// Context that would break out of the header), `no-version`.
     static let pkeyAuth: Scenario = { arguments in
         let mode = arguments.first ?? "window"
         let variant = arguments.dropFirst().first ?? "good"
+        let advertise = arguments.contains("advertise")
         let callback = try callbackListener()
         let idp = try TestServer()
         let submit = idp.url("/pkeyauth/submit")
@@ -50,12 +51,18 @@ extension EmbeddedScenarios {
         }
         var parameters: WebviewParameters
         var appWindow: UnsafeMutableRawPointer?
+        var callerView: UnsafeMutableRawPointer?
+        var callerUserAgent: String?
         if mode == "custom-view" {
             let window = Toolkit.makeWindow(width: 640, height: 480)
             let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
             Toolkit.setChild(view, of: window)
             Toolkit.show(window)
             appWindow = window
+            callerView = view
+            // The app's own user agent, which must come back after the session.
+            webkit_settings_set_user_agent(webkit_web_view_get_settings(wvh_web_view(view)), "ExampleApp/2.1 (the app's own)")
+            callerUserAgent = webkit_settings_get_user_agent(webkit_web_view_get_settings(wvh_web_view(view))).map { String(cString: $0) }
             parameters = WebviewParameters(webviewType: .embedded, customWebview: WebviewHandle(view))
         } else {
             appWindow = Probes.makeAppWindow()
@@ -63,6 +70,7 @@ extension EmbeddedScenarios {
         }
         // A short timeout: a challenge left unanswered would show here as timedOut.
         parameters.timeout = Patience.scaled(.seconds(30))
+        parameters.advertisesDeviceChallenge = advertise
         let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
         let result = try await run.outcome()
         var facts = run.facts(result)
@@ -71,6 +79,11 @@ extension EmbeddedScenarios {
         facts[.pkeyAuthSubmits] = submits.count
         facts[.pkeyAuthAnswer] = submits.first?.authorization ?? ""
         facts[.callbackRequests] = callback.requests.count
+        facts[.userAgentAtAuthorize] = idp.requests(to: "/authorize").first?.userAgent ?? ""
+        if let callerView {
+            let after = webkit_settings_get_user_agent(webkit_web_view_get_settings(wvh_web_view(callerView))).map { String(cString: $0) }
+            facts[.callerUserAgentKept] = after == callerUserAgent
+        }
         _ = appWindow
         return facts
     }

@@ -14,6 +14,7 @@ final class TestServer {
         var body: String
         var acceptLanguage: String? = nil
         var authorization: String? = nil
+        var userAgent: String? = nil
     }
 
     struct Response {
@@ -113,9 +114,10 @@ final class TestServer {
         }
         let acceptLanguage = soup_message_headers_get_one(headers, "Accept-Language").map { String(cString: $0) }
         let authorization = soup_message_headers_get_one(headers, "Authorization").map { String(cString: $0) }
+        let userAgent = soup_message_headers_get_one(headers, "User-Agent").map { String(cString: $0) }
         let request = Request(
             method: method, path: path, query: query, cookie: cookie, body: body, acceptLanguage: acceptLanguage,
-            authorization: authorization)
+            authorization: authorization, userAgent: userAgent)
         requests.append(request)
         let response = routes[path]?(request) ?? Response(status: 404, body: "not found")
         if let delay = response.delay {

@@ -186,6 +186,7 @@ ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check(nil, 
     // A device code in the library's window (issue 25). arguments: the device client's id, how
     // the person answers ("approve": on their phone, from the QR code on the screen; "cancel":
     // Cancel in the window), a file for the screenshot.
+    case .brokerCookie: { arguments in await brokerCookieSignIn(arguments) }
     case .deviceCodeWindow: { arguments in
         await deviceCodeWindowScenario(clientID: arguments[0], how: arguments[1], screenshot: arguments[2])
     }

@@ -42,4 +42,20 @@ extension EmbeddedWebviewProviderTests {
             #expect(ContinuousClock.now - started < Patience.scaled(.seconds(25)), "ended at once, not at the 30 s timeout")
         }
     }
+
+    @Test("PKeyAuth/1.0 ends the view's user agent when asked, and only then; a caller's view gets its own back", arguments: Platform.x11, ["window", "custom-view"])
+    func pkeyAuthAdvertised(_ platform: Platform, mode: String) async throws {
+        let advertised = try await Self.scenario(.pkeyAuth, mode, "good", "advertise", on: platform)
+        #expect(advertised[.outcome] == "success", "\(advertised[.errorCode] ?? ""): \(advertised[.errorMessage] ?? "")")
+        let agent = advertised[.userAgentAtAuthorize] ?? ""
+        #expect(agent.hasSuffix(" PKeyAuth/1.0"), "\(agent)")
+        let plain = try await Self.scenario(.pkeyAuth, mode, "good", on: platform)
+        #expect(plain[.outcome] == "success")
+        #expect(plain[.userAgentAtAuthorize]?.contains("PKeyAuth") == false, "\(plain[.userAgentAtAuthorize] ?? "")")
+        if mode == "custom-view" {
+            #expect(agent == "ExampleApp/2.1 (the app's own) PKeyAuth/1.0", "the app's own user agent, with the token")
+            #expect(advertised[.callerUserAgentKept] == true, "the app's user agent came back")
+            #expect(plain[.callerUserAgentKept] == true)
+        }
+    }
 }

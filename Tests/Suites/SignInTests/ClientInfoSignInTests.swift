@@ -17,11 +17,14 @@ import Glibc
         let child: CleanSpawn
         let facts: [String: String]
 
-        static func start() async throws -> FakeEntra {
+        /// `plain`: a discovery document without Entra's own keys (not taken for Entra ID).
+        static func start(plain: Bool = false) async throws -> FakeEntra {
             let directory = try TokenCacheScenario.temporaryDirectory()
             let script = TokenCacheScenario.scriptsDirectory.appendingPathComponent("fake_entra.py").path
+            var environment = ProcessInfo.processInfo.environment
+            if plain { environment["FAKE_ENTRA_PLAIN"] = "1" }
             let child = try CleanSpawn(
-                ["python3", script, "serve", directory.path], environment: ProcessInfo.processInfo.environment,
+                ["python3", script, "serve", directory.path], environment: environment,
                 outputFiles: (directory.appendingPathComponent("out").path, directory.appendingPathComponent("err").path))
             let ready = directory.appendingPathComponent("ready")
             let deadline = Date().addingTimeInterval(60)  // a loaded machine takes seconds to start python with cryptography

@@ -3,6 +3,17 @@
 extension ReportKey where Value == String {
     /// The `Authorization` header the device challenge's SubmitUrl received, "" for none (`pkeyauth`).
     public static var pkeyAuthAnswer: Self { .init("pkeyAuthAnswer") }
+    /// The `Cookie` header of the authorization page, of the page on another host, and of the
+    /// authorization page in a later session without sign-in cookies (`sign-in-cookies`).
+    public static var cookieAtAuthorize: Self { .init("cookieAtAuthorize") }
+    public static var cookieElsewhere: Self { .init("cookieElsewhere") }
+    public static var cookieLater: Self { .init("cookieLater") }
+    /// The sign-in cookie's value, and whether the cookie file holds it: "yes", "no", or why
+    /// it could not be told (`sign-in-cookies`).
+    public static var signInCookieValue: Self { .init("signInCookieValue") }
+    public static var signInCookieOnDisk: Self { .init("signInCookieOnDisk") }
+    /// The User-Agent of the first authorization request (`pkeyauth`).
+    public static var userAgentAtAuthorize: Self { .init("userAgentAtAuthorize") }
     /// What the forgotten site's page still had (`site-data`: cookie, storage, dbs as a query).
     public static var forgottenSiteReport: Self { .init("forgottenSiteReport") }
     /// What the other site's page still had (`site-data`).
@@ -296,4 +307,9 @@ extension ReportKey where Value == [String] {
 extension ReportKey where Value == String {
     /// The user name the form sent when Enter submitted it.
     public static var submittedUser: Self { .init("submittedUser") }
+}
+
+extension ReportKey where Value == Bool {
+    /// Whether the caller's view has its own user agent again after the session (`pkeyauth`).
+    public static var callerUserAgentKept: Self { .init("callerUserAgentKept") }
 }

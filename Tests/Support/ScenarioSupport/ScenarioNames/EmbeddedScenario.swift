@@ -24,6 +24,7 @@ public enum EmbeddedScenario: String, ScenarioName {
     case conformance
     /// Entra ID's device challenge (PKeyAuth): `<window|custom-view> <variant>` (PKeyAuthScenarios.swift).
     case pkeyAuth = "pkeyauth"
+    case signInCookies = "sign-in-cookies"
     case show
     case surface
     case webPlatform = "web-platform"

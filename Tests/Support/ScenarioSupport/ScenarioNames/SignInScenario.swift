@@ -10,6 +10,9 @@ public enum SignInScenario: String, ScenarioName {
     case signOut = "sign-out"
     case twoAccounts = "two-accounts"
     case deviceCodeWindow = "device-code-window"
+    /// An embedded sign-in at an Entra-like authority with Microsoft's broker on `BROKER_BUS`:
+    /// `<client id> [no-broker] [off]` (BrokerCookieScenario.swift).
+    case brokerCookie = "broker-cookie"
 
     public static var program: String? { "SignInScenarios" }
 }
