@@ -26,6 +26,9 @@ let package = Package(
         .library(name: "WebviewHostGTK4", targets: ["WebviewHostGTK4"]),
         .library(name: "EmbeddedWebviewProviderGTK4", targets: ["EmbeddedWebviewProviderGTK4"]),
         .library(name: "BuiltInWebviewProvidersGTK4", targets: ["BuiltInWebviewProvidersGTK4"]),
+        // C, Python, JavaScript and Vala apps: the GObject layer, one shared library per toolkit
+        // (Sources/CWebviewHostGObjectGTK3 and its GIR: Tools/gobject/build.sh).
+        .library(name: "webviewhost-gtk3", type: .dynamic, targets: ["WebviewHostGObjectGTK3"]),
         // Plugins.
         .library(name: "TerminalPromptProvider", targets: ["TerminalPromptProvider"]),
         .library(name: "MicrosoftIdentityBroker", targets: ["MicrosoftIdentityBroker"]),
@@ -112,6 +115,20 @@ let package = Package(
             name: "BuiltInWebviewProvidersGTK4",
             dependencies: ["WebviewHost", "EmbeddedWebviewProviderGTK4", "SystemBrowserProvider", "WebviewHostGTK4"],
             swiftSettings: [.define("WEBKITGTK_6")]
+        ),
+        // The GObject layer for GTK 3: GObject types in C (the public header, the GIR's source)
+        // over the Swift API, which the Swift side calls and nothing else.
+        .target(
+            name: "CWebviewHostGObjectGTK3",
+            dependencies: ["CWebKitGTK3"],
+            path: "Sources/CWebviewHostGObjectGTK3"
+        ),
+        .target(
+            name: "WebviewHostGObjectGTK3",
+            dependencies: [
+                "CWebviewHostGObjectGTK3", "BuiltInWebviewProvidersGTK3", "SignIn", "WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK3",
+            ],
+            path: "Sources/WebviewHostGObjectGTK3"
         ),
         // The token cache in MSAL's format over a pluggable store (the Secret Service, a file,
         // memory), and the accounts and tokens it holds: SignIn's, and an app's that reads a store alone.

@@ -1,0 +1,348 @@
+#include "webviewhost-bridge.h"
+
+/**
+ * WvhPublicClientApplication:
+ *
+ * Signs people in to an OpenID Connect provider and keeps their tokens, as MSAL's public client
+ * application does: the Swift API's `PublicClientApplication`, for C, Python, JavaScript and
+ * Vala. Tokens are kept in the Secret Service.
+ *
+ * The signals report the steps of the sign-ins this application starts, in order, on the main
+ * thread, as the Swift API's notifications do.
+ */
+struct _WvhPublicClientApplication {
+  GObject parent_instance;
+  char *client_id, *authority, *redirect_uri, *token_cache;
+  gpointer bridge;
+};
+
+static void wvh_public_client_application_initable_init (GInitableIface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (WvhPublicClientApplication, wvh_public_client_application, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, wvh_public_client_application_initable_init))
+
+enum { PROP_0, PROP_CLIENT_ID, PROP_AUTHORITY, PROP_REDIRECT_URI, PROP_TOKEN_CACHE, N_PROPS };
+static GParamSpec *properties[N_PROPS];
+
+enum { SIGNAL_DID_START_LOAD, SIGNAL_DID_FINISH_LOAD, SIGNAL_DID_FAIL, SIGNAL_DID_COMPLETE, SIGNAL_WILL_SWITCH_TO_BROKER_APP,
+       SIGNAL_WILL_SWITCH_TO_SYSTEM_BROWSER, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+static void
+wvh_public_client_application_finalize (GObject *object)
+{
+  WvhPublicClientApplication *self = WVH_PUBLIC_CLIENT_APPLICATION (object);
+  if (self->bridge != NULL)
+    wvh_bridge_application_free (self->bridge);
+  g_free (self->client_id);
+  g_free (self->authority);
+  g_free (self->redirect_uri);
+  g_free (self->token_cache);
+  G_OBJECT_CLASS (wvh_public_client_application_parent_class)->finalize (object);
+}
+
+static void
+wvh_public_client_application_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  WvhPublicClientApplication *self = WVH_PUBLIC_CLIENT_APPLICATION (object);
+  switch (id) {
+  case PROP_CLIENT_ID: g_value_set_string (value, self->client_id); break;
+  case PROP_AUTHORITY: g_value_set_string (value, self->authority); break;
+  case PROP_REDIRECT_URI: g_value_set_string (value, self->redirect_uri); break;
+  case PROP_TOKEN_CACHE: g_value_set_string (value, self->token_cache); break;
+  default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+  }
+}
+
+static void
+wvh_public_client_application_set_property (GObject *object, guint id, const GValue *value, GParamSpec *pspec)
+{
+  WvhPublicClientApplication *self = WVH_PUBLIC_CLIENT_APPLICATION (object);
+  switch (id) {
+  case PROP_CLIENT_ID: g_free (self->client_id); self->client_id = g_value_dup_string (value); break;
+  case PROP_AUTHORITY: g_free (self->authority); self->authority = g_value_dup_string (value); break;
+  case PROP_REDIRECT_URI: g_free (self->redirect_uri); self->redirect_uri = g_value_dup_string (value); break;
+  case PROP_TOKEN_CACHE: g_free (self->token_cache); self->token_cache = g_value_dup_string (value); break;
+  default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+  }
+}
+
+static gboolean
+wvh_public_client_application_initable_init_impl (GInitable *initable, GCancellable *cancellable, GError **error)
+{
+  WvhPublicClientApplication *self = WVH_PUBLIC_CLIENT_APPLICATION (initable);
+  if (self->bridge != NULL)
+    return TRUE;
+  self->bridge = wvh_bridge_application_new (self->client_id, self->authority, self->redirect_uri, self->token_cache, error);
+  return self->bridge != NULL;
+}
+
+static void
+wvh_public_client_application_initable_init (GInitableIface *iface)
+{
+  iface->init = wvh_public_client_application_initable_init_impl;
+}
+
+static void
+wvh_public_client_application_class_init (WvhPublicClientApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  object_class->finalize = wvh_public_client_application_finalize;
+  object_class->get_property = wvh_public_client_application_get_property;
+  object_class->set_property = wvh_public_client_application_set_property;
+  GParamFlags flags = G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS;
+  /**
+   * WvhPublicClientApplication:client-id:
+   *
+   * The app's client ID at the identity provider.
+   */
+  properties[PROP_CLIENT_ID] = g_param_spec_string ("client-id", NULL, NULL, NULL, flags);
+  /**
+   * WvhPublicClientApplication:authority:
+   *
+   * The provider's issuer URL (https, or http on a loopback address).
+   */
+  properties[PROP_AUTHORITY] = g_param_spec_string ("authority", NULL, NULL, NULL, flags);
+  /**
+   * WvhPublicClientApplication:redirect-uri:
+   *
+   * The redirect URI registered for the app (`http://127.0.0.1/callback`: any free port).
+   */
+  properties[PROP_REDIRECT_URI] = g_param_spec_string ("redirect-uri", NULL, NULL, NULL, flags);
+  /**
+   * WvhPublicClientApplication:token-cache:
+   *
+   * Where tokens are kept, as the Swift configuration's `tokenCacheStorage`: %NULL or
+   * `secret-service` for the Secret Service (the default), `memory` for this run only, or
+   * `file:` and a path for a file of MSAL's format (unencrypted; mode 0600).
+   */
+  properties[PROP_TOKEN_CACHE] = g_param_spec_string ("token-cache", NULL, NULL, NULL, flags);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /**
+   * WvhPublicClientApplication::did-start-load:
+   * @self: the application
+   * @url: the page
+   * @webview: (nullable): the view that shows it (the library's or the app's), %NULL in the person's browser
+   *
+   * A page of a sign-in started loading.
+   */
+  signals[SIGNAL_DID_START_LOAD] = g_signal_new ("did-start-load", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                                 NULL, G_TYPE_NONE, 2, G_TYPE_STRING, WEBKIT_TYPE_WEB_VIEW);
+  /**
+   * WvhPublicClientApplication::did-finish-load:
+   * @self: the application
+   * @url: the page
+   * @webview: (nullable): the view that shows it, %NULL in the person's browser
+   *
+   * A page of a sign-in finished loading.
+   */
+  signals[SIGNAL_DID_FINISH_LOAD] = g_signal_new ("did-finish-load", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                                                  NULL, G_TYPE_NONE, 2, G_TYPE_STRING, WEBKIT_TYPE_WEB_VIEW);
+  /**
+   * WvhPublicClientApplication::did-fail:
+   * @self: the application
+   * @error: why (%WVH_ERROR)
+   * @webview: (nullable): the view, %NULL when there was none
+   *
+   * A sign-in failed (cancelling included); the call's finish function returns the same error.
+   */
+  signals[SIGNAL_DID_FAIL] = g_signal_new ("did-fail", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                           G_TYPE_NONE, 2, G_TYPE_ERROR, WEBKIT_TYPE_WEB_VIEW);
+  /**
+   * WvhPublicClientApplication::did-complete:
+   * @self: the application
+   * @url: the callback URL the provider sent the person to
+   * @webview: (nullable): the view, %NULL in the person's browser
+   *
+   * A sign-in reached the redirect URI; the tokens are being fetched.
+   */
+  signals[SIGNAL_DID_COMPLETE] = g_signal_new ("did-complete", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                               G_TYPE_NONE, 2, G_TYPE_STRING, WEBKIT_TYPE_WEB_VIEW);
+  /**
+   * WvhPublicClientApplication::will-switch-to-broker-app:
+   * @self: the application
+   * @url: the authority
+   *
+   * A token broker (Microsoft's identity broker) is about to take the sign-in over.
+   */
+  signals[SIGNAL_WILL_SWITCH_TO_BROKER_APP] = g_signal_new ("will-switch-to-broker-app", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                                            0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /**
+   * WvhPublicClientApplication::will-switch-to-system-browser:
+   * @self: the application
+   * @url: the page the person's browser opens
+   *
+   * The sign-in moves from the embedded view to the person's browser (a passkey, a provider that refuses embedded views).
+   */
+  signals[SIGNAL_WILL_SWITCH_TO_SYSTEM_BROWSER] = g_signal_new ("will-switch-to-system-browser", G_TYPE_FROM_CLASS (klass),
+                                                                G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+wvh_public_client_application_init (WvhPublicClientApplication *self)
+{
+}
+
+void
+_wvh_public_client_application_emit (WvhPublicClientApplication *self, WvhBridgeEvent event, const char *url, gpointer webview,
+                                     const GError *error)
+{
+  g_return_if_fail (WVH_IS_PUBLIC_CLIENT_APPLICATION (self));
+  WebKitWebView *view = webview != NULL && WEBKIT_IS_WEB_VIEW (webview) ? WEBKIT_WEB_VIEW (webview) : NULL;
+  switch (event) {
+  case WVH_BRIDGE_EVENT_DID_START_LOAD: g_signal_emit (self, signals[SIGNAL_DID_START_LOAD], 0, url, view); break;
+  case WVH_BRIDGE_EVENT_DID_FINISH_LOAD: g_signal_emit (self, signals[SIGNAL_DID_FINISH_LOAD], 0, url, view); break;
+  case WVH_BRIDGE_EVENT_DID_FAIL: g_signal_emit (self, signals[SIGNAL_DID_FAIL], 0, error, view); break;
+  case WVH_BRIDGE_EVENT_DID_COMPLETE: g_signal_emit (self, signals[SIGNAL_DID_COMPLETE], 0, url, view); break;
+  case WVH_BRIDGE_EVENT_WILL_SWITCH_TO_BROKER_APP: g_signal_emit (self, signals[SIGNAL_WILL_SWITCH_TO_BROKER_APP], 0, url); break;
+  case WVH_BRIDGE_EVENT_WILL_SWITCH_TO_SYSTEM_BROWSER: g_signal_emit (self, signals[SIGNAL_WILL_SWITCH_TO_SYSTEM_BROWSER], 0, url); break;
+  }
+}
+
+void
+_wvh_bridge_call_done (WvhBridgeDone done, gpointer data, WvhAuthenticationResult *result, GError *error)
+{
+  done (data, result, error);
+}
+
+/**
+ * wvh_public_client_application_new:
+ * @client_id: the app's client ID at the provider
+ * @authority: the provider's issuer URL (https, or http on a loopback address)
+ * @redirect_uri: the redirect URI registered for the app
+ * @error: a #GError for a configuration the library refuses (%WVH_ERROR_INVALID_PARAMETERS)
+ *
+ * Makes an application, its token cache in the Secret Service (see
+ * #WvhPublicClientApplication:token-cache for another store: g_initable_new() with the
+ * properties). Call on the main thread.
+ *
+ * Returns: (transfer full) (nullable): the application, or %NULL with @error set.
+ */
+WvhPublicClientApplication *
+wvh_public_client_application_new (const char *client_id, const char *authority, const char *redirect_uri, GError **error)
+{
+  g_return_val_if_fail (client_id != NULL, NULL);
+  g_return_val_if_fail (authority != NULL, NULL);
+  g_return_val_if_fail (redirect_uri != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  return g_initable_new (WVH_TYPE_PUBLIC_CLIENT_APPLICATION, NULL, error, "client-id", client_id, "authority", authority,
+                         "redirect-uri", redirect_uri, NULL);
+}
+
+static void
+task_done (gpointer data, WvhAuthenticationResult *result, GError *error)
+{
+  GTask *task = data;
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, g_object_unref);
+  g_object_unref (task);
+}
+
+static gboolean
+ready (WvhPublicClientApplication *self, GTask *task)
+{
+  if (self->bridge != NULL)
+    return TRUE;
+  GError *error = NULL;
+  if (!g_initable_init (G_INITABLE (self), NULL, &error)) {
+    g_task_return_error (task, error);
+    g_object_unref (task);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+/**
+ * wvh_public_client_application_acquire_token_async:
+ * @self: a #WvhPublicClientApplication
+ * @parameters: (nullable): what to ask for and how to show it; %NULL for the defaults
+ * @cancellable: (nullable): cancels the sign-in (its window closes; G_IO_ERROR_CANCELLED)
+ * @callback: (scope async): called on the main thread when the sign-in ends
+ * @user_data: (closure): for @callback
+ *
+ * Signs the person in through a web user agent (the library's window, the app's own
+ * #WebKitWebView, or the person's browser) and gets verified tokens, which the token cache
+ * keeps. Call on the main thread; finish with wvh_public_client_application_acquire_token_finish().
+ */
+void
+wvh_public_client_application_acquire_token_async (WvhPublicClientApplication *self, WvhInteractiveParameters *parameters,
+                                                   GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (WVH_IS_PUBLIC_CLIENT_APPLICATION (self));
+  g_return_if_fail (parameters == NULL || WVH_IS_INTERACTIVE_PARAMETERS (parameters));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, wvh_public_client_application_acquire_token_async);
+  if (!ready (self, task))
+    return;
+  WvhBridgeInteractive values;
+  _wvh_interactive_parameters_fill (parameters, &values);
+  wvh_bridge_acquire_token (self->bridge, self, &values, cancellable, task_done, task);
+}
+
+/**
+ * wvh_public_client_application_acquire_token_finish:
+ * @self: a #WvhPublicClientApplication
+ * @result: the #GAsyncResult given to the callback
+ * @error: why the sign-in failed (%WVH_ERROR, or G_IO_ERROR_CANCELLED)
+ *
+ * Returns: (transfer full): the tokens, or %NULL with @error set.
+ */
+WvhAuthenticationResult *
+wvh_public_client_application_acquire_token_finish (WvhPublicClientApplication *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (WVH_IS_PUBLIC_CLIENT_APPLICATION (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == wvh_public_client_application_acquire_token_async, NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * wvh_public_client_application_acquire_token_silent_async:
+ * @self: a #WvhPublicClientApplication
+ * @account: who signed in earlier (a result's #WvhAuthenticationResult:account)
+ * @scopes: (array zero-terminated=1) (nullable): the scopes, as for the interactive call
+ * @force_refresh: renew even when the cached access token is still valid
+ * @cancellable: (nullable): cancels the call (G_IO_ERROR_CANCELLED)
+ * @callback: (scope async): called on the main thread when the call ends
+ * @user_data: (closure): for @callback
+ *
+ * A token for @account without the person: the cached one while it is valid, else a renewed
+ * one. Fails with %WVH_ERROR_INTERACTION_REQUIRED when the person must sign in again.
+ */
+void
+wvh_public_client_application_acquire_token_silent_async (WvhPublicClientApplication *self, WvhAccount *account,
+                                                          const char *const *scopes, gboolean force_refresh,
+                                                          GCancellable *cancellable, GAsyncReadyCallback callback,
+                                                          gpointer user_data)
+{
+  g_return_if_fail (WVH_IS_PUBLIC_CLIENT_APPLICATION (self));
+  g_return_if_fail (WVH_IS_ACCOUNT (account));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, wvh_public_client_application_acquire_token_silent_async);
+  if (!ready (self, task))
+    return;
+  wvh_bridge_acquire_token_silent (self->bridge, wvh_account_get_identifier (account), scopes, force_refresh, cancellable,
+                                   task_done, task);
+}
+
+/**
+ * wvh_public_client_application_acquire_token_silent_finish:
+ * @self: a #WvhPublicClientApplication
+ * @result: the #GAsyncResult given to the callback
+ * @error: why the call failed
+ *
+ * Returns: (transfer full): the tokens, or %NULL with @error set.
+ */
+WvhAuthenticationResult *
+wvh_public_client_application_acquire_token_silent_finish (WvhPublicClientApplication *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (WVH_IS_PUBLIC_CLIENT_APPLICATION (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == wvh_public_client_application_acquire_token_silent_async, NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}

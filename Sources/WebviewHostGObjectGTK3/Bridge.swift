@@ -1,0 +1,133 @@
+import BuiltInWebviewProvidersGTK3
+public import CGLib
+import CWebKitGTK3
+public import CWebviewHostGObjectGTK3
+import Foundation
+import GLibSupport
+import SignIn
+import WebviewHost
+
+// The Swift side of libwebviewhost-gtk3: the `wvh_bridge_*` functions the GObject types
+// (Sources/CWebviewHostGObjectGTK3) call. Each one calls the public Swift API and nothing else:
+// no behaviour is written twice. Everything runs on the main thread (the GObject types are
+// called there, and the Swift API's main-actor work runs there through MainLoopBridge).
+
+/// One `WvhPublicClientApplication`'s `PublicClientApplication`.
+final class BridgedApplication {
+    let application: PublicClientApplication
+    init(_ application: PublicClientApplication) { self.application = application }
+}
+
+/// What the library sets up once per process, on the first application: the bridge between
+/// Swift's main actor and the app's GLib main loop, and the built-in providers (the person's
+/// browser and the embedded view), as a Swift app does at start.
+@MainActor
+enum ProcessSetup {
+    private static var done = false
+    static func once() {
+        guard !done else { return }
+        done = true
+        MainLoopBridge.install()
+        WebviewProviderRegistry.registerBuiltInProviders()
+    }
+}
+
+@_cdecl("wvh_bridge_application_new")
+@MainActor public func wvh_bridge_application_new(
+    _ clientID: UnsafePointer<CChar>?, _ authority: UnsafePointer<CChar>?, _ redirectURI: UnsafePointer<CChar>?,
+    _ tokenCache: UnsafePointer<CChar>?, _ errorPointer: UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?
+) -> UnsafeMutableRawPointer? {
+    MainActor.preconditionIsolated("WebviewHost's GObject calls are made on the main thread")
+    do {
+        ProcessSetup.once()
+        do throws(WebAuthError) {
+            guard let clientID, let authority, let redirectURI else {
+                throw WebAuthError(.invalidParameters, "client-id, authority and redirect-uri must all be set.")
+            }
+            let authorityText = String(cString: authority), redirectText = String(cString: redirectURI)
+            guard let authorityURL = URL(string: authorityText) else {
+                throw WebAuthError(.invalidParameters, "The authority \"\(authorityText)\" is not a URL.")
+            }
+            guard let redirectURL = URL(string: redirectText) else {
+                throw WebAuthError(.invalidParameters, "The redirect URI \"\(redirectText)\" is not a URL.")
+            }
+            let application = try PublicClientApplication(configuration: .init(
+                clientID: String(cString: clientID), authority: authorityURL, redirectURI: redirectURL,
+                tokenCacheStorage: try tokenCacheStorage(InteractiveCall.text(tokenCache))))
+            return Unmanaged.passRetained(BridgedApplication(application)).toOpaque()
+        } catch {
+            error.set(on: errorPointer)
+            return nil
+        }
+    }
+}
+
+/// The store `token-cache` names: `nil` or `secret-service` (the default store), `memory`, `file:PATH`.
+@MainActor
+func tokenCacheStorage(_ name: String?) throws(WebAuthError) -> (any TokenCacheStorage)? {
+    switch name {
+    case nil, "secret-service": return nil
+    case "memory": return InMemoryTokenCacheStorage()
+    case let name? where name.hasPrefix("file:") && name.count > 5:
+        return FileTokenCacheStorage(fileURL: URL(fileURLWithPath: String(name.dropFirst(5))))
+    case let name?:
+        throw WebAuthError(.invalidParameters, "token-cache \"\(name)\" is none of secret-service, memory, file:PATH.")
+    }
+}
+
+@_cdecl("wvh_bridge_application_free")
+public func wvh_bridge_application_free(_ bridge: UnsafeMutableRawPointer?) {
+    guard let bridge else { return }
+    Unmanaged<BridgedApplication>.fromOpaque(bridge).release()
+}
+
+@_cdecl("wvh_bridge_acquire_token")
+@MainActor public func wvh_bridge_acquire_token(
+    _ bridge: UnsafeMutableRawPointer?, _ emitter: OpaquePointer?, _ values: UnsafePointer<WvhBridgeInteractive>?,
+    _ cancellable: UnsafeMutablePointer<GCancellable>?, _ done: WvhBridgeDone?, _ data: gpointer?
+) {
+    MainActor.preconditionIsolated("WebviewHost's GObject calls are made on the main thread")
+    do {
+        guard let bridge, let done else { return }
+        let application = Unmanaged<BridgedApplication>.fromOpaque(bridge).takeUnretainedValue().application
+        let parameters = values.map { InteractiveCall.parameters(from: $0.pointee) } ?? InteractiveTokenParameters(scopes: [])
+        let events = emitter.map { EventForwarder(emitter: $0) }
+        let call = CompletedCall(done: done, data: data, cancellable: cancellable)
+        let task = Task { @MainActor in
+            defer { events?.stop() }
+            do throws(WebAuthError) {
+                call.succeed(try await application.acquireToken(with: parameters))
+            } catch {
+                call.fail(error)
+            }
+        }
+        call.cancelWith(task)
+    }
+}
+
+@_cdecl("wvh_bridge_acquire_token_silent")
+@MainActor public func wvh_bridge_acquire_token_silent(
+    _ bridge: UnsafeMutableRawPointer?, _ accountIdentifier: UnsafePointer<CChar>?, _ scopes: UnsafePointer<UnsafePointer<CChar>?>?,
+    _ forceRefresh: gboolean, _ cancellable: UnsafeMutablePointer<GCancellable>?, _ done: WvhBridgeDone?, _ data: gpointer?
+) {
+    MainActor.preconditionIsolated("WebviewHost's GObject calls are made on the main thread")
+    do {
+        guard let bridge, let done else { return }
+        let application = Unmanaged<BridgedApplication>.fromOpaque(bridge).takeUnretainedValue().application
+        let identifier = accountIdentifier.map { String(cString: $0) } ?? ""
+        let scopeList = InteractiveCall.strings(scopes)
+        let call = CompletedCall(done: done, data: data, cancellable: cancellable)
+        let task = Task { @MainActor in
+            do throws(WebAuthError) {
+                guard let account = try await application.allAccounts().first(where: { $0.identifier == identifier }) else {
+                    throw WebAuthError(.interactionRequired, "No account \(identifier) is signed in to this app; sign in interactively.")
+                }
+                call.succeed(try await application.acquireTokenSilent(
+                    with: SilentTokenParameters(scopes: scopeList, account: account, forceRefresh: forceRefresh != 0)))
+            } catch {
+                call.fail(error)
+            }
+        }
+        call.cancelWith(task)
+    }
+}

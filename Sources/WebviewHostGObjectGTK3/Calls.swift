@@ -1,0 +1,193 @@
+import CGLib
+import CWebKitGTK3
+import CWebviewHostGObjectGTK3
+import Foundation
+import GLibSupport
+import SignIn
+import WebviewHost
+
+/// The Swift values of a `WvhInteractiveParameters`.
+enum InteractiveCall {
+    static func parameters(from values: WvhBridgeInteractive) -> InteractiveTokenParameters {
+        var webview = WebviewParameters()
+        switch values.webview_type {
+        case WVH_WEBVIEW_TYPE_AUTHENTICATION_SESSION: webview.webviewType = .authenticationSession
+        case WVH_WEBVIEW_TYPE_EMBEDDED: webview.webviewType = .embedded
+        default: webview.webviewType = .default
+        }
+        if let provider = text(values.provider_id) { webview.webviewType = .provider(WebviewProviderID(provider)) }
+        if let parent = values.parent_window { webview.parentWindow = WindowHandle(UnsafeMutableRawPointer(parent)) }
+        if let view = values.custom_webview { webview.customWebview = WebviewHandle(UnsafeMutableRawPointer(view)) }
+        if let title = text(values.window_title) { webview.windowTitle = title }
+        if values.window_width > 0 { webview.windowSize.width = Int(values.window_width) }
+        if values.window_height > 0 { webview.windowSize.height = Int(values.window_height) }
+        if values.timeout_seconds > 0 { webview.timeout = .milliseconds(Int64(values.timeout_seconds * 1000)) }
+        webview.prefersEphemeralWebBrowserSession = values.ephemeral != 0
+        return InteractiveTokenParameters(
+            scopes: strings(values.scopes), webviewParameters: webview, prompt: text(values.prompt).map(Prompt.init(rawValue:)),
+            loginHint: text(values.login_hint))
+    }
+
+    static func text(_ value: UnsafePointer<CChar>?) -> String? {
+        value.map { String(cString: $0) }
+    }
+
+    /// A `NULL`-terminated C string array.
+    static func strings(_ array: UnsafePointer<UnsafePointer<CChar>?>?) -> [String] {
+        guard let array else { return [] }
+        var result: [String] = []
+        var index = 0
+        while let item = array[index] {
+            result.append(String(cString: item))
+            index += 1
+        }
+        return result
+    }
+}
+
+/// One async call's end: the C callback called exactly once with a `WvhAuthenticationResult`
+/// or a `GError`, and the app's `GCancellable` cancelling the Swift task meanwhile.
+@MainActor
+final class CompletedCall {
+    private let done: WvhBridgeDone
+    private let data: gpointer?
+    private let cancellable: GObjectRef<UnsafeMutablePointer<GCancellable>>?
+    private var handler: gulong = 0
+    private var finished = false
+
+    init(done: WvhBridgeDone, data: gpointer?, cancellable: UnsafeMutablePointer<GCancellable>?) {
+        self.done = done
+        self.data = data
+        self.cancellable = cancellable.map { GObjectRef(retaining: $0) }
+    }
+
+    /// Cancels `task` when the app's cancellable is cancelled (at once if it already is).
+    func cancelWith(_ task: Task<Void, Never>) {
+        guard let cancellable, !finished else { return }
+        let cancel: @Sendable () -> Void = { task.cancel() }
+        handler = g_cancellable_connect(
+            cancellable.pointer,
+            unsafeBitCast(
+                { (_: UnsafeMutablePointer<GCancellable>?, data: gpointer?) in
+                    UserData<@Sendable () -> Void>.borrow(data)()
+                } as @convention(c) (UnsafeMutablePointer<GCancellable>?, gpointer?) -> Void, to: GCallback.self),
+            UserData.retained(cancel), UserData<@Sendable () -> Void>.destroyNotify)
+    }
+
+    func succeed(_ result: AuthenticationResult) {
+        let account = result.account
+        let made = withCStrings(result.scopes) { scopes in
+            let object = _wvh_account_new(account.identifier, account.username, account.name, account.subject, account.issuer)
+            defer { g_object_unref(UnsafeMutableRawPointer(object)) }
+            return _wvh_authentication_result_new(
+                result.accessToken, result.idToken, gint64(result.expiresOn.timeIntervalSince1970), scopes, object,
+                result.refreshToken != nil ? 1 : 0)
+        }
+        finish(result: made, error: nil)
+    }
+
+    func fail(_ error: WebAuthError) {
+        if let cancellable, g_cancellable_is_cancelled(cancellable.pointer) != 0 {
+            // GIO's convention for a call whose cancellable was cancelled.
+            var cancelled: UnsafeMutablePointer<GError>?
+            _ = g_cancellable_set_error_if_cancelled(cancellable.pointer, &cancelled)
+            finish(result: nil, error: cancelled)
+            return
+        }
+        finish(result: nil, error: error.gError())
+    }
+
+    private func finish(result: OpaquePointer?, error: UnsafeMutablePointer<GError>?) {
+        guard !finished else { return }
+        finished = true
+        if let cancellable, handler != 0 { g_cancellable_disconnect(cancellable.pointer, handler) }
+        _wvh_bridge_call_done(done, data, result, error)
+    }
+}
+
+/// Calls `body` with `strings` as a `NULL`-terminated array of C strings.
+func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    let array = copies.map { UnsafePointer<CChar>($0) } + [nil]
+    return array.withUnsafeBufferPointer { body($0.baseAddress!) }
+}
+
+extension WebAuthError {
+    /// The `WVH_ERROR` code of each `WebAuthError.Code` (one per code; a code this version does
+    /// not name is `WVH_ERROR_FAILED`).
+    static let gErrorCodes: [WebAuthError.Code: WvhError] = [
+        .userCanceled: WVH_ERROR_USER_CANCELED, .canceled: WVH_ERROR_CANCELED,
+        .sessionAlreadyInProgress: WVH_ERROR_SESSION_ALREADY_IN_PROGRESS, .providerUnavailable: WVH_ERROR_PROVIDER_UNAVAILABLE,
+        .invalidParameters: WVH_ERROR_INVALID_PARAMETERS, .network: WVH_ERROR_NETWORK, .tls: WVH_ERROR_TLS,
+        .webProcessTerminated: WVH_ERROR_WEB_PROCESS_TERMINATED, .browserLaunchFailed: WVH_ERROR_BROWSER_LAUNCH_FAILED,
+        .timedOut: WVH_ERROR_TIMED_OUT, .redirectListenerFailed: WVH_ERROR_REDIRECT_LISTENER_FAILED, .server: WVH_ERROR_SERVER,
+        .stateMismatch: WVH_ERROR_STATE_MISMATCH, .invalidResponse: WVH_ERROR_INVALID_RESPONSE,
+        .interactionRequired: WVH_ERROR_INTERACTION_REQUIRED, .unsupportedResponseMode: WVH_ERROR_UNSUPPORTED_RESPONSE_MODE,
+        .systemBrowserRequired: WVH_ERROR_SYSTEM_BROWSER_REQUIRED, .consentRequired: WVH_ERROR_CONSENT_REQUIRED,
+        .brokerUnavailable: WVH_ERROR_BROKER_UNAVAILABLE, .protocolMismatch: WVH_ERROR_PROTOCOL_MISMATCH,
+        .deviceCodeExpired: WVH_ERROR_DEVICE_CODE_EXPIRED, .deviceCodeDenied: WVH_ERROR_DEVICE_CODE_DENIED,
+        .deviceCodeBlocked: WVH_ERROR_DEVICE_CODE_BLOCKED,
+    ]
+
+    /// A new `GError` of `WVH_ERROR` (transfer full): the message, and the provider's `error`
+    /// and `error_description` when it sent them.
+    func gError() -> UnsafeMutablePointer<GError> {
+        var text = message
+        if let server = serverError {
+            let described = server.errorDescription.map { "\(server.error): \($0)" } ?? server.error
+            if !text.contains(server.error) { text += " (the provider said \(described))" }
+        }
+        let code = Self.gErrorCodes[code] ?? WVH_ERROR_FAILED
+        return g_error_new_literal(wvh_error_quark(), gint(code.rawValue), text)
+    }
+
+    /// Sets `pointer` (a `GError **`) to this error, when it is not `NULL`.
+    func set(on pointer: UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?) {
+        pointer?.pointee = gError()
+    }
+}
+
+/// Emits a `WvhPublicClientApplication`'s signals for the `webAuth*` notifications while one of
+/// its calls runs (one interactive sign-in runs at a time in a process).
+@MainActor
+final class EventForwarder {
+    private let emitter: GObjectRef<OpaquePointer>
+    private var observers: [any NSObjectProtocol] = []
+
+    init(emitter: OpaquePointer) {
+        self.emitter = GObjectRef(retaining: emitter)
+        let events: [(Notification.Name, WvhBridgeEvent)] = [
+            (.webAuthDidStartLoad, WVH_BRIDGE_EVENT_DID_START_LOAD), (.webAuthDidFinishLoad, WVH_BRIDGE_EVENT_DID_FINISH_LOAD),
+            (.webAuthDidFail, WVH_BRIDGE_EVENT_DID_FAIL), (.webAuthDidComplete, WVH_BRIDGE_EVENT_DID_COMPLETE),
+            (.webAuthWillSwitchToBrokerApp, WVH_BRIDGE_EVENT_WILL_SWITCH_TO_BROKER_APP),
+            (.webAuthWillSwitchToSystemBrowser, WVH_BRIDGE_EVENT_WILL_SWITCH_TO_SYSTEM_BROWSER),
+        ]
+        for (name, event) in events {
+            observers.append(NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
+                let url = (note.userInfo?[WebAuthNotificationKey.url] as? URL)?.absoluteString
+                let view = (note.userInfo?[WebAuthNotificationKey.webview] as? WebviewHandle)?.pointer
+                let error = note.userInfo?[WebAuthNotificationKey.error] as? WebAuthError
+                let payload = Unchecked((url, view, error))
+                MainActor.assumeIsolated { self?.emit(event, payload.value.0, payload.value.1, payload.value.2) }
+            })
+        }
+    }
+
+    private func emit(_ event: WvhBridgeEvent, _ url: String?, _ view: UnsafeMutableRawPointer?, _ error: WebAuthError?) {
+        let gError = error?.gError()
+        defer { if let gError { g_error_free(gError) } }
+        _wvh_public_client_application_emit(emitter.pointer, event, url ?? "", view, gError)
+    }
+
+    func stop() {
+        for observer in observers { NotificationCenter.default.removeObserver(observer) }
+        observers = []
+    }
+}
+
+/// A value handed to the main actor from a notification observer that runs there already.
+struct Unchecked<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
