@@ -29,6 +29,7 @@ let package = Package(
         // C, Python, JavaScript and Vala apps: the GObject layer, one shared library per toolkit
         // (Sources/CWebviewHostGObjectGTK3 and its GIR: Tools/gobject/build.sh).
         .library(name: "webviewhost-gtk3", type: .dynamic, targets: ["WebviewHostGObjectGTK3"]),
+        .library(name: "webviewhost-gtk4", type: .dynamic, targets: ["WebviewHostGObjectGTK4"]),
         // Plugins.
         .library(name: "TerminalPromptProvider", targets: ["TerminalPromptProvider"]),
         .library(name: "MicrosoftIdentityBroker", targets: ["MicrosoftIdentityBroker"]),
@@ -116,12 +117,15 @@ let package = Package(
             dependencies: ["WebviewHost", "EmbeddedWebviewProviderGTK4", "SystemBrowserProvider", "WebviewHostGTK4"],
             swiftSettings: [.define("WEBKITGTK_6")]
         ),
-        // The GObject layer for GTK 3: GObject types in C (the public header, the GIR's source)
-        // over the Swift API, which the Swift side calls and nothing else.
+        // The GObject layer: GObject types in C (the public header, the GIR's source) over the
+        // Swift API, which the Swift side calls and nothing else. One pair per toolkit, from the
+        // same sources (Sources/CWebviewHostGObjectShared and WebviewHostGObjectShared, each
+        // target's Shared).
         .target(
             name: "CWebviewHostGObjectGTK3",
             dependencies: ["CWebKitGTK3"],
-            path: "Sources/CWebviewHostGObjectGTK3"
+            path: "Sources/CWebviewHostGObjectGTK3",
+            exclude: ["Shared/include"]
         ),
         .target(
             name: "WebviewHostGObjectGTK3",
@@ -129,6 +133,20 @@ let package = Package(
                 "CWebviewHostGObjectGTK3", "BuiltInWebviewProvidersGTK3", "SignIn", "WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK3",
             ],
             path: "Sources/WebviewHostGObjectGTK3"
+        ),
+        .target(
+            name: "CWebviewHostGObjectGTK4",
+            dependencies: ["CWebKitGTK4"],
+            path: "Sources/CWebviewHostGObjectGTK4",
+            exclude: ["Shared/include"]
+        ),
+        .target(
+            name: "WebviewHostGObjectGTK4",
+            dependencies: [
+                "CWebviewHostGObjectGTK4", "BuiltInWebviewProvidersGTK4", "SignIn", "WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK4",
+            ],
+            path: "Sources/WebviewHostGObjectGTK4",
+            swiftSettings: [.define("WEBKITGTK_6")]
         ),
         // The token cache in MSAL's format over a pluggable store (the Secret Service, a file,
         // memory), and the accounts and tokens it holds: SignIn's, and an app's that reads a store alone.

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # Builds the GObject layer for C, Python, JavaScript and Vala apps into OUT (default
-# .build/gobject): libwebviewhost-gtk3.so (a product of this package), its GIR and typelib
-# (WebviewHost-3.0), C header, pkg-config file and Vala .vapi (Tools/gobject/gir.sh). Needs the
-# packages .ci/install installs (gobject-introspection, libgirepository1.0-dev, valac).
+# .build/gobject): libwebviewhost-gtk3.so and libwebviewhost-gtk4.so (products of this package),
+# and for each its GIR and typelib (WebviewHost-3.0, WebviewHost-4.0), C headers, pkg-config file
+# and Vala .vapi (Tools/gobject/gir.sh). Needs the packages .ci/install installs
+# (gobject-introspection, libgirepository1.0-dev, valac).
 #   Tools/gobject/build.sh [OUT]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 configuration="${WEBVIEW_HOST_CONFIGURATION:-debug}"
+out="${1:-.build/gobject}"
 swift build -c "$configuration" --product webviewhost-gtk3 >&2
-exec Tools/gobject/gir.sh "$(swift build -c "$configuration" --show-bin-path)" "${1:-.build/gobject}"
+swift build -c "$configuration" --product webviewhost-gtk4 >&2
+bin="$(swift build -c "$configuration" --show-bin-path)"
+Tools/gobject/gir.sh "$bin" "$out" gtk3 >/dev/null
+Tools/gobject/gir.sh "$bin" "$out" gtk4

@@ -3,9 +3,10 @@ import ScenarioSupport
 import Synchronization
 import Testing
 
-/// Issue 34: the GObject layer (libwebviewhost-gtk3 and its introspection data, WebviewHost-3.0)
-/// from Python (PyGObject), signing in at the suite's Glewlwyd server for real:
-/// `Tests/Fixtures/GObject/signin.py`, an app written as the README tells one to.
+/// Issue 34: the GObject layer (libwebviewhost-gtk3 and -gtk4 and their introspection data,
+/// WebviewHost-3.0 and -4.0) from Python (PyGObject, GTK 3: `Tests/Fixtures/GObject/signin.py`)
+/// and GJS (GTK 4: `signin.js`), apps written as the README tells one to, signing in at the
+/// suite's Glewlwyd server for real.
 extension GlewlwydSignInTests {
     /// The library, GIR and typelib the tests use: `Tools/gobject/gir.sh` over the library
     /// `swift build --build-tests` made, once per test process.
@@ -17,8 +18,12 @@ extension GlewlwydSignInTests {
             let made = Task { () throws -> URL in
                 let out = FileManager.default.temporaryDirectory.appendingPathComponent("webviewhost-gobject-\(getpid())")
                 let script = Checkout.root.appendingPathComponent("Tools/gobject/gir.sh").path
-                let run = try await ScriptRunner.run(script, [ScenarioRunner.productsDirectory.path, out.path], timeout: 180)
-                guard run.status == 0 else { throw GlewlwydError("Tools/gobject/gir.sh failed (\(run.status)):\n\(run.standardError)") }
+                for toolkit in ["gtk3", "gtk4"] {
+                    let run = try await ScriptRunner.run(script, [ScenarioRunner.productsDirectory.path, out.path, toolkit], timeout: 180)
+                    guard run.status == 0 else {
+                        throw GlewlwydError("Tools/gobject/gir.sh \(toolkit) failed (\(run.status)):\n\(run.standardError)")
+                    }
+                }
                 return out
             }
             task = made
@@ -29,19 +34,37 @@ extension GlewlwydSignInTests {
 
     /// Runs signin.py `mode` as the app and returns what it printed.
     func pythonApp(_ mode: String) async throws -> [String: Any] {
+        try await gobjectApp("/usr/bin/python3", "signin.py", [mode])
+    }
+
+    /// Runs `interpreter` on the fixture `script` with `arguments`, then the client ID, issuer,
+    /// username and password, on a desktop of its own; returns the JSON it printed last.
+    func gobjectApp(_ interpreter: String, _ script: String, _ arguments: [String]) async throws -> [String: Any] {
         let layer = try await Self.preparedGObjectLayer()
         let desktop = try TestDesktop(browserCommand: nil)
         defer { desktop.remove() }
         var environment = desktop.environment
         environment["GI_TYPELIB_PATH"] = layer.path
         environment["LD_LIBRARY_PATH"] = layer.path
-        let script = Checkout.fixture("GObject").appendingPathComponent("signin.py").path
+        let path = Checkout.fixture("GObject").appendingPathComponent(script).path
         let run = try await ScriptRunner.run(
-            "/usr/bin/python3", [script, mode, server.clientID, server.issuer.absoluteString, server.username, server.password],
+            interpreter, [path] + arguments + [server.clientID, server.issuer.absoluteString, server.username, server.password],
             environment: environment, timeout: 200)
         let line = run.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
-        let report = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        return try #require(report, "signin.py \(mode) printed no report (exit \(run.status)):\n\(run.standardError.suffix(3000))")
+        let report = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return try #require(report, "\(script) \(arguments) printed no report (exit \(run.status)):\n\(run.standardError.suffix(3000))")
+    }
+
+    @Test("GJS, GTK 4: the library's window, the async calls promisified: verified tokens, then a silent renewal")
+    func gjsSignsInInTheLibrarysWindow() async throws {
+        let report = try await gobjectApp("/usr/bin/gjs", "signin.js", [])
+        #expect(report["outcome"] as? String == "success", "\(report)")
+        #expect(report["username"] as? String == server.userEmail)
+        #expect(report["hasRefreshToken"] as? Bool == true)
+        #expect(report["viewTitle"] as? String == "Sign in to the GJS app", "the page showed in the library's GTK 4 window, titled as asked")
+        let signals = report["signals"] as? [String] ?? []
+        #expect(signals.first == "did-start-load" && signals.last == "did-complete", "\(signals)")
+        #expect(report["silentDiffers"] as? Bool == true)
     }
 
     @Test("Python: the app's own WebKit2.WebView passed in, the signals in order, verified tokens, then a silent renewal")

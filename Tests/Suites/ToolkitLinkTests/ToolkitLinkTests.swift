@@ -25,6 +25,9 @@ struct ToolkitLinkTests {
         .init(program: "SignInDemoGTK3", links: gtk3, neverLinks: gtk4),
         // WebviewHost + SystemBrowserProvider + SignIn only: what both toolkits' apps share.
         .init(program: "ToolkitNeutralApp", links: [], neverLinks: gtk3 + gtk4 + ["libgdk-", "libwebkit"]),
+        // The GObject layer's libraries, one per toolkit, which C, Python, GJS and Vala apps load.
+        .init(program: "libwebviewhost-gtk3.so", links: gtk3, neverLinks: gtk4),
+        .init(program: "libwebviewhost-gtk4.so", links: gtk4, neverLinks: gtk3),
     ]
 
     @Test("ldd: the program links its toolkit and never the other one", arguments: programs)

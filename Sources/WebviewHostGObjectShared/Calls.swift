@@ -1,6 +1,11 @@
-import CGLib
+#if WEBKITGTK_6
+import CWebKitGTK4
+import CWebviewHostGObjectGTK4
+#else
 import CWebKitGTK3
 import CWebviewHostGObjectGTK3
+#endif
+import CGLib
 import Foundation
 import GLibSupport
 import SignIn

@@ -1,14 +1,21 @@
+#if WEBKITGTK_6
+import BuiltInWebviewProvidersGTK4
+public import CWebKitGTK4
+public import CWebviewHostGObjectGTK4
+#else
 import BuiltInWebviewProvidersGTK3
-public import CGLib
-import CWebKitGTK3
+public import CWebKitGTK3
 public import CWebviewHostGObjectGTK3
+#endif
+public import CGLib
 import Foundation
 import GLibSupport
 import SignIn
 import WebviewHost
 
-// The Swift side of libwebviewhost-gtk3: the `wvh_bridge_*` functions the GObject types
-// (Sources/CWebviewHostGObjectGTK3) call. Each one calls the public Swift API and nothing else:
+// The Swift side of libwebviewhost-gtk3 and -gtk4 (compiled into WebviewHostGObjectGTK3 and
+// WebviewHostGObjectGTK4, this folder being their Shared): the `wvh_bridge_*` functions the
+// GObject types (Sources/CWebviewHostGObjectShared) call. Each one calls the public Swift API and nothing else:
 // no behaviour is written twice. Everything runs on the main thread (the GObject types are
 // called there, and the Swift API's main-actor work runs there through MainLoopBridge).
 

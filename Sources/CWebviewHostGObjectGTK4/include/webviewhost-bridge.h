@@ -1,0 +1,1 @@
+../../CWebviewHostGObjectShared/include/webviewhost-bridge.h

@@ -1,0 +1,64 @@
+/* Between the GObject types (C) and the Swift API: not part of the public API, not introspected.
+ * The wvh_bridge_* functions are written in Swift (@_cdecl, WebviewHostGObjectGTK3); the
+ * _wvh_* ones in C, for the Swift side. All are called on the main thread. */
+#ifndef WEBVIEWHOST_BRIDGE_H
+#define WEBVIEWHOST_BRIDGE_H
+
+#include "webviewhost.h"
+
+G_BEGIN_DECLS
+
+/* What an interactive call asks for, read from a WvhInteractiveParameters. */
+typedef struct {
+  const char *const *scopes;
+  const char *login_hint;
+  const char *prompt;
+  WvhWebviewType webview_type;
+  GtkWindow *parent_window;
+  WebKitWebView *custom_webview;
+  const char *window_title;
+  int window_width;
+  int window_height;
+  double timeout_seconds;
+  gboolean ephemeral;
+  const char *provider_id;
+} WvhBridgeInteractive;
+
+/* Called once when a call ends: a result (transfer full) or an error (transfer full). */
+typedef void (*WvhBridgeDone) (gpointer data, WvhAuthenticationResult *result, GError *error);
+
+typedef enum {
+  WVH_BRIDGE_EVENT_DID_START_LOAD,
+  WVH_BRIDGE_EVENT_DID_FINISH_LOAD,
+  WVH_BRIDGE_EVENT_DID_FAIL,
+  WVH_BRIDGE_EVENT_DID_COMPLETE,
+  WVH_BRIDGE_EVENT_WILL_SWITCH_TO_BROKER_APP,
+  WVH_BRIDGE_EVENT_WILL_SWITCH_TO_SYSTEM_BROWSER,
+} WvhBridgeEvent;
+
+/* C: the values of a WvhInteractiveParameters (valid while it lives); NULL gives the defaults. */
+void _wvh_interactive_parameters_fill (WvhInteractiveParameters *self, WvhBridgeInteractive *out);
+
+/* Swift */
+gpointer wvh_bridge_application_new (const char *client_id, const char *authority, const char *redirect_uri, const char *token_cache,
+                                     GError **error);
+void wvh_bridge_application_free (gpointer bridge);
+void wvh_bridge_acquire_token (gpointer bridge, WvhPublicClientApplication *emitter, const WvhBridgeInteractive *parameters,
+                               GCancellable *cancellable, WvhBridgeDone done, gpointer data);
+void wvh_bridge_acquire_token_silent (gpointer bridge, const char *account_identifier, const char *const *scopes,
+                                      gboolean force_refresh, GCancellable *cancellable, WvhBridgeDone done, gpointer data);
+
+/* C, for Swift */
+WvhAccount *_wvh_account_new (const char *identifier, const char *username, const char *name, const char *subject,
+                              const char *issuer);
+WvhAuthenticationResult *_wvh_authentication_result_new (const char *access_token, const char *id_token, gint64 expires_on,
+                                                         const char *const *scopes, WvhAccount *account,
+                                                         gboolean has_refresh_token);
+void _wvh_public_client_application_emit (WvhPublicClientApplication *self, WvhBridgeEvent event, const char *url,
+                                          gpointer webview, const GError *error);
+/* Runs done with the result or error: a C function pointer Swift can call. */
+void _wvh_bridge_call_done (WvhBridgeDone done, gpointer data, WvhAuthenticationResult *result, GError *error);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,164 @@
+/* WebviewHost for C, Python, JavaScript and Vala: GObject types over the Swift API.
+ *
+ * One library per toolkit, as WebKitGTK has: libwebviewhost-gtk3 (GTK 3, WebKitGTK 4.1; its
+ * introspection namespace WebviewHost-3.0) and libwebviewhost-gtk4 (GTK 4, WebKitGTK 6.0;
+ * WebviewHost-4.0), from the same sources. Every call is made on the main thread, in the
+ * thread-default main context of the main loop the app runs (gtk_main(), g_application_run(),
+ * GLib.MainLoop); the async calls finish there.
+ */
+#ifndef WEBVIEWHOST_H
+#define WEBVIEWHOST_H
+
+#include <gio/gio.h>
+#include "webviewhost-toolkit.h"
+
+G_BEGIN_DECLS
+
+/* Errors */
+
+/**
+ * WVH_ERROR:
+ *
+ * The error domain of WebviewHost: one #WvhError code per `WebAuthError.Code` of the Swift API.
+ */
+#define WVH_ERROR (wvh_error_quark ())
+GQuark wvh_error_quark (void);
+
+/**
+ * WvhError:
+ * @WVH_ERROR_FAILED: an error this version does not name (a plugin's own code).
+ * @WVH_ERROR_USER_CANCELED: the person closed the window or pressed Cancel.
+ * @WVH_ERROR_CANCELED: the app cancelled (a #GCancellable reports G_IO_ERROR_CANCELLED instead).
+ * @WVH_ERROR_SESSION_ALREADY_IN_PROGRESS: another interactive sign-in of the process is running.
+ * @WVH_ERROR_PROVIDER_UNAVAILABLE: no web user agent can run (no display, no browser).
+ * @WVH_ERROR_INVALID_PARAMETERS: a parameter the API refuses (a malformed URL, an empty client ID).
+ * @WVH_ERROR_NETWORK: the identity provider could not be reached.
+ * @WVH_ERROR_TLS: the provider's TLS certificate was not trusted.
+ * @WVH_ERROR_WEB_PROCESS_TERMINATED: the view's web process ended.
+ * @WVH_ERROR_BROWSER_LAUNCH_FAILED: the person's browser could not be started.
+ * @WVH_ERROR_TIMED_OUT: the sign-in took longer than its timeout.
+ * @WVH_ERROR_REDIRECT_LISTENER_FAILED: the loopback listener could not be opened.
+ * @WVH_ERROR_SERVER: the provider answered an OAuth error (its `error` and `error_description` are in the message).
+ * @WVH_ERROR_STATE_MISMATCH: the answer does not belong to this sign-in.
+ * @WVH_ERROR_INVALID_RESPONSE: the provider's answer failed a check (an ID token, a malformed reply).
+ * @WVH_ERROR_INTERACTION_REQUIRED: a silent call needs the person (sign in interactively).
+ * @WVH_ERROR_UNSUPPORTED_RESPONSE_MODE: the provider answered in a way the user agent cannot take.
+ * @WVH_ERROR_SYSTEM_BROWSER_REQUIRED: the page needs the person's browser and the app allowed no hand-over.
+ * @WVH_ERROR_CONSENT_REQUIRED: the person must consent first.
+ * @WVH_ERROR_BROKER_UNAVAILABLE: the token broker is not there.
+ * @WVH_ERROR_PROTOCOL_MISMATCH: the token broker spoke another protocol.
+ * @WVH_ERROR_DEVICE_CODE_EXPIRED: the device code expired before the person approved.
+ * @WVH_ERROR_DEVICE_CODE_DENIED: the person refused on the other device.
+ * @WVH_ERROR_DEVICE_CODE_BLOCKED: the provider blocked the device code.
+ *
+ * Why a call failed.
+ */
+typedef enum {
+  WVH_ERROR_FAILED,
+  WVH_ERROR_USER_CANCELED,
+  WVH_ERROR_CANCELED,
+  WVH_ERROR_SESSION_ALREADY_IN_PROGRESS,
+  WVH_ERROR_PROVIDER_UNAVAILABLE,
+  WVH_ERROR_INVALID_PARAMETERS,
+  WVH_ERROR_NETWORK,
+  WVH_ERROR_TLS,
+  WVH_ERROR_WEB_PROCESS_TERMINATED,
+  WVH_ERROR_BROWSER_LAUNCH_FAILED,
+  WVH_ERROR_TIMED_OUT,
+  WVH_ERROR_REDIRECT_LISTENER_FAILED,
+  WVH_ERROR_SERVER,
+  WVH_ERROR_STATE_MISMATCH,
+  WVH_ERROR_INVALID_RESPONSE,
+  WVH_ERROR_INTERACTION_REQUIRED,
+  WVH_ERROR_UNSUPPORTED_RESPONSE_MODE,
+  WVH_ERROR_SYSTEM_BROWSER_REQUIRED,
+  WVH_ERROR_CONSENT_REQUIRED,
+  WVH_ERROR_BROKER_UNAVAILABLE,
+  WVH_ERROR_PROTOCOL_MISMATCH,
+  WVH_ERROR_DEVICE_CODE_EXPIRED,
+  WVH_ERROR_DEVICE_CODE_DENIED,
+  WVH_ERROR_DEVICE_CODE_BLOCKED,
+} WvhError;
+
+/**
+ * WvhWebviewType:
+ * @WVH_WEBVIEW_TYPE_DEFAULT: the selection policy chooses (the person's browser where one exists).
+ * @WVH_WEBVIEW_TYPE_AUTHENTICATION_SESSION: the person's own browser only.
+ * @WVH_WEBVIEW_TYPE_EMBEDDED: a WebKitGTK view: a window of the library's, or #WvhInteractiveParameters:custom-webview.
+ *
+ * Which web user agent shows the sign-in, as MSAL's `MSALWebviewType`.
+ */
+typedef enum {
+  WVH_WEBVIEW_TYPE_DEFAULT,
+  WVH_WEBVIEW_TYPE_AUTHENTICATION_SESSION,
+  WVH_WEBVIEW_TYPE_EMBEDDED,
+} WvhWebviewType;
+
+GType wvh_error_get_type (void);
+#define WVH_TYPE_ERROR (wvh_error_get_type ())
+GType wvh_webview_type_get_type (void);
+#define WVH_TYPE_WEBVIEW_TYPE (wvh_webview_type_get_type ())
+
+/* An account */
+
+#define WVH_TYPE_ACCOUNT (wvh_account_get_type ())
+G_DECLARE_FINAL_TYPE (WvhAccount, wvh_account, WVH, ACCOUNT, GObject)
+
+const char *wvh_account_get_identifier (WvhAccount *self);
+const char *wvh_account_get_username (WvhAccount *self);
+const char *wvh_account_get_name (WvhAccount *self);
+const char *wvh_account_get_subject (WvhAccount *self);
+const char *wvh_account_get_issuer (WvhAccount *self);
+
+/* The tokens of a sign-in */
+
+#define WVH_TYPE_AUTHENTICATION_RESULT (wvh_authentication_result_get_type ())
+G_DECLARE_FINAL_TYPE (WvhAuthenticationResult, wvh_authentication_result, WVH, AUTHENTICATION_RESULT, GObject)
+
+const char *wvh_authentication_result_get_access_token (WvhAuthenticationResult *self);
+const char *wvh_authentication_result_get_id_token (WvhAuthenticationResult *self);
+gint64 wvh_authentication_result_get_expires_on (WvhAuthenticationResult *self);
+const char *const *wvh_authentication_result_get_scopes (WvhAuthenticationResult *self);
+WvhAccount *wvh_authentication_result_get_account (WvhAuthenticationResult *self);
+gboolean wvh_authentication_result_get_has_refresh_token (WvhAuthenticationResult *self);
+
+/* How an interactive sign-in is shown */
+
+#define WVH_TYPE_INTERACTIVE_PARAMETERS (wvh_interactive_parameters_get_type ())
+G_DECLARE_FINAL_TYPE (WvhInteractiveParameters, wvh_interactive_parameters, WVH, INTERACTIVE_PARAMETERS, GObject)
+
+WvhInteractiveParameters *wvh_interactive_parameters_new (void);
+
+/* The public client application */
+
+#define WVH_TYPE_PUBLIC_CLIENT_APPLICATION (wvh_public_client_application_get_type ())
+G_DECLARE_FINAL_TYPE (WvhPublicClientApplication, wvh_public_client_application, WVH, PUBLIC_CLIENT_APPLICATION, GObject)
+
+WvhPublicClientApplication *wvh_public_client_application_new (const char *client_id,
+                                                                const char *authority,
+                                                                const char *redirect_uri,
+                                                                GError    **error);
+
+void wvh_public_client_application_acquire_token_async (WvhPublicClientApplication *self,
+                                                        WvhInteractiveParameters   *parameters,
+                                                        GCancellable               *cancellable,
+                                                        GAsyncReadyCallback         callback,
+                                                        gpointer                    user_data);
+WvhAuthenticationResult *wvh_public_client_application_acquire_token_finish (WvhPublicClientApplication *self,
+                                                                             GAsyncResult               *result,
+                                                                             GError                    **error);
+
+void wvh_public_client_application_acquire_token_silent_async (WvhPublicClientApplication *self,
+                                                               WvhAccount                 *account,
+                                                               const char *const          *scopes,
+                                                               gboolean                    force_refresh,
+                                                               GCancellable               *cancellable,
+                                                               GAsyncReadyCallback         callback,
+                                                               gpointer                    user_data);
+WvhAuthenticationResult *wvh_public_client_application_acquire_token_silent_finish (WvhPublicClientApplication *self,
+                                                                                    GAsyncResult               *result,
+                                                                                    GError                    **error);
+
+G_END_DECLS
+
+#endif
