@@ -164,3 +164,9 @@ wvh_account_get_issuer (WvhAccount *self)
   g_return_val_if_fail (WVH_IS_ACCOUNT (self), NULL);
   return self->issuer;
 }
+
+GPtrArray *
+_wvh_account_array_new (void)
+{
+  return g_ptr_array_new_with_free_func (g_object_unref);
+}

@@ -52,3 +52,19 @@ wvh_webview_type_get_type (void)
     g_once_init_leave (&type, g_enum_register_static (g_intern_static_string ("WvhWebviewType"), values));
   return type;
 }
+
+GType
+wvh_device_code_display_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    { WVH_DEVICE_CODE_DISPLAY_AUTOMATIC, "WVH_DEVICE_CODE_DISPLAY_AUTOMATIC", "automatic" },
+    { WVH_DEVICE_CODE_DISPLAY_TERMINAL, "WVH_DEVICE_CODE_DISPLAY_TERMINAL", "terminal" },
+    { WVH_DEVICE_CODE_DISPLAY_WINDOW, "WVH_DEVICE_CODE_DISPLAY_WINDOW", "window" },
+    { WVH_DEVICE_CODE_DISPLAY_APP, "WVH_DEVICE_CODE_DISPLAY_APP", "app" },
+    { 0, NULL, NULL },
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static (g_intern_static_string ("WvhDeviceCodeDisplay"), values));
+  return type;
+}

@@ -25,7 +25,7 @@ enum { PROP_0, PROP_CLIENT_ID, PROP_AUTHORITY, PROP_REDIRECT_URI, PROP_TOKEN_CAC
 static GParamSpec *properties[N_PROPS];
 
 enum { SIGNAL_DID_START_LOAD, SIGNAL_DID_FINISH_LOAD, SIGNAL_DID_FAIL, SIGNAL_DID_COMPLETE, SIGNAL_WILL_SWITCH_TO_BROKER_APP,
-       SIGNAL_WILL_SWITCH_TO_SYSTEM_BROWSER, N_SIGNALS };
+       SIGNAL_WILL_SWITCH_TO_SYSTEM_BROWSER, SIGNAL_DEVICE_CODE, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void
@@ -177,6 +177,17 @@ wvh_public_client_application_class_init (WvhPublicClientApplicationClass *klass
    */
   signals[SIGNAL_WILL_SWITCH_TO_SYSTEM_BROWSER] = g_signal_new ("will-switch-to-system-browser", G_TYPE_FROM_CLASS (klass),
                                                                 G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /**
+   * WvhPublicClientApplication::device-code:
+   * @self: the application
+   * @challenge: the code and where to enter it
+   *
+   * A sign-in on another device whose display is %WVH_DEVICE_CODE_DISPLAY_APP has its code:
+   * show it (the library shows it itself for the other displays). Cancel the call's
+   * #GCancellable when the person gives up.
+   */
+  signals[SIGNAL_DEVICE_CODE] = g_signal_new ("device-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                              G_TYPE_NONE, 1, WVH_TYPE_DEVICE_CODE_CHALLENGE);
 }
 
 static void
@@ -186,7 +197,7 @@ wvh_public_client_application_init (WvhPublicClientApplication *self)
 
 void
 _wvh_public_client_application_emit (WvhPublicClientApplication *self, WvhBridgeEvent event, const char *url, gpointer webview,
-                                     const GError *error)
+                                     const GError *error, WvhDeviceCodeChallenge *challenge)
 {
   g_return_if_fail (WVH_IS_PUBLIC_CLIENT_APPLICATION (self));
   WebKitWebView *view = webview != NULL && WEBKIT_IS_WEB_VIEW (webview) ? WEBKIT_WEB_VIEW (webview) : NULL;
@@ -197,11 +208,12 @@ _wvh_public_client_application_emit (WvhPublicClientApplication *self, WvhBridge
   case WVH_BRIDGE_EVENT_DID_COMPLETE: g_signal_emit (self, signals[SIGNAL_DID_COMPLETE], 0, url, view); break;
   case WVH_BRIDGE_EVENT_WILL_SWITCH_TO_BROKER_APP: g_signal_emit (self, signals[SIGNAL_WILL_SWITCH_TO_BROKER_APP], 0, url); break;
   case WVH_BRIDGE_EVENT_WILL_SWITCH_TO_SYSTEM_BROWSER: g_signal_emit (self, signals[SIGNAL_WILL_SWITCH_TO_SYSTEM_BROWSER], 0, url); break;
+  case WVH_BRIDGE_EVENT_DEVICE_CODE: g_signal_emit (self, signals[SIGNAL_DEVICE_CODE], 0, challenge); break;
   }
 }
 
 void
-_wvh_bridge_call_done (WvhBridgeDone done, gpointer data, WvhAuthenticationResult *result, GError *error)
+_wvh_bridge_call_done (WvhBridgeDone done, gpointer data, gpointer result, GError *error)
 {
   done (data, result, error);
 }
@@ -231,13 +243,35 @@ wvh_public_client_application_new (const char *client_id, const char *authority,
 }
 
 static void
-task_done (gpointer data, WvhAuthenticationResult *result, GError *error)
+task_done (gpointer data, gpointer result, GError *error)
 {
   GTask *task = data;
   if (error != NULL)
     g_task_return_error (task, error);
   else
     g_task_return_pointer (task, result, g_object_unref);
+  g_object_unref (task);
+}
+
+static void
+task_done_array (gpointer data, gpointer result, GError *error)
+{
+  GTask *task = data;
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, result, (GDestroyNotify) g_ptr_array_unref);
+  g_object_unref (task);
+}
+
+static void
+task_done_boolean (gpointer data, gpointer result, GError *error)
+{
+  GTask *task = data;
+  if (error != NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, GPOINTER_TO_INT (result));
   g_object_unref (task);
 }
 
@@ -345,4 +379,146 @@ wvh_public_client_application_acquire_token_silent_finish (WvhPublicClientApplic
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == wvh_public_client_application_acquire_token_silent_async, NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * wvh_public_client_application_acquire_token_with_device_code_async:
+ * @self: a #WvhPublicClientApplication
+ * @scopes: (array zero-terminated=1) (nullable): the scopes, as for the interactive call
+ * @display: where the person sees the code
+ * @parent: (nullable): the app window the library's code window belongs to
+ * @cancellable: (nullable): cancels the sign-in (G_IO_ERROR_CANCELLED)
+ * @callback: (scope async): called on the main thread when the sign-in ends
+ * @user_data: (closure): for @callback
+ *
+ * Signs the person in on another device (OAuth's device authorization grant, RFC 8628): the
+ * provider gives a code, @display shows it (or #WvhPublicClientApplication::device-code hands it
+ * to the app), the person enters
+ * it on their phone or computer, and the call ends with the tokens. Fails with
+ * %WVH_ERROR_DEVICE_CODE_EXPIRED, %WVH_ERROR_DEVICE_CODE_DENIED or %WVH_ERROR_DEVICE_CODE_BLOCKED.
+ */
+void
+wvh_public_client_application_acquire_token_with_device_code_async (WvhPublicClientApplication *self, const char *const *scopes,
+                                                                    WvhDeviceCodeDisplay display, GtkWindow *parent,
+                                                                    GCancellable *cancellable, GAsyncReadyCallback callback,
+                                                                    gpointer user_data)
+{
+  g_return_if_fail (WVH_IS_PUBLIC_CLIENT_APPLICATION (self));
+  g_return_if_fail (display <= WVH_DEVICE_CODE_DISPLAY_APP);
+  g_return_if_fail (parent == NULL || GTK_IS_WINDOW (parent));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, wvh_public_client_application_acquire_token_with_device_code_async);
+  if (!ready (self, task))
+    return;
+  wvh_bridge_acquire_token_with_device_code (self->bridge, self, scopes, display, parent, cancellable, task_done, task);
+}
+
+/**
+ * wvh_public_client_application_acquire_token_with_device_code_finish:
+ * @self: a #WvhPublicClientApplication
+ * @result: the #GAsyncResult given to the callback
+ * @error: why the sign-in failed
+ *
+ * Returns: (transfer full): the tokens, or %NULL with @error set.
+ */
+WvhAuthenticationResult *
+wvh_public_client_application_acquire_token_with_device_code_finish (WvhPublicClientApplication *self, GAsyncResult *result,
+                                                                     GError **error)
+{
+  g_return_val_if_fail (WVH_IS_PUBLIC_CLIENT_APPLICATION (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == wvh_public_client_application_acquire_token_with_device_code_async,
+                        NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * wvh_public_client_application_get_accounts_async:
+ * @self: a #WvhPublicClientApplication
+ * @cancellable: (nullable): cancels the call
+ * @callback: (scope async): called on the main thread with the accounts
+ * @user_data: (closure): for @callback
+ *
+ * The accounts signed in to this app, read from the token cache's store (or the token broker's).
+ */
+void
+wvh_public_client_application_get_accounts_async (WvhPublicClientApplication *self, GCancellable *cancellable,
+                                                  GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (WVH_IS_PUBLIC_CLIENT_APPLICATION (self));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, wvh_public_client_application_get_accounts_async);
+  if (!ready (self, task))
+    return;
+  wvh_bridge_get_accounts (self->bridge, cancellable, task_done_array, task);
+}
+
+/**
+ * wvh_public_client_application_get_accounts_finish:
+ * @self: a #WvhPublicClientApplication
+ * @result: the #GAsyncResult given to the callback
+ * @error: why the store could not be read
+ *
+ * Returns: (transfer full) (element-type WvhAccount): the accounts, or %NULL with @error set.
+ */
+GPtrArray *
+wvh_public_client_application_get_accounts_finish (WvhPublicClientApplication *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (WVH_IS_PUBLIC_CLIENT_APPLICATION (self), NULL);
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == wvh_public_client_application_get_accounts_async, NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * wvh_public_client_application_sign_out_async:
+ * @self: a #WvhPublicClientApplication
+ * @account: who signs out
+ * @at_identity_provider: also end the person's session at the provider (OpenID Connect
+ *   RP-Initiated Logout, shown as @parameters say), not only this app's tokens
+ * @parameters: (nullable): how the provider's sign-out page is shown; %NULL for the defaults
+ * @cancellable: (nullable): cancels the provider's part (the tokens are gone already)
+ * @callback: (scope async): called on the main thread when the sign-out ends
+ * @user_data: (closure): for @callback
+ *
+ * Signs @account out of this app: its tokens leave the token cache; with
+ * @at_identity_provider, the provider ends its session too.
+ */
+void
+wvh_public_client_application_sign_out_async (WvhPublicClientApplication *self, WvhAccount *account, gboolean at_identity_provider,
+                                              WvhInteractiveParameters *parameters, GCancellable *cancellable,
+                                              GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_return_if_fail (WVH_IS_PUBLIC_CLIENT_APPLICATION (self));
+  g_return_if_fail (WVH_IS_ACCOUNT (account));
+  g_return_if_fail (parameters == NULL || WVH_IS_INTERACTIVE_PARAMETERS (parameters));
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, wvh_public_client_application_sign_out_async);
+  if (!ready (self, task))
+    return;
+  WvhBridgeInteractive values;
+  _wvh_interactive_parameters_fill (parameters, &values);
+  wvh_bridge_sign_out (self->bridge, self, wvh_account_get_identifier (account), at_identity_provider, &values, cancellable,
+                       task_done_boolean, task);
+}
+
+/**
+ * wvh_public_client_application_sign_out_finish:
+ * @self: a #WvhPublicClientApplication
+ * @result: the #GAsyncResult given to the callback
+ * @error: why the provider's part failed (%WVH_ERROR)
+ *
+ * Returns: %TRUE when the account's tokens were in the cache and are gone; %FALSE with @error set
+ *   when the sign-out at the provider failed (the tokens are gone all the same).
+ */
+gboolean
+wvh_public_client_application_sign_out_finish (WvhPublicClientApplication *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (WVH_IS_PUBLIC_CLIENT_APPLICATION (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == wvh_public_client_application_sign_out_async, FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
 }

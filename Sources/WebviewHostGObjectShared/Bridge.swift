@@ -138,3 +138,84 @@ public func wvh_bridge_application_free(_ bridge: UnsafeMutableRawPointer?) {
         call.cancelWith(task)
     }
 }
+
+@_cdecl("wvh_bridge_acquire_token_with_device_code")
+@MainActor public func wvh_bridge_acquire_token_with_device_code(
+    _ bridge: UnsafeMutableRawPointer?, _ emitter: OpaquePointer?, _ scopes: UnsafePointer<UnsafePointer<CChar>?>?,
+    _ display: WvhDeviceCodeDisplay, _ parent: UnsafeMutablePointer<GtkWindow>?, _ cancellable: UnsafeMutablePointer<GCancellable>?,
+    _ done: WvhBridgeDone?, _ data: gpointer?
+) {
+    MainActor.preconditionIsolated("WebviewHost's GObject calls are made on the main thread")
+    guard let bridge, let done else { return }
+    let application = Unmanaged<BridgedApplication>.fromOpaque(bridge).takeUnretainedValue().application
+    let events = emitter.map { EventForwarder(emitter: $0) }
+    let parentHandle = parent.map { WindowHandle(UnsafeMutableRawPointer($0)) }
+    let shown: DeviceCodeDisplay
+    switch display {
+    case WVH_DEVICE_CODE_DISPLAY_TERMINAL: shown = .terminal
+    case WVH_DEVICE_CODE_DISPLAY_WINDOW: shown = .window(parent: parentHandle)
+    // The app shows it: `device-code` hands it the challenge.
+    case WVH_DEVICE_CODE_DISPLAY_APP: shown = .app { challenge in events?.emit(challenge) }
+    default: shown = .automatic
+    }
+    let parameters = DeviceCodeParameters(scopes: InteractiveCall.strings(scopes), display: shown)
+    let call = CompletedCall(done: done, data: data, cancellable: cancellable)
+    let task = Task { @MainActor in
+        defer { events?.stop() }
+        do throws(WebAuthError) {
+            call.succeed(try await application.acquireTokenWithDeviceCode(with: parameters))
+        } catch {
+            call.fail(error)
+        }
+    }
+    call.cancelWith(task)
+}
+
+@_cdecl("wvh_bridge_get_accounts")
+@MainActor public func wvh_bridge_get_accounts(
+    _ bridge: UnsafeMutableRawPointer?, _ cancellable: UnsafeMutablePointer<GCancellable>?, _ done: WvhBridgeDone?, _ data: gpointer?
+) {
+    MainActor.preconditionIsolated("WebviewHost's GObject calls are made on the main thread")
+    guard let bridge, let done else { return }
+    let application = Unmanaged<BridgedApplication>.fromOpaque(bridge).takeUnretainedValue().application
+    let call = CompletedCall(done: done, data: data, cancellable: cancellable)
+    let task = Task { @MainActor in
+        do throws(WebAuthError) {
+            call.succeed(try await application.allAccounts())
+        } catch {
+            call.fail(error)
+        }
+    }
+    call.cancelWith(task)
+}
+
+@_cdecl("wvh_bridge_sign_out")
+@MainActor public func wvh_bridge_sign_out(
+    _ bridge: UnsafeMutableRawPointer?, _ emitter: OpaquePointer?, _ accountIdentifier: UnsafePointer<CChar>?,
+    _ atIdentityProvider: gboolean, _ values: UnsafePointer<WvhBridgeInteractive>?, _ cancellable: UnsafeMutablePointer<GCancellable>?,
+    _ done: WvhBridgeDone?, _ data: gpointer?
+) {
+    MainActor.preconditionIsolated("WebviewHost's GObject calls are made on the main thread")
+    guard let bridge, let done else { return }
+    let application = Unmanaged<BridgedApplication>.fromOpaque(bridge).takeUnretainedValue().application
+    let identifier = accountIdentifier.map { String(cString: $0) } ?? ""
+    let webview = values.map { InteractiveCall.parameters(from: $0.pointee).webviewParameters } ?? WebviewParameters()
+    let parameters = SignOutParameters(reach: atIdentityProvider != 0 ? .identityProvider : .thisApp, webviewParameters: webview)
+    let events = emitter.map { EventForwarder(emitter: $0) }
+    let call = CompletedCall(done: done, data: data, cancellable: cancellable)
+    let task = Task { @MainActor in
+        defer { events?.stop() }
+        do throws(WebAuthError) {
+            guard let account = try await application.allAccounts().first(where: { $0.identifier == identifier }) else {
+                call.succeed(false)  // nothing of this account is left to remove
+                return
+            }
+            let result = try await application.signOut(account, with: parameters)
+            if case .failed(let error) = result.identityProvider { throw error }
+            call.succeed(result.tokensRemoved)
+        } catch {
+            call.fail(error)
+        }
+    }
+    call.cancelWith(task)
+}

@@ -79,16 +79,33 @@ final class CompletedCall {
             UserData.retained(cancel), UserData<@Sendable () -> Void>.destroyNotify)
     }
 
+    /// Ends with a `WvhAuthenticationResult`.
     func succeed(_ result: AuthenticationResult) {
-        let account = result.account
         let made = withCStrings(result.scopes) { scopes in
-            let object = _wvh_account_new(account.identifier, account.username, account.name, account.subject, account.issuer)
+            let object = Self.account(result.account)
             defer { g_object_unref(UnsafeMutableRawPointer(object)) }
             return _wvh_authentication_result_new(
                 result.accessToken, result.idToken, gint64(result.expiresOn.timeIntervalSince1970), scopes, object,
                 result.refreshToken != nil ? 1 : 0)
         }
-        finish(result: made, error: nil)
+        finish(result: made.map { UnsafeMutableRawPointer($0) }, error: nil)
+    }
+
+    /// Ends with a `GPtrArray` of `WvhAccount`.
+    func succeed(_ accounts: [Account]) {
+        let array = _wvh_account_array_new()
+        for account in accounts { g_ptr_array_add(array, UnsafeMutableRawPointer(Self.account(account))) }
+        finish(result: array.map { UnsafeMutableRawPointer($0) }, error: nil)
+    }
+
+    /// Ends with a boolean.
+    func succeed(_ value: Bool) {
+        finish(result: UnsafeMutableRawPointer(bitPattern: value ? 1 : 0), error: nil)
+    }
+
+    /// A new `WvhAccount` (transfer full).
+    static func account(_ account: Account) -> OpaquePointer? {
+        _wvh_account_new(account.identifier, account.username, account.name, account.subject, account.issuer)
     }
 
     func fail(_ error: WebAuthError) {
@@ -102,7 +119,7 @@ final class CompletedCall {
         finish(result: nil, error: error.gError())
     }
 
-    private func finish(result: OpaquePointer?, error: UnsafeMutablePointer<GError>?) {
+    private func finish(result: UnsafeMutableRawPointer?, error: UnsafeMutablePointer<GError>?) {
         guard !finished else { return }
         finished = true
         if let cancellable, handler != 0 { g_cancellable_disconnect(cancellable.pointer, handler) }
@@ -182,7 +199,16 @@ final class EventForwarder {
     private func emit(_ event: WvhBridgeEvent, _ url: String?, _ view: UnsafeMutableRawPointer?, _ error: WebAuthError?) {
         let gError = error?.gError()
         defer { if let gError { g_error_free(gError) } }
-        _wvh_public_client_application_emit(emitter.pointer, event, url ?? "", view, gError)
+        _wvh_public_client_application_emit(emitter.pointer, event, url ?? "", view, gError, nil)
+    }
+
+    /// `device-code`, with the challenge.
+    func emit(_ challenge: DeviceCodeChallenge) {
+        let object = _wvh_device_code_challenge_new(
+            challenge.userCode, challenge.verificationURI.absoluteString, challenge.verificationURIComplete?.absoluteString,
+            gint64(challenge.expiresOn.timeIntervalSince1970), challenge.message, challenge.instructions)
+        defer { g_object_unref(UnsafeMutableRawPointer(object)) }
+        _wvh_public_client_application_emit(emitter.pointer, WVH_BRIDGE_EVENT_DEVICE_CODE, nil, nil, nil, object)
     }
 
     func stop() {

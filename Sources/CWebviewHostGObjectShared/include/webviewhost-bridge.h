@@ -24,8 +24,9 @@ typedef struct {
   const char *provider_id;
 } WvhBridgeInteractive;
 
-/* Called once when a call ends: a result (transfer full) or an error (transfer full). */
-typedef void (*WvhBridgeDone) (gpointer data, WvhAuthenticationResult *result, GError *error);
+/* Called once when a call ends: its result (transfer full: a GObject, a GPtrArray, or a boolean
+ * as GINT_TO_POINTER, as the call's finish function takes it) or an error (transfer full). */
+typedef void (*WvhBridgeDone) (gpointer data, gpointer result, GError *error);
 
 typedef enum {
   WVH_BRIDGE_EVENT_DID_START_LOAD,
@@ -34,6 +35,7 @@ typedef enum {
   WVH_BRIDGE_EVENT_DID_COMPLETE,
   WVH_BRIDGE_EVENT_WILL_SWITCH_TO_BROKER_APP,
   WVH_BRIDGE_EVENT_WILL_SWITCH_TO_SYSTEM_BROWSER,
+  WVH_BRIDGE_EVENT_DEVICE_CODE,
 } WvhBridgeEvent;
 
 /* C: the values of a WvhInteractiveParameters (valid while it lives); NULL gives the defaults. */
@@ -47,6 +49,13 @@ void wvh_bridge_acquire_token (gpointer bridge, WvhPublicClientApplication *emit
                                GCancellable *cancellable, WvhBridgeDone done, gpointer data);
 void wvh_bridge_acquire_token_silent (gpointer bridge, const char *account_identifier, const char *const *scopes,
                                       gboolean force_refresh, GCancellable *cancellable, WvhBridgeDone done, gpointer data);
+void wvh_bridge_acquire_token_with_device_code (gpointer bridge, WvhPublicClientApplication *emitter, const char *const *scopes,
+                                                WvhDeviceCodeDisplay display, GtkWindow *parent, GCancellable *cancellable,
+                                                WvhBridgeDone done, gpointer data);
+void wvh_bridge_get_accounts (gpointer bridge, GCancellable *cancellable, WvhBridgeDone done, gpointer data);
+void wvh_bridge_sign_out (gpointer bridge, WvhPublicClientApplication *emitter, const char *account_identifier,
+                          gboolean at_identity_provider, const WvhBridgeInteractive *parameters, GCancellable *cancellable,
+                          WvhBridgeDone done, gpointer data);
 
 /* C, for Swift */
 WvhAccount *_wvh_account_new (const char *identifier, const char *username, const char *name, const char *subject,
@@ -54,10 +63,16 @@ WvhAccount *_wvh_account_new (const char *identifier, const char *username, cons
 WvhAuthenticationResult *_wvh_authentication_result_new (const char *access_token, const char *id_token, gint64 expires_on,
                                                          const char *const *scopes, WvhAccount *account,
                                                          gboolean has_refresh_token);
+WvhDeviceCodeChallenge *_wvh_device_code_challenge_new (const char *user_code, const char *verification_uri,
+                                                        const char *verification_uri_complete, gint64 expires_on,
+                                                        const char *message, const char *instructions);
+/* challenge: for WVH_BRIDGE_EVENT_DEVICE_CODE (transfer none). */
 void _wvh_public_client_application_emit (WvhPublicClientApplication *self, WvhBridgeEvent event, const char *url,
-                                          gpointer webview, const GError *error);
+                                          gpointer webview, const GError *error, WvhDeviceCodeChallenge *challenge);
 /* Runs done with the result or error: a C function pointer Swift can call. */
-void _wvh_bridge_call_done (WvhBridgeDone done, gpointer data, WvhAuthenticationResult *result, GError *error);
+void _wvh_bridge_call_done (WvhBridgeDone done, gpointer data, gpointer result, GError *error);
+/* A new array of accounts that unrefs them (transfer full). */
+GPtrArray *_wvh_account_array_new (void);
 
 G_END_DECLS
 

@@ -94,6 +94,24 @@ typedef enum {
   WVH_WEBVIEW_TYPE_EMBEDDED,
 } WvhWebviewType;
 
+/**
+ * WvhDeviceCodeDisplay:
+ * @WVH_DEVICE_CODE_DISPLAY_AUTOMATIC: the library's window when there is a display, else the terminal.
+ * @WVH_DEVICE_CODE_DISPLAY_TERMINAL: standard error: the instructions, a QR code of the link, the time left.
+ * @WVH_DEVICE_CODE_DISPLAY_WINDOW: the library's window (the code, its QR code, the link, Cancel).
+ * @WVH_DEVICE_CODE_DISPLAY_APP: the app shows it itself, from #WvhPublicClientApplication::device-code.
+ *
+ * Where the person sees the code of a sign-in on another device.
+ */
+typedef enum {
+  WVH_DEVICE_CODE_DISPLAY_AUTOMATIC,
+  WVH_DEVICE_CODE_DISPLAY_TERMINAL,
+  WVH_DEVICE_CODE_DISPLAY_WINDOW,
+  WVH_DEVICE_CODE_DISPLAY_APP,
+} WvhDeviceCodeDisplay;
+
+GType wvh_device_code_display_get_type (void);
+#define WVH_TYPE_DEVICE_CODE_DISPLAY (wvh_device_code_display_get_type ())
 GType wvh_error_get_type (void);
 #define WVH_TYPE_ERROR (wvh_error_get_type ())
 GType wvh_webview_type_get_type (void);
@@ -121,6 +139,17 @@ gint64 wvh_authentication_result_get_expires_on (WvhAuthenticationResult *self);
 const char *const *wvh_authentication_result_get_scopes (WvhAuthenticationResult *self);
 WvhAccount *wvh_authentication_result_get_account (WvhAuthenticationResult *self);
 gboolean wvh_authentication_result_get_has_refresh_token (WvhAuthenticationResult *self);
+
+/* A sign-in on another device */
+
+#define WVH_TYPE_DEVICE_CODE_CHALLENGE (wvh_device_code_challenge_get_type ())
+G_DECLARE_FINAL_TYPE (WvhDeviceCodeChallenge, wvh_device_code_challenge, WVH, DEVICE_CODE_CHALLENGE, GObject)
+
+const char *wvh_device_code_challenge_get_user_code (WvhDeviceCodeChallenge *self);
+const char *wvh_device_code_challenge_get_verification_uri (WvhDeviceCodeChallenge *self);
+const char *wvh_device_code_challenge_get_verification_uri_complete (WvhDeviceCodeChallenge *self);
+gint64 wvh_device_code_challenge_get_expires_on (WvhDeviceCodeChallenge *self);
+const char *wvh_device_code_challenge_get_instructions (WvhDeviceCodeChallenge *self);
 
 /* How an interactive sign-in is shown */
 
@@ -158,6 +187,36 @@ void wvh_public_client_application_acquire_token_silent_async (WvhPublicClientAp
 WvhAuthenticationResult *wvh_public_client_application_acquire_token_silent_finish (WvhPublicClientApplication *self,
                                                                                     GAsyncResult               *result,
                                                                                     GError                    **error);
+
+void wvh_public_client_application_acquire_token_with_device_code_async (WvhPublicClientApplication *self,
+                                                                         const char *const          *scopes,
+                                                                         WvhDeviceCodeDisplay        display,
+                                                                         GtkWindow                  *parent,
+                                                                         GCancellable               *cancellable,
+                                                                         GAsyncReadyCallback         callback,
+                                                                         gpointer                    user_data);
+WvhAuthenticationResult *wvh_public_client_application_acquire_token_with_device_code_finish (WvhPublicClientApplication *self,
+                                                                                              GAsyncResult               *result,
+                                                                                              GError                    **error);
+
+void wvh_public_client_application_get_accounts_async (WvhPublicClientApplication *self,
+                                                       GCancellable               *cancellable,
+                                                       GAsyncReadyCallback         callback,
+                                                       gpointer                    user_data);
+GPtrArray *wvh_public_client_application_get_accounts_finish (WvhPublicClientApplication *self,
+                                                              GAsyncResult               *result,
+                                                              GError                    **error);
+
+void wvh_public_client_application_sign_out_async (WvhPublicClientApplication *self,
+                                                   WvhAccount                 *account,
+                                                   gboolean                    at_identity_provider,
+                                                   WvhInteractiveParameters   *parameters,
+                                                   GCancellable               *cancellable,
+                                                   GAsyncReadyCallback         callback,
+                                                   gpointer                    user_data);
+gboolean wvh_public_client_application_sign_out_finish (WvhPublicClientApplication *self,
+                                                        GAsyncResult               *result,
+                                                        GError                    **error);
 
 G_END_DECLS
 

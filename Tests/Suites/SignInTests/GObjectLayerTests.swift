@@ -8,23 +8,24 @@ import Testing
 /// and GJS (GTK 4: `signin.js`), apps written as the README tells one to, signing in at the
 /// suite's Glewlwyd server for real.
 extension GlewlwydSignInTests {
-    /// The library, GIR and typelib the tests use: `Tools/gobject/gir.sh` over the library
-    /// `swift build --build-tests` made, once per test process.
+    /// The GObject layer installed into a prefix of its own, as an app's machine gets it:
+    /// `Tools/gobject/gir.sh` over the libraries `swift build --build-tests` made, once per test
+    /// process, for both toolkits.
     static let gobjectLayer = Mutex<Task<URL, any Error>?>(nil)
 
     static func preparedGObjectLayer() async throws -> URL {
         let task = gobjectLayer.withLock { task in
             if let task { return task }
             let made = Task { () throws -> URL in
-                let out = FileManager.default.temporaryDirectory.appendingPathComponent("webviewhost-gobject-\(getpid())")
+                let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("webviewhost-gobject-\(getpid())")
                 let script = Checkout.root.appendingPathComponent("Tools/gobject/gir.sh").path
                 for toolkit in ["gtk3", "gtk4"] {
-                    let run = try await ScriptRunner.run(script, [ScenarioRunner.productsDirectory.path, out.path, toolkit], timeout: 180)
+                    let run = try await ScriptRunner.run(script, [ScenarioRunner.productsDirectory.path, prefix.path, toolkit], timeout: 240)
                     guard run.status == 0 else {
                         throw GlewlwydError("Tools/gobject/gir.sh \(toolkit) failed (\(run.status)):\n\(run.standardError)")
                     }
                 }
-                return out
+                return prefix
             }
             task = made
             return made
@@ -34,30 +35,100 @@ extension GlewlwydSignInTests {
 
     /// Runs signin.py `mode` as the app and returns what it printed.
     func pythonApp(_ mode: String) async throws -> [String: Any] {
-        try await gobjectApp("/usr/bin/python3", "signin.py", [mode])
+        try await gobjectApp(["/usr/bin/python3", fixture("signin.py"), mode] + credentials)
     }
 
-    /// Runs `interpreter` on the fixture `script` with `arguments`, then the client ID, issuer,
-    /// username and password, on a desktop of its own; returns the JSON it printed last.
-    func gobjectApp(_ interpreter: String, _ script: String, _ arguments: [String]) async throws -> [String: Any] {
-        let layer = try await Self.preparedGObjectLayer()
+    var credentials: [String] { [server.clientID, server.issuer.absoluteString, server.username, server.password] }
+
+    func fixture(_ name: String) -> String { Checkout.fixture("GObject").appendingPathComponent(name).path }
+
+    /// Runs `command` (an app) on a desktop and an X server of its own (an app's accessibility
+    /// bus, announced on the X display, must not outlive its desktop for the next one), with the
+    /// installed layer's typelibs on GI_TYPELIB_PATH (the typelibs name the library by its
+    /// installed path: no LD_LIBRARY_PATH); returns the JSON it printed last.
+    func gobjectApp(_ command: [String]) async throws -> [String: Any] {
+        let prefix = try await Self.preparedGObjectLayer()
         let desktop = try TestDesktop(browserCommand: nil)
         defer { desktop.remove() }
-        var environment = desktop.environment
-        environment["GI_TYPELIB_PATH"] = layer.path
-        environment["LD_LIBRARY_PATH"] = layer.path
-        let path = Checkout.fixture("GObject").appendingPathComponent(script).path
-        let run = try await ScriptRunner.run(
-            interpreter, [path] + arguments + [server.clientID, server.issuer.absoluteString, server.username, server.password],
-            environment: environment, timeout: 200)
+        let run = try await PrivateXServer.with { display in
+            var environment = display.environment(from: desktop.environment)
+            environment["GI_TYPELIB_PATH"] = prefix.appendingPathComponent("lib/girepository-1.0").path
+            return try await ScriptRunner.run(command[0], Array(command.dropFirst()), environment: environment, timeout: 200)
+        }
         let line = run.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
         let report = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        return try #require(report, "\(script) \(arguments) printed no report (exit \(run.status)):\n\(run.standardError.suffix(3000))")
+        return try #require(report, "\(command.prefix(3)) printed no report (exit \(run.status)):\n\(run.standardError.suffix(3000))")
+    }
+
+    /// Compiles `source` against the installed layer (pkg-config for C, valac with the .vapi for
+    /// Vala) and returns the program's path.
+    func compiled(_ source: String, with compiler: [String]) async throws -> String {
+        let prefix = try await Self.preparedGObjectLayer()
+        let program = prefix.appendingPathComponent("bin/\((source as NSString).deletingPathExtension)").path
+        try FileManager.default.createDirectory(atPath: (program as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        let command = compiler.map {
+            $0.replacingOccurrences(of: "SOURCE", with: fixture(source)).replacingOccurrences(of: "PROGRAM", with: program)
+                .replacingOccurrences(of: "PREFIX", with: prefix.path)
+        }
+        let run = try await ScriptRunner.run(
+            "/bin/sh", ["-c", command.joined(separator: " ")],
+            environment: ["PKG_CONFIG_PATH": prefix.appendingPathComponent("lib/pkgconfig").path], timeout: 240)
+        try #require(run.status == 0, "compiling \(source) failed:\n\(run.standardError.suffix(3000))")
+        return program
+    }
+
+    static let cCompiler = ["cc", "-Wall", "-Werror", "-o", "PROGRAM", "SOURCE", "$(pkg-config --cflags --libs webviewhost-gtk3)"]
+
+    @Test("C, GTK 3: the library's window, then silent, then sign-out; forbidden arguments are criticals, not crashes")
+    func cSignsInRenewsAndSignsOut() async throws {
+        let program = try await compiled("signin.c", with: Self.cCompiler)
+        let report = try await gobjectApp([program] + credentials + [Checkout.fixture("Glewlwyd").appendingPathComponent("autopilot.js").path])
+        Self.expectCSignIn(report)
+    }
+
+    static func expectCSignIn(_ report: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(report["outcome"] as? String == "success", "\(report)", sourceLocation: sourceLocation)
+        let signals = report["signals"] as? [String] ?? []
+        #expect(signals.first == "did-start-load" && signals.dropLast().last == "did-complete", "\(signals)", sourceLocation: sourceLocation)
+        #expect(report["silentDiffers"] as? Bool == true, sourceLocation: sourceLocation)
+        #expect(report["signedOut"] as? Bool == true, "the account's tokens were removed", sourceLocation: sourceLocation)
+        #expect(report["accountsAfter"] as? Int == 0, sourceLocation: sourceLocation)
+        #expect(report["criticals"] as? Int == 4, "each forbidden argument is one critical", sourceLocation: sourceLocation)
+    }
+
+    @Test("C, GTK 3: the same program runs where the Swift toolchain cannot be seen (bubblewrap hides its folder)")
+    func cRunsWithoutTheToolchain() async throws {
+        let program = try await compiled("signin.c", with: Self.cCompiler)
+        let swift = try #require(try await ScriptRunner.run("/bin/sh", ["-c", "command -v swift"], timeout: 10).standardOutput
+            .trimmingCharacters(in: .whitespacesAndNewlines).nilIfEmpty, "no swift on PATH")
+        // /opt/swift/usr/bin/swift: the toolchain's folder is /opt/swift/usr.
+        let toolchain = URL(fileURLWithPath: swift).deletingLastPathComponent().deletingLastPathComponent().path
+        let inside = "test ! -e '\(swift)' || exit 97; exec \"$0\" \"$@\""
+        let report = try await gobjectApp(
+            ["/usr/bin/bwrap", "--dev-bind", "/", "/", "--tmpfs", toolchain, "/bin/sh", "-c", inside, program] + credentials
+                + [Checkout.fixture("Glewlwyd").appendingPathComponent("autopilot.js").path])
+        Self.expectCSignIn(report)
+    }
+
+    @Test("Vala, GTK 4: a sign-in on another device, the code shown by the app itself and approved at Glewlwyd")
+    func valaDeviceCode() async throws {
+        let program = try await compiled(
+            "devicecode.vala",
+            with: ["valac", "--vapidir=PREFIX/share/vala/vapi", "--pkg", "webviewhost-gtk4", "--pkg", "json-glib-1.0", "-X", "-w", "-o", "PROGRAM", "SOURCE"])
+        let approve = ["python3", GlewlwydServer.scriptsDirectory.appendingPathComponent("approve_device.py").path, server.baseURL,
+                       server.username, server.password]
+        let report = try await gobjectApp([program, server.deviceClientID, server.issuer.absoluteString] + approve)
+        #expect(report["outcome"] as? String == "success", "\(report)")
+        #expect((report["userCode"] as? String)?.isEmpty == false)
+        #expect((report["verificationUri"] as? String)?.hasPrefix(server.baseURL) == true, "\(report["verificationUri"] ?? "")")
+        #expect(report["instructionsMentionCode"] as? Bool == true)
+        #expect(report["username"] as? String == server.userEmail)
+        #expect(report["hasRefreshToken"] as? Bool == true)
     }
 
     @Test("GJS, GTK 4: the library's window, the async calls promisified: verified tokens, then a silent renewal")
     func gjsSignsInInTheLibrarysWindow() async throws {
-        let report = try await gobjectApp("/usr/bin/gjs", "signin.js", [])
+        let report = try await gobjectApp(["/usr/bin/gjs", fixture("signin.js")] + credentials)
         #expect(report["outcome"] as? String == "success", "\(report)")
         #expect(report["username"] as? String == server.userEmail)
         #expect(report["hasRefreshToken"] as? Bool == true)
@@ -107,4 +178,8 @@ extension GlewlwydSignInTests {
         #expect((error["message"] as? String)?.contains("must be an https URL") == true, "\(error)")
         #expect(report["isWebviewHostError"] as? Bool == true)
     }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }
