@@ -68,3 +68,18 @@ wvh_device_code_display_get_type (void)
     g_once_init_leave (&type, g_enum_register_static (g_intern_static_string ("WvhDeviceCodeDisplay"), values));
   return type;
 }
+
+GType
+wvh_provider_kind_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    { WVH_PROVIDER_KIND_SYSTEM_BROWSER, "WVH_PROVIDER_KIND_SYSTEM_BROWSER", "system-browser" },
+    { WVH_PROVIDER_KIND_EMBEDDED_VIEW, "WVH_PROVIDER_KIND_EMBEDDED_VIEW", "embedded-view" },
+    { WVH_PROVIDER_KIND_OTHER, "WVH_PROVIDER_KIND_OTHER", "other" },
+    { 0, NULL, NULL },
+  };
+  if (g_once_init_enter (&type))
+    g_once_init_leave (&type, g_enum_register_static (g_intern_static_string ("WvhProviderKind"), values));
+  return type;
+}

@@ -41,7 +41,27 @@ typedef enum {
 /* C: the values of a WvhInteractiveParameters (valid while it lives); NULL gives the defaults. */
 void _wvh_interactive_parameters_fill (WvhInteractiveParameters *self, WvhBridgeInteractive *out);
 
+/* C, for Swift: the provider interface and its sessions. */
+gboolean _wvh_webview_provider_is_available (WvhWebviewProvider *self, char **reason);
+void _wvh_webview_provider_start (WvhWebviewProvider *self, WvhProviderSession *session);
+void _wvh_webview_provider_dismiss (WvhWebviewProvider *self, WvhProviderSession *session);
+/* bridge: the Swift session's (retained; released in finalize with wvh_bridge_session_free). */
+WvhProviderSession *_wvh_provider_session_new (const char *authorization_url, const char *redirect_uri, gpointer bridge);
+
+typedef enum {
+  WVH_BRIDGE_REPORT_DID_START_LOAD,
+  WVH_BRIDGE_REPORT_DID_FINISH_LOAD,
+  WVH_BRIDGE_REPORT_COMPLETE,
+  WVH_BRIDGE_REPORT_FAIL,
+  WVH_BRIDGE_REPORT_IS_FINISHED,
+} WvhBridgeReport;
+
 /* Swift */
+gboolean wvh_bridge_register_provider (WvhWebviewProvider *provider, const char *id, const char *display_name, WvhProviderKind kind,
+                                       int priority, gboolean requires_display, GError **error);
+gboolean wvh_bridge_unregister_provider (const char *id);
+gboolean wvh_bridge_session_report (gpointer bridge, WvhBridgeReport report, const char *url, WvhError code, const char *message);
+void wvh_bridge_session_free (gpointer bridge);
 gpointer wvh_bridge_application_new (const char *client_id, const char *authority, const char *redirect_uri, const char *token_cache,
                                      GError **error);
 void wvh_bridge_application_free (gpointer bridge);

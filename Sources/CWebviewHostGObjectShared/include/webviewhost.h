@@ -158,6 +158,87 @@ G_DECLARE_FINAL_TYPE (WvhInteractiveParameters, wvh_interactive_parameters, WVH,
 
 WvhInteractiveParameters *wvh_interactive_parameters_new (void);
 
+/* Providers written in any language */
+
+/**
+ * WvhProviderKind:
+ * @WVH_PROVIDER_KIND_SYSTEM_BROWSER: the person's own browser (chosen first by the default policy).
+ * @WVH_PROVIDER_KIND_EMBEDDED_VIEW: a web view inside the app (%WVH_WEBVIEW_TYPE_EMBEDDED chooses among these).
+ * @WVH_PROVIDER_KIND_OTHER: anything else (a kiosk browser, a terminal).
+ *
+ * What kind of user agent a provider is, for the selection policy.
+ */
+typedef enum {
+  WVH_PROVIDER_KIND_SYSTEM_BROWSER,
+  WVH_PROVIDER_KIND_EMBEDDED_VIEW,
+  WVH_PROVIDER_KIND_OTHER,
+} WvhProviderKind;
+
+GType wvh_provider_kind_get_type (void);
+#define WVH_TYPE_PROVIDER_KIND (wvh_provider_kind_get_type ())
+
+#define WVH_TYPE_PROVIDER_SESSION (wvh_provider_session_get_type ())
+G_DECLARE_FINAL_TYPE (WvhProviderSession, wvh_provider_session, WVH, PROVIDER_SESSION, GObject)
+
+const char *wvh_provider_session_get_authorization_url (WvhProviderSession *self);
+const char *wvh_provider_session_get_redirect_uri (WvhProviderSession *self);
+gboolean wvh_provider_session_is_finished (WvhProviderSession *self);
+void wvh_provider_session_did_start_load (WvhProviderSession *self, const char *url);
+void wvh_provider_session_did_finish_load (WvhProviderSession *self, const char *url);
+gboolean wvh_provider_session_complete (WvhProviderSession *self, const char *callback_url);
+void wvh_provider_session_fail (WvhProviderSession *self, WvhError code, const char *message);
+
+#define WVH_TYPE_WEBVIEW_PROVIDER (wvh_webview_provider_get_type ())
+G_DECLARE_INTERFACE (WvhWebviewProvider, wvh_webview_provider, WVH, WEBVIEW_PROVIDER, GObject)
+
+/**
+ * WvhWebviewProviderInterface:
+ * @g_iface: the parent interface
+ * @is_available: whether the provider can run now; %FALSE with a reason the person can act on.
+ *   Optional: a provider without it is always available.
+ * @start: show @session's authorization URL; report its loads, then end it once with
+ *   wvh_provider_session_complete() (the callback URL the provider saw) or
+ *   wvh_provider_session_fail().
+ * @dismiss: take the provider's UI down; called once, after the session ended, whatever ended
+ *   it (the provider's report, the person, the app's cancel, the timeout). Optional.
+ *
+ * A web user agent written in any language (Python, JavaScript, Vala, C), which the selection
+ * policy chooses like a built-in one once wvh_webview_provider_register() registered it. The
+ * contract is the Swift API's `WebviewProvider` (Docs: ImplementingAProvider).
+ */
+/**
+ * WvhWebviewProviderInterface::is_available:
+ * @self: the provider
+ * @reason: (out) (transfer full) (optional) (nullable): why it cannot run, when it cannot
+ *
+ * Returns: whether the provider can run now.
+ */
+/**
+ * WvhWebviewProviderInterface::start:
+ * @self: the provider
+ * @session: the sign-in to show
+ */
+/**
+ * WvhWebviewProviderInterface::dismiss:
+ * @self: the provider
+ * @session: the sign-in that ended
+ */
+struct _WvhWebviewProviderInterface {
+  GTypeInterface g_iface;
+  gboolean (*is_available) (WvhWebviewProvider *self, char **reason);
+  void (*start) (WvhWebviewProvider *self, WvhProviderSession *session);
+  void (*dismiss) (WvhWebviewProvider *self, WvhProviderSession *session);
+};
+
+gboolean wvh_webview_provider_register (WvhWebviewProvider *self,
+                                        const char         *id,
+                                        const char         *display_name,
+                                        WvhProviderKind     kind,
+                                        int                 priority,
+                                        gboolean            requires_display,
+                                        GError            **error);
+gboolean wvh_webview_provider_unregister (const char *id);
+
 /* The public client application */
 
 #define WVH_TYPE_PUBLIC_CLIENT_APPLICATION (wvh_public_client_application_get_type ())

@@ -157,6 +157,22 @@ extension GlewlwydSignInTests {
         #expect(silent["subject"] as? String == report["subject"] as? String)
     }
 
+    @Test("Python: a provider written in Python, registered through introspection, is chosen by the policy and signs in")
+    func pythonProviderIsChosen() async throws {
+        let report = try await gobjectApp(["/usr/bin/python3", fixture("provider.py")] + credentials)
+        #expect(report["outcome"] as? String == "success", "\(report)")
+        #expect(report["username"] as? String == server.userEmail)
+        let calls = report["providerCalls"] as? [String] ?? []
+        #expect(calls.contains("start") && calls.filter { $0 == "start" }.count == 1, "\(calls)")
+        #expect(report["callsAtCallback"] as? [String] == calls, "\(report)")
+        #expect((report["callsAtCallback"] as? [String])?.last == "dismiss", "dismissed once, before the app's callback")
+        #expect(report["completeAccepted"] as? Bool == true)
+        #expect(report["finishedAfterComplete"] as? Bool == true)
+        let signals = report["signals"] as? [String] ?? []
+        #expect(signals == ["did-start-load", "did-finish-load", "did-complete"], "the provider's reports, and no second outcome: \(signals)")
+        #expect(report["unregistered"] as? Bool == true)
+    }
+
     @Test("Python: cancelling the Gio.Cancellable ends the sign-in at once with G_IO_ERROR_CANCELLED; did-fail fires; no window is left")
     func pythonCancels() async throws {
         let started = ContinuousClock.now

@@ -1,0 +1,78 @@
+#include "webviewhost-bridge.h"
+
+G_DEFINE_INTERFACE (WvhWebviewProvider, wvh_webview_provider, G_TYPE_OBJECT)
+
+static void
+wvh_webview_provider_default_init (WvhWebviewProviderInterface *iface)
+{
+}
+
+/**
+ * wvh_webview_provider_register:
+ * @self: the provider
+ * @id: its identifier, unique among registered providers (`kiosk`); a registered id is replaced
+ * @display_name: its name for people (logs, `WEBVIEW_HOST_PROVIDER=help`)
+ * @kind: what kind of user agent it is
+ * @priority: higher is chosen first among providers of its kind
+ * @requires_display: whether it needs a graphical session
+ * @error: %WVH_ERROR_INVALID_PARAMETERS for an empty id
+ *
+ * Registers @self for every sign-in of the process: the selection policy chooses it like a
+ * built-in provider (%WVH_WEBVIEW_TYPE_DEFAULT by @kind and @priority, or by its id through
+ * #WvhInteractiveParameters:provider-id). The registry keeps a reference. Call on the main thread.
+ *
+ * Returns: %TRUE when it was registered.
+ */
+gboolean
+wvh_webview_provider_register (WvhWebviewProvider *self, const char *id, const char *display_name, WvhProviderKind kind,
+                               int priority, gboolean requires_display, GError **error)
+{
+  g_return_val_if_fail (WVH_IS_WEBVIEW_PROVIDER (self), FALSE);
+  g_return_val_if_fail (id != NULL, FALSE);
+  g_return_val_if_fail (kind <= WVH_PROVIDER_KIND_OTHER, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  WvhWebviewProviderInterface *iface = WVH_WEBVIEW_PROVIDER_GET_IFACE (self);
+  if (iface->start == NULL) {
+    g_set_error (error, WVH_ERROR, WVH_ERROR_INVALID_PARAMETERS, "The provider %s does not implement start.", id);
+    return FALSE;
+  }
+  return wvh_bridge_register_provider (self, id, display_name != NULL ? display_name : id, kind, priority, requires_display, error);
+}
+
+/**
+ * wvh_webview_provider_unregister:
+ * @id: a registered provider's id
+ *
+ * Takes a provider out of the registry (sessions it runs go on).
+ *
+ * Returns: %TRUE when one was registered under @id.
+ */
+gboolean
+wvh_webview_provider_unregister (const char *id)
+{
+  g_return_val_if_fail (id != NULL, FALSE);
+  return wvh_bridge_unregister_provider (id);
+}
+
+gboolean
+_wvh_webview_provider_is_available (WvhWebviewProvider *self, char **reason)
+{
+  WvhWebviewProviderInterface *iface = WVH_WEBVIEW_PROVIDER_GET_IFACE (self);
+  if (iface->is_available == NULL)
+    return TRUE;
+  return iface->is_available (self, reason);
+}
+
+void
+_wvh_webview_provider_start (WvhWebviewProvider *self, WvhProviderSession *session)
+{
+  WVH_WEBVIEW_PROVIDER_GET_IFACE (self)->start (self, session);
+}
+
+void
+_wvh_webview_provider_dismiss (WvhWebviewProvider *self, WvhProviderSession *session)
+{
+  WvhWebviewProviderInterface *iface = WVH_WEBVIEW_PROVIDER_GET_IFACE (self);
+  if (iface->dismiss != NULL)
+    iface->dismiss (self, session);
+}
