@@ -9,6 +9,9 @@ import GLibSupport
 /// clicks, and the header bar's subtitle.
 @MainActor
 enum Toolkit {
+    /// A `WebKitAuthenticationRequest *` (`authenticate`'s argument; its instance struct is public in WebKitGTK 4.1).
+    typealias AuthenticationRequest = UnsafeMutablePointer<WebKitAuthenticationRequest>
+
     /// Opens the display (`gtk_init_check`); the default `GdkDisplay *`, or `nil` without one.
     static func initialize() -> UnsafeMutableRawPointer? {
         gtk_init_check(nil, nil) != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil

@@ -9,6 +9,9 @@ import GLibSupport
 /// clicks, and the header bar's subtitle.
 @MainActor
 enum Toolkit {
+    /// A `WebKitAuthenticationRequest *` (`authenticate`'s argument; opaque in WebKitGTK 6.0).
+    typealias AuthenticationRequest = OpaquePointer
+
     /// Opens the display (`gtk_init_check`); the default `GdkDisplay *`, or `nil` without one.
     static func initialize() -> UnsafeMutableRawPointer? {
         gtk_init_check() != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil

@@ -297,3 +297,11 @@ extension ReportKey where Value == String {
     /// The user name the form sent when Enter submitted it.
     public static var submittedUser: Self { .init("submittedUser") }
 }
+
+// Windows Integrated Authentication (`negotiate`, NegotiateScenarios.swift).
+extension ReportKey where Value == String {
+    /// `SOUP_GSSAPI_TRUSTED_URIS` after `allowNegotiate(to:)`, as WebKit's network process inherits it.
+    public static var negotiateTrustedURIs: Self { .init("negotiateTrustedURIs") }
+    /// The schemes (`WebKitAuthenticationScheme` numbers, comma-separated) the test's `authenticate` handler saw.
+    public static var negotiateAsked: Self { .init("negotiateAsked") }
+}

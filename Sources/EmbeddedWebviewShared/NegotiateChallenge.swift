@@ -1,0 +1,55 @@
+import Foundation
+import WebviewHost
+
+/// Reading a `WWW-Authenticate` challenge for Negotiate, and the error a sign-in ends with when
+/// the view could not answer it (see `EmbeddedWebviewSession+Negotiate`).
+enum NegotiateChallenge {
+    /// The auth schemes of a `WWW-Authenticate` value (several headers joined with commas, as
+    /// libsoup's `soup_message_headers_get_list` gives them), lower-cased. Split at commas outside
+    /// quotes, an item whose first word has no `=` starts a challenge (`Negotiate`, `Basic
+    /// realm="x"`); one with `=` is a parameter of the challenge before (`qop="auth"`).
+    static func schemes(in header: String) -> Set<String> {
+        var items: [String] = []
+        var item = ""
+        var inQuotes = false
+        for character in header {
+            if character == "\"" { inQuotes.toggle() }
+            if character == ",", !inQuotes {
+                items.append(item)
+                item = ""
+            } else {
+                item.append(character)
+            }
+        }
+        items.append(item)
+        return Set(items.compactMap { item in
+            let word = item.trimmingCharacters(in: .whitespaces).prefix { $0 != " " && $0 != "\t" }
+            return word.isEmpty || word.contains("=") ? nil : word.lowercased()
+        })
+    }
+
+    /// Negotiate is offered, and nothing WebKit asks the person a password for (Basic, Digest, NTLM).
+    static func onlyNegotiate(_ schemes: Set<String>) -> Bool {
+        schemes.contains("negotiate") && schemes.isDisjoint(with: ["basic", "digest", "ntlm"])
+    }
+
+    /// The session's outcome when a page asked for Negotiate and the view could not answer.
+    static func unanswered(url: URL?, ephemeral: Bool) -> WebAuthError {
+        let host = url?.host.map { host in url?.port.map { "\(host):\($0)" } ?? host } ?? "the sign-in page"
+        let asked = "\(host) asked for Windows sign-in (Kerberos, \"WWW-Authenticate: Negotiate\")"
+        let message: String
+        if ephemeral {
+            message = "\(asked), which an ephemeral session (prefersEphemeralWebBrowserSession) cannot answer: "
+                + "WebKit sends no Kerberos ticket there. Sign in without prefersEphemeralWebBrowserSession, "
+                + "or in the system browser."
+        } else if url?.scheme?.lowercased() == "http" && !NegotiateHosts.allows(url) {
+            message = "\(asked) over plain http, where WebKit sends a Kerberos ticket only to hosts the app names: "
+                + "call EmbeddedWebviewProvider.allowNegotiate(to:) with \(url.map { "\($0.scheme ?? "http")://\(host)" } ?? host) "
+                + "before the app's first web view."
+        } else {
+            message = "\(asked), and no valid Kerberos ticket was found to answer it (none, or it has expired). "
+                + "Get one with kinit (or sign in to the desktop with your work account), then try again."
+        }
+        return WebAuthError(.integratedAuthenticationUnavailable, message, url: url)
+    }
+}

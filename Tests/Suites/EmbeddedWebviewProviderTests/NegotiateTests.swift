@@ -1,0 +1,176 @@
+import Foundation
+import ScenarioSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Issue 33, part 1: Windows Integrated Authentication. A real MIT KDC on 127.0.0.1 and an intranet
+/// sign-in page that asks `WWW-Authenticate: Negotiate` and accepts tokens with its keytab
+/// (`Tests/Fixtures/Kerberos/negotiate_idp.py`, python3-gssapi), a ticket from the real `kinit`:
+/// the embedded view signs in with the person's ticket without a word, in the library's window and
+/// in a caller's view, on GTK 3 and GTK 4; when it cannot (no ticket, an expired one, an ephemeral
+/// session, a plain-http host the app did not name), the session ends at once, saying why.
+extension EmbeddedWebviewProviderTests {
+    /// The realm and its sign-in page, running until ``stop()``; tickets in a cache of the test's own.
+    struct KerberosRealm {
+        let directory: URL
+        let child: CleanSpawn
+        let base: String
+
+        static func start() async throws -> KerberosRealm {
+            let directory = Self.temporaryFolder()
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            // Debian's python3, where python3-gssapi is (a python3 of pyenv's would not have it).
+            let script = Checkout.fixture("Kerberos").appendingPathComponent("negotiate_idp.py").path
+            let child = try CleanSpawn(
+                ["/usr/bin/python3", script, directory.path], environment: ProcessInfo.processInfo.environment,
+                outputFiles: (directory.appendingPathComponent("out").path, directory.appendingPathComponent("err").path))
+            let deadline = ContinuousClock.now + Patience.scaled(.seconds(60))
+            while ContinuousClock.now < deadline {
+                if let data = try? Data(contentsOf: directory.appendingPathComponent("ready")),
+                    let facts = try JSONSerialization.jsonObject(with: data) as? [String: String], let base = facts["base"]
+                {
+                    return KerberosRealm(directory: directory, child: child, base: base)
+                }
+                if let status = child.exitStatusIfEnded() {
+                    let log = (try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? ""
+                    throw KerberosFailure("negotiate_idp.py ended (exit \(status)) before it was ready:\n\(log)")
+                }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            kill(child.pid, SIGKILL)
+            _ = child.waitForExit()
+            throw KerberosFailure("negotiate_idp.py was not ready in time")
+        }
+
+        static func temporaryFolder() -> URL {
+            FileManager.default.temporaryDirectory.appendingPathComponent("wvh-kerberos-\(UUID().uuidString)")
+        }
+
+        /// The environment of a process that uses this realm, with the ticket cache `cache` (a file here).
+        func environment(cache: String) -> [String: String] {
+            ["KRB5_CONFIG": directory.appendingPathComponent("krb5.conf").path,
+             "KRB5CCNAME": "FILE:" + directory.appendingPathComponent(cache).path]
+        }
+
+        /// `kinit alice` into `cache` (alice's keys from the realm's keytab), for `lifetime` (`2s`: one that expires soon).
+        func kinit(cache: String, lifetime: String? = nil) async throws {
+            let keytab = directory.appendingPathComponent("alice.keytab").path
+            let output = try await ScriptRunner.run(
+                "kinit", (lifetime.map { ["-l", $0] } ?? []) + ["-k", "-t", keytab, "alice"],
+                environment: environment(cache: cache), timeout: 60)
+            guard output.status == 0 else { throw KerberosFailure("kinit failed: \(output.standardError)") }
+        }
+
+        /// Whether `klist -s` says the cache holds a ticket still valid.
+        func hasValidTicket(cache: String) async throws -> Bool {
+            try await ScriptRunner.run("klist", ["-s"], environment: environment(cache: cache), timeout: 60).status == 0
+        }
+
+        /// The page's requests, one JSON object each: path, scheme (of `Authorization`), outcome, person, target.
+        var requests: [[String: String]] {
+            ((try? String(contentsOf: directory.appendingPathComponent("requests.log"), encoding: .utf8)) ?? "")
+                .split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }
+        }
+
+        func stop() {
+            FileManager.default.createFile(atPath: directory.appendingPathComponent("stop").path, contents: nil)
+            _ = child.waitForExit()
+            try? FileManager.default.removeItem(at: directory)
+        }
+
+        /// Runs the `negotiate` scenario with this realm's environment and the ticket cache `cache`.
+        func scenario(
+            _ mode: String, _ session: String = "persistent", trust: Bool = true, extra: [String] = [], cache: String,
+            on platform: Platform
+        ) async throws -> ScenarioReport {
+            let home = EmbeddedWebviewProviderTests.temporaryFolder()
+            var environment = environment(cache: cache)
+            environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+            environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
+            // No list of the tests' own: what the scenario's allowNegotiate(to:) sets is all there is.
+            environment["SOUP_GSSAPI_TRUSTED_URIS"] = nil
+            let report = try await ScenarioRunner.run(
+                EmbeddedScenario.negotiate, in: platform.toolkit.program,
+                arguments: [mode, session, base, trust ? "trust" : "no-trust"] + extra, environment: environment,
+                display: platform.display)
+            #expect(report[.gdkDisplay] == platform.gdkDisplayType, "GTK ran on another display than asked")
+            return report
+        }
+    }
+
+    @Test("With a Kerberos ticket, a page that asks Negotiate signs the person in without a word", arguments: Platform.x11, ["window", "custom-view"])
+    func negotiateWithTicket(_ platform: Platform, mode: String) async throws {
+        let realm = try await KerberosRealm.start()
+        defer { realm.stop() }
+        try await realm.kinit(cache: "alice")
+        let report = try await realm.scenario(mode, cache: "alice", on: platform)
+        #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        #expect(report[.code] == "kerberos-alice", "the page's keytab accepted alice's ticket")
+        #expect(report[.negotiateTrustedURIs] == realm.base)
+        #expect(report[.negotiateAsked] == "", "nobody was asked for a password")
+        let accepted = realm.requests.filter { $0["outcome"] == "accepted" }
+        #expect(accepted.count == 1 && accepted.first?["scheme"] == "Negotiate" && accepted.first?["target"] == "HTTP/127.0.0.1@WVH.TEST",
+                "\(realm.requests)")
+        #expect(report[.callbackRequests] == 0)
+    }
+
+    @Test(
+        "When the view cannot answer Negotiate, the session ends at once, saying why",
+        arguments: Platform.x11, [
+            // (mode, session, trust, ticket, what the message says)
+            ("window", "persistent", true, "none", "no valid Kerberos ticket"),
+            ("window", "persistent", true, "expired", "no valid Kerberos ticket"),
+            ("window", "ephemeral", true, "valid", "ephemeral session (prefersEphemeralWebBrowserSession)"),
+            ("window", "persistent", false, "valid", "EmbeddedWebviewProvider.allowNegotiate(to:)"),
+            ("custom-view", "persistent", true, "none", "no valid Kerberos ticket"),
+        ])
+    func negotiateUnanswered(_ platform: Platform, _ variant: (String, String, Bool, String, String)) async throws {
+        let (mode, session, trust, ticket, said) = variant
+        let realm = try await KerberosRealm.start()
+        defer { realm.stop() }
+        switch ticket {
+        case "valid": try await realm.kinit(cache: "alice")
+        case "expired":
+            try await realm.kinit(cache: "alice", lifetime: "2s")
+            // The ticket's end: klist says so (an event of the clock's, waited for with a deadline).
+            let deadline = ContinuousClock.now + Patience.scaled(.seconds(30))
+            while try await realm.hasValidTicket(cache: "alice") {
+                guard ContinuousClock.now < deadline else {
+                    Issue.record("the 2 s ticket did not expire")
+                    return
+                }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        default: break
+        }
+        let started = ContinuousClock.now
+        let report = try await realm.scenario(mode, session, trust: trust, cache: "alice", on: platform)
+        #expect(report[.outcome] == "integratedAuthenticationUnavailable", "\(report[.outcome] ?? ""): \(report[.errorMessage] ?? "")")
+        let message = report[.errorMessage] ?? ""
+        #expect(message.contains("asked for Windows sign-in (Kerberos"), "\(message)")
+        #expect(message.contains(said), "\(message)")
+        #expect(message.contains("127.0.0.1:"), "the message names the host: \(message)")
+        #expect(ContinuousClock.now - started < Patience.scaled(.seconds(35)), "ended at once, not at the 40 s timeout")
+        #expect(realm.requests.filter { $0["outcome"] == "accepted" }.isEmpty)
+        #expect(!realm.requests.isEmpty, "the page was asked")
+    }
+
+    @Test("A page that offers Basic beside Negotiate, without a ticket: WebKit asks for the password, and the answer signs in", arguments: Platform.x11)
+    func negotiateOrBasic(_ platform: Platform) async throws {
+        let realm = try await KerberosRealm.start()
+        defer { realm.stop() }
+        let report = try await realm.scenario("custom-view", extra: ["basic"], cache: "alice", on: platform)
+        #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        #expect(report[.code] == "basic-alice")
+        // WEBKIT_AUTHENTICATION_SCHEME_HTTP_BASIC is 2.
+        #expect(report[.negotiateAsked] == "2", "\(report[.negotiateAsked] ?? "")")
+    }
+}
+
+/// The realm or its page did not start, or `kinit` failed.
+struct KerberosFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
