@@ -34,7 +34,10 @@ enum NegotiateChallenge {
     }
 
     /// The session's outcome when a page asked for Negotiate and the view could not answer.
-    static func unanswered(url: URL?, ephemeral: Bool) -> WebAuthError {
+    /// `ticket` says what the person's Kerberos ticket is (``KerberosTicket/current()``; a parameter for tests).
+    static func unanswered(
+        url: URL?, ephemeral: Bool, ticket: () -> KerberosTicket = KerberosTicket.current
+    ) -> WebAuthError {
         let host = url?.host.map { host in url?.port.map { "\(host):\($0)" } ?? host } ?? "the sign-in page"
         let asked = "\(host) asked for Windows sign-in (Kerberos, \"WWW-Authenticate: Negotiate\")"
         let message: String
@@ -47,8 +50,18 @@ enum NegotiateChallenge {
                 + "call EmbeddedWebviewProvider.allowNegotiate(to:) with \(url.map { "\($0.scheme ?? "http")://\(host)" } ?? host) "
                 + "before the app's first web view."
         } else {
-            message = "\(asked), and no valid Kerberos ticket was found to answer it (none, or it has expired). "
-                + "Get one with kinit (or sign in to the desktop with your work account), then try again."
+            switch ticket() {
+            case .expired:
+                message = "\(asked), and your Kerberos ticket has expired (klist shows when). "
+                    + "Renew it with kinit (or lock and unlock the desktop with your work account), then try again."
+            case .missing:
+                message = "\(asked), and there is no Kerberos ticket to answer with (klist shows none). "
+                    + "Get one with kinit (or sign in to the desktop with your work account), then try again."
+            case .valid:
+                message = "\(asked), and it did not accept your Kerberos ticket: the Kerberos server gave no ticket "
+                    + "for this host (its service principal HTTP/\(url?.host ?? "<host>") may be missing, or your "
+                    + "ticket is from another realm), or the page refused it. Ask the administrator of \(host)."
+            }
         }
         return WebAuthError(.integratedAuthenticationUnavailable, message, url: url)
     }

@@ -121,11 +121,12 @@ extension EmbeddedWebviewProviderTests {
         "When the view cannot answer Negotiate, the session ends at once, saying why",
         arguments: Platform.x11, [
             // (mode, session, trust, ticket, what the message says)
-            ("window", "persistent", true, "none", "no valid Kerberos ticket"),
-            ("window", "persistent", true, "expired", "no valid Kerberos ticket"),
+            ("window", "persistent", true, "none", "there is no Kerberos ticket to answer with (klist shows none)"),
+            ("window", "persistent", true, "expired", "your Kerberos ticket has expired (klist shows when). Renew it with kinit"),
             ("window", "ephemeral", true, "valid", "ephemeral session (prefersEphemeralWebBrowserSession)"),
             ("window", "persistent", false, "valid", "EmbeddedWebviewProvider.allowNegotiate(to:)"),
-            ("custom-view", "persistent", true, "none", "no valid Kerberos ticket"),
+            ("custom-view", "persistent", true, "none", "there is no Kerberos ticket to answer with"),
+            ("custom-view", "persistent", true, "expired", "your Kerberos ticket has expired"),
         ])
     func negotiateUnanswered(_ platform: Platform, _ variant: (String, String, Bool, String, String)) async throws {
         let (mode, session, trust, ticket, said) = variant
