@@ -153,6 +153,20 @@ enum Toolkit {
         return children
     }
 
+    /// The children of `widget` with the internal ones (`gtk_container_forall`): a web view's
+    /// credentials dialog is one of WebKitWebViewBase's internal children in GTK 3.
+    static func childrenWithInternal(of widget: UnsafeMutableRawPointer) -> [UnsafeMutableRawPointer] {
+        guard g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), gtk_container_get_type()) != 0 else { return [] }
+        var children: [UnsafeMutableRawPointer] = []
+        withUnsafeMutablePointer(to: &children) { list in
+            gtk_container_forall(wvh_container(widget), { child, data in
+                guard let child, let data else { return }
+                data.assumingMemoryBound(to: [UnsafeMutableRawPointer].self).pointee.append(UnsafeMutableRawPointer(child))
+            }, list)
+        }
+        return children
+    }
+
     /// The size `widget` was given (`gtk_widget_get_allocated_width` / `_height`).
     static func size(of widget: UnsafeMutableRawPointer) -> (width: Int, height: Int) {
         (Int(gtk_widget_get_allocated_width(wvh_widget(widget))), Int(gtk_widget_get_allocated_height(wvh_widget(widget))))

@@ -142,6 +142,11 @@ enum Toolkit {
         return children
     }
 
+    /// The children of `widget`: GTK 4 has no internal children apart (a web view's credentials dialog is one).
+    static func childrenWithInternal(of widget: UnsafeMutableRawPointer) -> [UnsafeMutableRawPointer] {
+        children(of: widget)
+    }
+
     private static func descendants(of widget: UnsafeMutableRawPointer) -> [UnsafeMutableRawPointer] {
         [widget] + children(of: widget).flatMap { descendants(of: $0) }
     }

@@ -22,8 +22,9 @@ extension EmbeddedScenarios {
     /// `EmbeddedWebviewProvider.allowNegotiate(to:)` before the first view (plain http needs it).
     /// `basic`: the page offers Basic too, and the scenario answers WebKit's `authenticate` as a
     /// person typing alice's password would (custom-view only: its handler is connected before
-    /// the load). `dialog`: WebKit's own dialog is left to show; `NEGOTIATE_SCREENSHOT=<path>`
-    /// takes a screenshot of it, then the scenario answers as `basic` does.
+    /// the load). `dialog`: WebKit's own dialog is left to show; its texts and buttons inside the
+    /// view are reported (`NEGOTIATE_SCREENSHOT=<path>` takes a screenshot of it), then the
+    /// scenario answers as `basic` does.
     static let negotiate: Scenario = { arguments in
         let mode = arguments[0], ephemeral = arguments[1] == "ephemeral"
         let base = arguments[2], trust = arguments[3] == "trust"
@@ -46,6 +47,7 @@ extension EmbeddedScenarios {
         var appWindow: UnsafeMutableRawPointer?
         var asked: [String] = []
         let connections = SignalConnections()
+        let seen = DialogSeen()
         let screenshot = ProcessInfo.processInfo.environment["NEGOTIATE_SCREENSHOT"]
         // The person's answer: alice's password, through the request WebKit's dialog would answer.
         func answer(_ request: Toolkit.AuthenticationRequest) {
@@ -58,11 +60,20 @@ extension EmbeddedScenarios {
                 guard let request else { return false }
                 asked.append("\(webkit_authentication_request_get_scheme(request).rawValue)")
                 if password == "dialog" {
+                    // WebKit's dialog: made by the signal's default handler, after this one, inside the view.
                     let held = GObjectRef(retaining: request)
+                    let toplevels = Toolkit.toplevels().count
                     Task { @MainActor in
-                        // Only for a person to look at the dialog (not a test's synchronisation).
-                        await ScenarioHost.idle(.seconds(2))
-                        if let screenshot { _ = try? await ScriptRunner.run("import", ["-window", "root", screenshot], timeout: 30) }
+                        let parts = { Toolkit.childrenWithInternal(of: view) }
+                        _ = await ScenarioHost.wait(until: { !parts().flatMap { Probes.buttonLabels(in: $0) }.isEmpty })
+                        seen.texts = parts().flatMap { Probes.labelTexts(in: $0) }
+                        seen.buttons = parts().flatMap { Probes.buttonLabels(in: $0) }
+                        seen.newToplevels = Toolkit.toplevels().count - toplevels
+                        if let screenshot {
+                            // For a person to look at (not the test's synchronisation): the dialog drawn.
+                            await ScenarioHost.idle(.seconds(1))
+                            _ = try? await ScriptRunner.run("import", ["-window", "root", screenshot], timeout: 30)
+                        }
                         answer(held.pointer)
                     }
                     return false
@@ -86,21 +97,47 @@ extension EmbeddedScenarios {
         // A short timeout: a 401 page left standing would show here as timedOut.
         parameters.timeout = Patience.scaled(.seconds(40))
         let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: authorization)
+        var started: (any NSObjectProtocol)?
         if mode == "window", password != nil {
-            // The window's view is made by the session; its handler goes on before the first answer.
-            guard await ScenarioHost.wait(until: { run.webview != nil }), let view = run.webview else {
-                facts[.outcome] = "no view was reported"
-                return facts
+            // The window's view is made by the session: its handler goes on at the first load's start
+            // (posted from load-changed, before any answer of the page can reach this process).
+            seen.watch = watch
+            started = NotificationCenter.default.addObserver(forName: .webAuthDidStartLoad, object: run.session, queue: nil) { note in
+                let handle = note.userInfo?[WebAuthNotificationKey.webview] as? WebviewHandle
+                MainActor.assumeIsolated { seen.attach(handle?.pointer) }
             }
-            watch(view)
         }
+        defer { started.map { NotificationCenter.default.removeObserver($0) } }
         let result = try await run.outcome()
         facts.merge(run.facts(result))
         facts[.mode] = mode
         facts[.negotiateAsked] = asked.joined(separator: ",")
+        if password == "dialog" {
+            facts[.dialogTexts] = seen.texts
+            facts[.dialogButtons] = seen.buttons
+            facts[.negotiateDialogToplevels] = seen.newToplevels
+        }
         facts[.callbackRequests] = callback.requests.count
         connections.disconnectAll()
         _ = appWindow
         return facts
+    }
+}
+
+/// What WebKit's credentials dialog showed inside the view (`dialog`).
+@MainActor
+private final class DialogSeen {
+    var texts: [String] = []
+    var buttons: [String] = []
+    /// Toplevel windows added while it showed (0: it is inside the view's window).
+    var newToplevels = -1
+    /// Connects the scenario's `authenticate` handler (once) to the session's view.
+    var watch: ((UnsafeMutableRawPointer) -> Void)?
+    private var attached = false
+
+    func attach(_ view: UnsafeMutableRawPointer?) {
+        guard !attached, let view, let watch else { return }
+        attached = true
+        watch(view)
     }
 }

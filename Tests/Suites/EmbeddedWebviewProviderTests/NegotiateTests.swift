@@ -84,10 +84,15 @@ extension EmbeddedWebviewProviderTests {
         /// Runs the `negotiate` scenario with this realm's environment and the ticket cache `cache`.
         func scenario(
             _ mode: String, _ session: String = "persistent", trust: Bool = true, extra: [String] = [], cache: String,
-            on platform: Platform
+            language: String? = nil, on platform: Platform
         ) async throws -> ScenarioReport {
             let home = EmbeddedWebviewProviderTests.temporaryFolder()
             var environment = environment(cache: cache)
+            if let language {
+                // As LocalizedWindowsTests: the person's language, on a locale every machine has.
+                environment["LANGUAGE"] = language
+                environment["LC_ALL"] = "C.UTF-8"
+            }
             environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
             environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
             // No list of the tests' own: what the scenario's allowNegotiate(to:) sets is all there is.
@@ -101,7 +106,7 @@ extension EmbeddedWebviewProviderTests {
         }
     }
 
-    @Test("With a Kerberos ticket, a page that asks Negotiate signs the person in without a word", arguments: Platform.x11, ["window", "custom-view"])
+    @Test("With a Kerberos ticket, a page that asks Negotiate signs the person in without a word", arguments: Platform.standard, ["window", "custom-view"])
     func negotiateWithTicket(_ platform: Platform, mode: String) async throws {
         let realm = try await KerberosRealm.start()
         defer { realm.stop() }
@@ -168,6 +173,20 @@ extension EmbeddedWebviewProviderTests {
         #expect(report[.code] == "basic-alice")
         // WEBKIT_AUTHENTICATION_SCHEME_HTTP_BASIC is 2.
         #expect(report[.negotiateAsked] == "2", "\(report[.negotiateAsked] ?? "")")
+    }
+
+    @Test("WebKit's credentials dialog shows inside the library's window, in the person's language, and its answer signs in", arguments: Platform.x11)
+    func credentialsDialogInWindow(_ platform: Platform) async throws {
+        let realm = try await KerberosRealm.start()
+        defer { realm.stop() }
+        let report = try await realm.scenario("window", extra: ["dialog"], cache: "alice", language: "de", on: platform)
+        #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        #expect(report[.code] == "basic-alice")
+        let texts = report[.dialogTexts] ?? []
+        #expect(texts.contains("Benutzername") && texts.contains("Passwort"), "the dialog is German: \(texts)")
+        #expect(texts.contains { $0.contains("WVH intranet") }, "it names the page's realm: \(texts)")
+        #expect(report[.dialogButtons]?.contains("_Abbrechen") == true, "\(report[.dialogButtons] ?? [])")
+        #expect(report[.negotiateDialogToplevels] == 0, "the dialog is inside the library's window, no window of its own")
     }
 }
 

@@ -305,3 +305,8 @@ extension ReportKey where Value == String {
     /// The schemes (`WebKitAuthenticationScheme` numbers, comma-separated) the test's `authenticate` handler saw.
     public static var negotiateAsked: Self { .init("negotiateAsked") }
 }
+
+extension ReportKey where Value == Int {
+    /// Toplevel windows added while WebKit's credentials dialog showed (`negotiate ... dialog`; 0: inside the view).
+    public static var negotiateDialogToplevels: Self { .init("negotiateDialogToplevels") }
+}
