@@ -17,7 +17,8 @@ import EmbeddedWebviewProviderGTK3
 #endif
 
 extension EmbeddedScenarios {
-    /// `<window|custom-view> <persistent|ephemeral> <base URL> <trust|no-trust> [basic|dialog]`:
+    /// `<window|custom-view> <persistent|ephemeral> <base URL> <trust|no-trust|refusals> [basic|dialog]`
+    /// (`refusals`: only what `allowNegotiate(to:)` refuses, no sign-in):
     /// signs in at `<base>/authorize`. `trust` names the base's origin with
     /// `EmbeddedWebviewProvider.allowNegotiate(to:)` before the first view (plain http needs it).
     /// `basic`: the page offers Basic too, and the scenario answers WebKit's `authenticate` as a
@@ -30,6 +31,30 @@ extension EmbeddedScenarios {
         let base = arguments[2], trust = arguments[3] == "trust"
         let password = arguments.count > 4 ? arguments[4] : nil
         var facts = ScenarioReport()
+        if arguments[3] == "refusals" {
+            // What allowNegotiate(to:) refuses: an origin that is not http(s) with a host, and any
+            // call once the library has started WebKit's network process (a prewarmed window here).
+            var refusals: [String] = []
+            for origin in ["ftp://files.example.com", "https:///no-host", "file:///etc/krb5.conf"] {
+                do throws(WebAuthError) {
+                    try EmbeddedWebviewProvider.allowNegotiate(to: [URL(string: origin)!])
+                    refusals.append("accepted \(origin)")
+                } catch {
+                    refusals.append("\(error.code): \(error.message)")
+                }
+            }
+            EmbeddedWebviewProvider.prewarm()
+            do throws(WebAuthError) {
+                try EmbeddedWebviewProvider.allowNegotiate(to: [URL(string: base)!])
+                refusals.append("accepted after the first window")
+            } catch {
+                refusals.append("\(error.code): \(error.message)")
+            }
+            EmbeddedWebviewProvider.releasePrewarmed()
+            facts[.negotiateRefusals] = refusals
+            facts[.negotiateTrustedURIs] = ProcessInfo.processInfo.environment["SOUP_GSSAPI_TRUSTED_URIS"] ?? ""
+            return facts
+        }
         if trust {
             do throws(WebAuthError) {
                 try EmbeddedWebviewProvider.allowNegotiate(to: [URL(string: base)!])

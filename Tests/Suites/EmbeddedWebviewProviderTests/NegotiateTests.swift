@@ -84,7 +84,7 @@ extension EmbeddedWebviewProviderTests {
         /// Runs the `negotiate` scenario with this realm's environment and the ticket cache `cache`.
         func scenario(
             _ mode: String, _ session: String = "persistent", trust: Bool = true, extra: [String] = [], cache: String,
-            language: String? = nil, on platform: Platform
+            language: String? = nil, on platform: Platform, refusals: Bool = false
         ) async throws -> ScenarioReport {
             let home = EmbeddedWebviewProviderTests.temporaryFolder()
             var environment = environment(cache: cache)
@@ -99,7 +99,7 @@ extension EmbeddedWebviewProviderTests {
             environment["SOUP_GSSAPI_TRUSTED_URIS"] = nil
             let report = try await ScenarioRunner.run(
                 EmbeddedScenario.negotiate, in: platform.toolkit.program,
-                arguments: [mode, session, base, trust ? "trust" : "no-trust"] + extra, environment: environment,
+                arguments: [mode, session, base, refusals ? "refusals" : trust ? "trust" : "no-trust"] + extra, environment: environment,
                 display: platform.display)
             #expect(report[.gdkDisplay] == platform.gdkDisplayType, "GTK ran on another display than asked")
             return report
@@ -187,6 +187,21 @@ extension EmbeddedWebviewProviderTests {
         #expect(texts.contains { $0.contains("WVH intranet") }, "it names the page's realm: \(texts)")
         #expect(report[.dialogButtons]?.contains("_Abbrechen") == true, "\(report[.dialogButtons] ?? [])")
         #expect(report[.negotiateDialogToplevels] == 0, "the dialog is inside the library's window, no window of its own")
+    }
+
+    @Test("allowNegotiate(to:) refuses an origin that is not http(s) with a host, and any call after the first window, saying why", arguments: Platform.x11)
+    func allowNegotiateRefusals(_ platform: Platform) async throws {
+        let realm = try await KerberosRealm.start()
+        defer { realm.stop() }
+        let report = try await realm.scenario("window", trust: false, extra: [], cache: "alice", on: platform, refusals: true)
+        let refusals = report[.negotiateRefusals] ?? []
+        #expect(refusals.count == 4, "\(refusals)")
+        for refusal in refusals.prefix(3) {
+            #expect(refusal.hasPrefix("invalidParameters: allowNegotiate(to:) takes http or https origins with a host"), "\(refusal)")
+        }
+        #expect(refusals.last?.hasPrefix("invalidParameters: allowNegotiate(to:) was called after the first sign-in window was made") == true,
+                "\(refusals)")
+        #expect(report[.negotiateTrustedURIs] == "", "nothing refused reached the environment")
     }
 }
 

@@ -310,3 +310,8 @@ extension ReportKey where Value == Int {
     /// Toplevel windows added while WebKit's credentials dialog showed (`negotiate ... dialog`; 0: inside the view).
     public static var negotiateDialogToplevels: Self { .init("negotiateDialogToplevels") }
 }
+
+extension ReportKey where Value == [String] {
+    /// What `allowNegotiate(to:)` answered to bad origins and to a call after the first window (`negotiate ... refusals`).
+    public static var negotiateRefusals: Self { .init("negotiateRefusals") }
+}
