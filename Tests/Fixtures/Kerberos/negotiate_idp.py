@@ -80,7 +80,10 @@ def main(state):
     kdc = FILE:{state}/kdc.log
 """)
     write(os.path.join(state, "kadm5.acl"), "")
-    env = dict(os.environ, KRB5_CONFIG=krb5_conf, KRB5_KDC_PROFILE=kdc_conf, KRB5_KTNAME=f"FILE:{keytab}")
+    # kdb5_util, kadmin.local and krb5kdc live in /usr/sbin, which a user's PATH may lack.
+    path = os.environ.get("PATH", "/usr/bin:/bin")
+    env = dict(os.environ, KRB5_CONFIG=krb5_conf, KRB5_KDC_PROFILE=kdc_conf, KRB5_KTNAME=f"FILE:{keytab}",
+               PATH=path if "/usr/sbin" in path.split(":") else path + ":/usr/sbin")
     env.pop("KRB5CCNAME", None)
 
     def run(*command):

@@ -76,7 +76,7 @@ extension EmbeddedWebviewProviderTests {
         }
 
         func stop() {
-            FileManager.default.createFile(atPath: directory.appendingPathComponent("stop").path, contents: nil)
+            _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stop").path, contents: nil)
             _ = child.waitForExit()
             try? FileManager.default.removeItem(at: directory)
         }
