@@ -10,14 +10,15 @@ Debian's python3-gssapi (hence /usr/bin/python3, not a pyenv one), krb5-kdc and 
    127.0.0.1, no DNS), creates the realm's database, the person `alice` (password `alice-pw`) and
    the services `HTTP/127.0.0.1` and `HTTP/localhost` (libsoup asks for `HTTP@<the URI's host>`),
    whose keys go to STATE_DIR/http.keytab; starts `krb5kdc -n`.
-2. Serves on a free port of 127.0.0.1:
+2. Serves on a free port of 127.0.0.1, over http, and over https on another (a self-signed
+   certificate for 127.0.0.1, STATE_DIR/cert.pem):
      /authorize?redirect_uri=..&state=..[&offer=basic]
         without `Authorization: Negotiate`: 401 with `WWW-Authenticate: Negotiate` (and
         `Basic realm="WVH intranet"` with offer=basic) and a page saying so;
         with a Negotiate token the keytab accepts: 302 to redirect_uri?code=kerberos-<person>&state=..
         (the token's person, `alice@WVH.TEST` -> `alice`);
         with `Basic alice:alice-pw` (offer=basic only): 302 to redirect_uri?code=basic-alice&state=..
-3. Writes STATE_DIR/ready (JSON: base URL, realm, krb5_config, kdc_profile, ccache) once both
+3. Writes STATE_DIR/ready (JSON: base and https_base URLs, cert, realm, krb5_config, kdc_profile) once all
    listen; appends one JSON line per request to STATE_DIR/requests.log (path, the Authorization
    scheme, the outcome); exits when STATE_DIR/stop appears (600 s at most), ending the KDC.
 
@@ -169,6 +170,17 @@ def main(state):
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
+    # The same page over https, with a self-signed certificate for 127.0.0.1 (a caller's view trusts it).
+    import ssl
+    cert, key = os.path.join(state, "cert.pem"), os.path.join(state, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(cert, key)
+    secure = http.server.ThreadingHTTPServer(("127.0.0.1", free_port()), Handler)
+    secure.socket = tls.wrap_socket(secure.socket, server_side=True)
+    threading.Thread(target=secure.serve_forever, daemon=True).start()
 
     # Ready when the KDC answers: a ticket for nobody would do, so ask for the service's own.
     deadline = time.monotonic() + 60
@@ -184,7 +196,8 @@ def main(state):
             kdc.kill()
             sys.exit("the KDC did not answer within 60 s")
         time.sleep(0.1)
-    ready = {"base": f"http://127.0.0.1:{server.server_address[1]}", "realm": REALM, "krb5_config": krb5_conf,
+    ready = {"base": f"http://127.0.0.1:{server.server_address[1]}", "https_base": f"https://127.0.0.1:{secure.server_address[1]}",
+             "cert": cert, "realm": REALM, "krb5_config": krb5_conf,
              "kdc_profile": kdc_conf, "person": PERSON, "password": PASSWORD}
     write(os.path.join(state, "ready.tmp"), json.dumps(ready))
     os.rename(os.path.join(state, "ready.tmp"), os.path.join(state, "ready"))
@@ -195,6 +208,7 @@ def main(state):
             time.sleep(0.2)
     finally:
         server.shutdown()
+        secure.shutdown()
         kdc.terminate()
         kdc.wait()
 

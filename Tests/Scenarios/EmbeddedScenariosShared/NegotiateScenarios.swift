@@ -18,7 +18,8 @@ import EmbeddedWebviewProviderGTK3
 
 extension EmbeddedScenarios {
     /// `<window|custom-view> <persistent|ephemeral> <base URL> <trust|no-trust|refusals> [basic|dialog]`
-    /// (`refusals`: only what `allowNegotiate(to:)` refuses, no sign-in):
+    /// (`refusals`: only what `allowNegotiate(to:)` refuses, no sign-in; an https base in a
+    /// custom-view trusts the certificate file `NEGOTIATE_CERTIFICATE` names):
     /// signs in at `<base>/authorize`. `trust` names the base's origin with
     /// `EmbeddedWebviewProvider.allowNegotiate(to:)` before the first view (plain http needs it).
     /// `basic`: the page offers Basic too, and the scenario answers WebKit's `authenticate` as a
@@ -113,6 +114,12 @@ extension EmbeddedScenarios {
             Toolkit.setChild(view, of: window)
             Toolkit.show(window)
             appWindow = window
+            if base.hasPrefix("https:"), let file = ProcessInfo.processInfo.environment["NEGOTIATE_CERTIFICATE"] {
+                // The page's self-signed certificate, trusted for this view's session only.
+                let certificate = try withGError { error in g_tls_certificate_new_from_file(file, error) }!
+                Toolkit.allowCertificate(certificate, host: "127.0.0.1", in: view)
+                g_object_unref(certificate)
+            }
             watch(view)
             parameters = WebviewParameters(webviewType: .embedded, customWebview: WebviewHandle(view))
         } else {

@@ -17,6 +17,9 @@ extension EmbeddedWebviewProviderTests {
         let directory: URL
         let child: CleanSpawn
         let base: String
+        /// The same page over https (a self-signed certificate for 127.0.0.1: ``certificate``).
+        let httpsBase: String
+        let certificate: String
 
         static func start() async throws -> KerberosRealm {
             let directory = Self.temporaryFolder()
@@ -29,9 +32,10 @@ extension EmbeddedWebviewProviderTests {
             let deadline = ContinuousClock.now + Patience.scaled(.seconds(60))
             while ContinuousClock.now < deadline {
                 if let data = try? Data(contentsOf: directory.appendingPathComponent("ready")),
-                    let facts = try JSONSerialization.jsonObject(with: data) as? [String: String], let base = facts["base"]
+                    let facts = try JSONSerialization.jsonObject(with: data) as? [String: String], let base = facts["base"],
+                    let httpsBase = facts["https_base"], let certificate = facts["cert"]
                 {
-                    return KerberosRealm(directory: directory, child: child, base: base)
+                    return KerberosRealm(directory: directory, child: child, base: base, httpsBase: httpsBase, certificate: certificate)
                 }
                 if let status = child.exitStatusIfEnded() {
                     let log = (try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? ""
@@ -84,10 +88,11 @@ extension EmbeddedWebviewProviderTests {
         /// Runs the `negotiate` scenario with this realm's environment and the ticket cache `cache`.
         func scenario(
             _ mode: String, _ session: String = "persistent", trust: Bool = true, extra: [String] = [], cache: String,
-            language: String? = nil, on platform: Platform, refusals: Bool = false
+            language: String? = nil, on platform: Platform, refusals: Bool = false, https: Bool = false
         ) async throws -> ScenarioReport {
             let home = EmbeddedWebviewProviderTests.temporaryFolder()
             var environment = environment(cache: cache)
+            environment["NEGOTIATE_CERTIFICATE"] = certificate
             if let language {
                 // As LocalizedWindowsTests: the person's language, on a locale every machine has.
                 environment["LANGUAGE"] = language
@@ -99,7 +104,8 @@ extension EmbeddedWebviewProviderTests {
             environment["SOUP_GSSAPI_TRUSTED_URIS"] = nil
             let report = try await ScenarioRunner.run(
                 EmbeddedScenario.negotiate, in: platform.toolkit.program,
-                arguments: [mode, session, base, refusals ? "refusals" : trust ? "trust" : "no-trust"] + extra, environment: environment,
+                arguments: [mode, session, https ? httpsBase : base, refusals ? "refusals" : trust ? "trust" : "no-trust"] + extra,
+                environment: environment,
                 display: platform.display)
             #expect(report[.gdkDisplay] == platform.gdkDisplayType, "GTK ran on another display than asked")
             return report
@@ -120,6 +126,17 @@ extension EmbeddedWebviewProviderTests {
         #expect(accepted.count == 1 && accepted.first?["scheme"] == "Negotiate" && accepted.first?["target"] == "HTTP/127.0.0.1@WVH.TEST",
                 "\(realm.requests)")
         #expect(report[.callbackRequests] == 0)
+    }
+
+    @Test("Over https a ticket goes to the page without allowNegotiate(to:), as libsoup does by default (a caller's view)", arguments: Platform.x11)
+    func negotiateOverHTTPS(_ platform: Platform) async throws {
+        let realm = try await KerberosRealm.start()
+        defer { realm.stop() }
+        try await realm.kinit(cache: "alice")
+        let report = try await realm.scenario("custom-view", trust: false, cache: "alice", on: platform, https: true)
+        #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        #expect(report[.code] == "kerberos-alice")
+        #expect(report[.negotiateTrustedURIs] == "", "no list: libsoup's default")
     }
 
     @Test(
