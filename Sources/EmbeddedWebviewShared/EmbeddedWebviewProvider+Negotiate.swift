@@ -84,6 +84,12 @@ enum NegotiateHosts {
             + "without a valid ticket, or in an ephemeral session, the sign-in ends with integratedAuthenticationUnavailable"
     }
 
+    /// Whether WebKit's network process sends a ticket to `url`: with no list, to every https URL
+    /// (libsoup's default); with one, to the origins it names.
+    static func reaches(_ url: URL?) -> Bool {
+        current().isEmpty ? url?.scheme?.lowercased() == "https" : allows(url)
+    }
+
     /// Whether the list names `url`'s origin (a listed origin without a port allows every port).
     static func allows(_ url: URL?) -> Bool {
         guard let url, let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return false }

@@ -45,10 +45,10 @@ enum NegotiateChallenge {
             message = "\(asked), which an ephemeral session (prefersEphemeralWebBrowserSession) cannot answer: "
                 + "WebKit sends no Kerberos ticket there. Sign in without prefersEphemeralWebBrowserSession, "
                 + "or in the system browser."
-        } else if url?.scheme?.lowercased() == "http" && !NegotiateHosts.allows(url) {
-            message = "\(asked) over plain http, where WebKit sends a Kerberos ticket only to hosts the app names: "
-                + "call EmbeddedWebviewProvider.allowNegotiate(to:) with \(url.map { "\($0.scheme ?? "http")://\(host)" } ?? host) "
-                + "before the app's first web view."
+        } else if !NegotiateHosts.reaches(url) {
+            message = "\(asked), where WebKit sends no Kerberos ticket: plain http hosts, and every host once the app "
+                + "names any, get one only when named. Call EmbeddedWebviewProvider.allowNegotiate(to:) with "
+                + "\(url.map { "\($0.scheme ?? "http")://\(host)" } ?? host) before the app's first web view."
         } else {
             switch ticket() {
             case .expired:

@@ -9,7 +9,8 @@ Debian's python3-gssapi (hence /usr/bin/python3, not a pyenv one), krb5-kdc and 
 1. Writes STATE_DIR/krb5.conf and STATE_DIR/kdc.conf (realm WVH.TEST, its KDC on a free port of
    127.0.0.1, no DNS), creates the realm's database, the person `alice` (password `alice-pw`) and
    the services `HTTP/127.0.0.1` and `HTTP/localhost` (libsoup asks for `HTTP@<the URI's host>`),
-   whose keys go to STATE_DIR/http.keytab; starts `krb5kdc -n`.
+   whose keys go to STATE_DIR/http.keytab (NEGOTIATE_IDP_SERVICES=localhost: only HTTP/localhost, so
+   the page at 127.0.0.1 has no service principal); starts `krb5kdc -n`.
 2. Serves on a free port of 127.0.0.1, over http, and over https on another (a self-signed
    certificate for 127.0.0.1, STATE_DIR/cert.pem):
      /authorize?redirect_uri=..&state=..[&offer=basic]
@@ -94,7 +95,8 @@ def main(state):
     run("kadmin.local", "-r", REALM, "-q", f"addprinc -pw {PASSWORD} {PERSON}")
     # The person's keys too, so the test's kinit needs no terminal: kinit -k -t STATE_DIR/alice.keytab alice.
     run("kadmin.local", "-r", REALM, "-q", f"ktadd -norandkey -k {state}/{PERSON}.keytab {PERSON}")
-    for host in ("127.0.0.1", "localhost"):
+    # NEGOTIATE_IDP_SERVICES: the hosts with a service principal (a realm that lacks the page's: "localhost").
+    for host in os.environ.get("NEGOTIATE_IDP_SERVICES", "127.0.0.1,localhost").split(","):
         run("kadmin.local", "-r", REALM, "-q", f"addprinc -randkey HTTP/{host}")
         run("kadmin.local", "-r", REALM, "-q", f"ktadd -k {keytab} HTTP/{host}")
     kdc = subprocess.Popen(["krb5kdc", "-n", "-r", REALM, "-P", os.path.join(state, "kdc.pid")], env=env,
@@ -182,13 +184,13 @@ def main(state):
     secure.socket = tls.wrap_socket(secure.socket, server_side=True)
     threading.Thread(target=secure.serve_forever, daemon=True).start()
 
-    # Ready when the KDC answers: a ticket for nobody would do, so ask for the service's own.
+    # Ready when the KDC answers: ask for alice's ticket into a cache of its own.
     deadline = time.monotonic() + 60
     probe_cache = f"FILE:{state}/ccache-probe"
     while True:
         if kdc.poll() is not None:
             sys.exit(f"krb5kdc ended (exit {kdc.returncode}); see {state}/kdc.log")
-        done = subprocess.run(["kinit", "-k", "-t", keytab, "-c", probe_cache, "HTTP/localhost"], env=env,
+        done = subprocess.run(["kinit", "-k", "-t", f"{state}/{PERSON}.keytab", "-c", probe_cache, PERSON], env=env,
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if done.returncode == 0:
             break

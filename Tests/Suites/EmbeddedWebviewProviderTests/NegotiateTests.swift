@@ -21,13 +21,15 @@ extension EmbeddedWebviewProviderTests {
         let httpsBase: String
         let certificate: String
 
-        static func start() async throws -> KerberosRealm {
+        /// `services`: the hosts with a service principal `HTTP/<host>` (both the page's names by default).
+        static func start(services: String = "127.0.0.1,localhost") async throws -> KerberosRealm {
             let directory = Self.temporaryFolder()
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             // Debian's python3, where python3-gssapi is (a python3 of pyenv's would not have it).
             let script = Checkout.fixture("Kerberos").appendingPathComponent("negotiate_idp.py").path
             let child = try CleanSpawn(
-                ["/usr/bin/python3", script, directory.path], environment: ProcessInfo.processInfo.environment,
+                ["/usr/bin/python3", script, directory.path],
+                environment: ProcessInfo.processInfo.environment.merging(["NEGOTIATE_IDP_SERVICES": services]) { $1 },
                 outputFiles: (directory.appendingPathComponent("out").path, directory.appendingPathComponent("err").path))
             let deadline = ContinuousClock.now + Patience.scaled(.seconds(60))
             while ContinuousClock.now < deadline {
@@ -179,6 +181,19 @@ extension EmbeddedWebviewProviderTests {
         #expect(ContinuousClock.now - started < Patience.scaled(.seconds(35)), "ended at once, not at the 40 s timeout")
         #expect(realm.requests.filter { $0["outcome"] == "accepted" }.isEmpty)
         #expect(!realm.requests.isEmpty, "the page was asked")
+    }
+
+    @Test("A valid ticket the page's realm gives no service ticket for (no HTTP/127.0.0.1): the session ends at once, naming the principal", arguments: Platform.x11)
+    func negotiateWithoutServicePrincipal(_ platform: Platform) async throws {
+        let realm = try await KerberosRealm.start(services: "localhost")
+        defer { realm.stop() }
+        try await realm.kinit(cache: "alice")
+        let started = ContinuousClock.now
+        let report = try await realm.scenario("window", cache: "alice", on: platform)
+        #expect(report[.outcome] == "integratedAuthenticationUnavailable", "\(report[.outcome] ?? ""): \(report[.errorMessage] ?? "")")
+        let message = report[.errorMessage] ?? ""
+        #expect(message.contains("it did not accept your Kerberos ticket") && message.contains("HTTP/127.0.0.1"), "\(message)")
+        #expect(ContinuousClock.now - started < Patience.scaled(.seconds(35)), "ended at once, not at the 40 s timeout")
     }
 
     @Test("A page that offers Basic beside Negotiate, without a ticket: WebKit asks for the password, and the answer signs in", arguments: Platform.x11)
