@@ -64,6 +64,12 @@ let package = Package(
             pkgConfig: "libqrencode",
             providers: [.apt(["libqrencode-dev"])]
         ),
+        // MIT Kerberos's GSS-API: whether the person's ticket is there and valid (the embedded view's Negotiate).
+        .systemLibrary(
+            name: "CGSSAPI",
+            pkgConfig: "krb5-gssapi",
+            providers: [.apt(["libkrb5-dev"])]
+        ),
         // libsecret (GLib + GIO only, no toolkit), for the default token store: the Secret Service.
         .systemLibrary(
             name: "CLibSecret",
@@ -98,12 +104,12 @@ let package = Package(
         // context other apps are started with (ToolkitIntegration.gtk3 / .gtk4).
         .target(
             name: "EmbeddedWebviewProviderGTK3",
-            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK3", "WebviewHostGTK3"],
+            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK3", "WebviewHostGTK3", "CGSSAPI"],
             exclude: ["Shared/README.md"]
         ),
         .target(
             name: "EmbeddedWebviewProviderGTK4",
-            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK4", "WebviewHostGTK4"],
+            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK4", "WebviewHostGTK4", "CGSSAPI"],
             exclude: ["Shared/README.md"],
             swiftSettings: [.define("WEBKITGTK_6")]
         ),

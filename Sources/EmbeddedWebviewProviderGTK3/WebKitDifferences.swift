@@ -13,6 +13,8 @@ import WebviewHostGTK3
 enum WebKitDifferences {
     /// Where a sign-in window's web data lives: a `WebKitWebContext` (the views of one context
     /// share its web process pool, cookies and storage).
+    /// A `WebKitAuthenticationRequest *` (`authenticate`'s argument; its instance struct is public in 4.1).
+    typealias AuthenticationRequest = UnsafeMutablePointer<WebKitAuthenticationRequest>
     typealias DataStore = UnsafeMutablePointer<WebKitWebContext>
     /// A `WebKitURIRequest *` (derivable in 4.1, so a typed pointer).
     typealias URIRequest = UnsafeMutablePointer<WebKitURIRequest>
@@ -134,4 +136,7 @@ enum WebKitDifferences {
     private static func failOnTLSErrors(_ manager: UnsafeMutablePointer<WebKitWebsiteDataManager>?) {
         webkit_website_data_manager_set_tls_errors_policy(manager, WEBKIT_TLS_ERRORS_POLICY_FAIL)
     }
+
+    /// Whether `view` keeps nothing on disk (`webkit_web_view_is_ephemeral`): WebKit sends no Kerberos ticket there.
+    static func isEphemeral(_ view: WebView) -> Bool { webkit_web_view_is_ephemeral(view) != 0 }
 }

@@ -14,6 +14,8 @@ import WebviewHostGTK4
 @MainActor
 enum WebKitDifferences {
     /// Where a sign-in window's web data lives: a `WebKitNetworkSession *` (final in 6.0, so opaque).
+    /// A `WebKitAuthenticationRequest *` (`authenticate`'s argument; final in 6.0, so opaque).
+    typealias AuthenticationRequest = OpaquePointer
     typealias DataStore = OpaquePointer
     /// A `WebKitURIRequest *` (final in 6.0, so opaque).
     typealias URIRequest = OpaquePointer
@@ -126,5 +128,11 @@ enum WebKitDifferences {
     /// Destroys a toplevel the library made (`gtk_window_destroy`).
     static func destroyWindow(_ window: some GObjectPointer) {
         gtk_window_destroy(wvh_window(window.objectAddress))
+    }
+
+    /// Whether `view`'s network session keeps nothing on disk (`webkit_network_session_is_ephemeral`):
+    /// WebKit sends no Kerberos ticket there.
+    static func isEphemeral(_ view: WebView) -> Bool {
+        webkit_web_view_get_network_session(view).map { webkit_network_session_is_ephemeral($0) != 0 } ?? false
     }
 }

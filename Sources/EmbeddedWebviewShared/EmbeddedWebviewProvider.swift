@@ -39,6 +39,7 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
             "Entra ID's device challenge (PKeyAuth): answered as a device without a registered key; PKeyAuth/1.0 in the user agent at Entra ID and AD FS authorities",
             "the device broker's single-sign-on cookie (Microsoft's PRT SSO cookie): sent to the Entra ID authority's host when a registered broker gives one (SignIn)",
             "client certificates and smart cards: not answered yet (WebKit sends no certificate)",
+            NegotiateHosts.helpNote,
         ]
     }
 

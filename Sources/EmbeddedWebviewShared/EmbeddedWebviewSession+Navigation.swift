@@ -60,6 +60,8 @@ extension EmbeddedWebviewSession {
                     url, text: SignInNavigation.text(of: request), isUserGesture: webkit_navigation_action_is_user_gesture(action) != 0)
             }
             return true
+        case WEBKIT_POLICY_DECISION_TYPE_RESPONSE:
+            return negotiateUnanswered(decision)
         default:
             return false
         }

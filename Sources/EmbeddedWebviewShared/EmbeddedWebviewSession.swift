@@ -25,7 +25,7 @@ import WebviewHost
 final class EmbeddedWebviewSession: WebviewProviderSession {
     let request: WebAuthRequest
     let reporter: WebAuthSessionReporter
-    private let connections = SignalConnections()
+    let connections = SignalConnections()
     private(set) var window: SignInWindow?
     /// The view: the window's, or the caller's (lent: the app owns it).
     private(set) var webView: WebKitDifferences.WebView?
@@ -242,6 +242,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             if self.ended { return Self.refuseAfterEnd(decision, type: type) }
             return self.decidePolicy(decision, type: type)
         })
+        attachAuthenticate(to: view)
         connections.connect(view, "create", .create { [weak self] (action: WebKitDifferences.NavigationAction?) -> WebKitDifferences.Widget? in
             // window.open, target=_blank and friends: never a new window.
             guard let self, !self.ended, let action else { return nil }

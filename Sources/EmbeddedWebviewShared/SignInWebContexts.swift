@@ -16,6 +16,10 @@ enum SignInWebContexts {
     private static var persistent: WebKitDifferences.DataStore?
     private static var ephemeral: WebKitDifferences.DataStore?
 
+    /// Whether a store was made: WebKit's network process has started with this process's
+    /// environment (what `EmbeddedWebviewProvider.allowNegotiate(to:)` sets is read only then).
+    static var started: Bool { persistent != nil || ephemeral != nil }
+
     /// The store for a session; `ephemeral` shares nothing with the persistent one.
     static func context(ephemeral wantsEphemeral: Bool) -> WebKitDifferences.DataStore {
         if wantsEphemeral {

@@ -52,6 +52,10 @@ public struct WebAuthError: Error, Sendable, CustomStringConvertible, LocalizedE
         /// it gave no way to build the new request, or no browser can run. ``WebAuthError/handOver``
         /// says why it was needed.
         public static let systemBrowserRequired = Code("systemBrowserRequired")
+        /// A page asked for Windows Integrated Authentication (`WWW-Authenticate: Negotiate`,
+        /// Kerberos) and the view could not answer it: no valid ticket (none, or expired), an
+        /// ephemeral session, or a plain-http host Negotiate may not go to. The message says which.
+        public static let integratedAuthenticationUnavailable = Code("integratedAuthenticationUnavailable")
     }
 
     /// The OAuth error a server returned (RFC 6749 section 4.1.2.1).

@@ -9,6 +9,9 @@ import GLibSupport
 /// clicks, and the header bar's subtitle.
 @MainActor
 enum Toolkit {
+    /// A `WebKitAuthenticationRequest *` (`authenticate`'s argument; its instance struct is public in WebKitGTK 4.1).
+    typealias AuthenticationRequest = UnsafeMutablePointer<WebKitAuthenticationRequest>
+
     /// Opens the display (`gtk_init_check`); the default `GdkDisplay *`, or `nil` without one.
     static func initialize() -> UnsafeMutableRawPointer? {
         gtk_init_check(nil, nil) != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil
@@ -146,6 +149,20 @@ enum Toolkit {
         while let current = node {
             if let child = current.pointee.data { children.append(child) }
             node = current.pointee.next
+        }
+        return children
+    }
+
+    /// The children of `widget` with the internal ones (`gtk_container_forall`): a web view's
+    /// credentials dialog is one of WebKitWebViewBase's internal children in GTK 3.
+    static func childrenWithInternal(of widget: UnsafeMutableRawPointer) -> [UnsafeMutableRawPointer] {
+        guard g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer(widget)), gtk_container_get_type()) != 0 else { return [] }
+        var children: [UnsafeMutableRawPointer] = []
+        withUnsafeMutablePointer(to: &children) { list in
+            gtk_container_forall(wvh_container(widget), { child, data in
+                guard let child, let data else { return }
+                data.assumingMemoryBound(to: [UnsafeMutableRawPointer].self).pointee.append(UnsafeMutableRawPointer(child))
+            }, list)
         }
         return children
     }

@@ -9,6 +9,9 @@ import GLibSupport
 /// clicks, and the header bar's subtitle.
 @MainActor
 enum Toolkit {
+    /// A `WebKitAuthenticationRequest *` (`authenticate`'s argument; opaque in WebKitGTK 6.0).
+    typealias AuthenticationRequest = OpaquePointer
+
     /// Opens the display (`gtk_init_check`); the default `GdkDisplay *`, or `nil` without one.
     static func initialize() -> UnsafeMutableRawPointer? {
         gtk_init_check() != 0 ? UnsafeMutableRawPointer(gdk_display_get_default()) : nil
@@ -137,6 +140,11 @@ enum Toolkit {
             child = gtk_widget_get_next_sibling(current)
         }
         return children
+    }
+
+    /// The children of `widget`: GTK 4 has no internal children apart (a web view's credentials dialog is one).
+    static func childrenWithInternal(of widget: UnsafeMutableRawPointer) -> [UnsafeMutableRawPointer] {
+        children(of: widget)
     }
 
     private static func descendants(of widget: UnsafeMutableRawPointer) -> [UnsafeMutableRawPointer] {

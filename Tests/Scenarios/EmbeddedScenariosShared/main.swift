@@ -37,6 +37,7 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .conformance: EmbeddedScenarios.conformance
     case .pkeyAuth: EmbeddedScenarios.pkeyAuth
     case .signInCookies: EmbeddedScenarios.signInCookies
+    case .negotiate: EmbeddedScenarios.negotiate
     case .show: EmbeddedScenarios.show
     case .surface: EmbeddedScenarios.surface
     case .webPlatform: EmbeddedScenarios.webPlatform

@@ -217,6 +217,14 @@ exit(failures.isEmpty ? 0 : 1)
     EmbeddedWebviewProvider.releasePrewarmed()
 }
 
+// README "At work" (the intranet hosts Negotiate may go to) compiles as written.
+@MainActor func negotiateHostsSnippet() throws {
+    try EmbeddedWebviewProvider.allowNegotiate(to: [
+        URL(string: "http://intranet.example.com:8080")!,
+        URL(string: "https://adfs.example.com")!,   // no port: any port
+    ])
+}
+
 // README "Your own WebKitWebView" compiles as written.
 @MainActor func callerViewSnippet(authorizationURL: URL, state: String) async throws {
     let view = webkit_web_view_new()!                      // GtkWidget *, in your window's layout

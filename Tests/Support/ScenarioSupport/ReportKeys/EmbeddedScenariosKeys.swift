@@ -313,3 +313,21 @@ extension ReportKey where Value == Bool {
     /// Whether the caller's view has its own user agent again after the session (`pkeyauth`).
     public static var callerUserAgentKept: Self { .init("callerUserAgentKept") }
 }
+
+// Windows Integrated Authentication (`negotiate`, NegotiateScenarios.swift).
+extension ReportKey where Value == String {
+    /// `SOUP_GSSAPI_TRUSTED_URIS` after `allowNegotiate(to:)`, as WebKit's network process inherits it.
+    public static var negotiateTrustedURIs: Self { .init("negotiateTrustedURIs") }
+    /// The schemes (`WebKitAuthenticationScheme` numbers, comma-separated) the test's `authenticate` handler saw.
+    public static var negotiateAsked: Self { .init("negotiateAsked") }
+}
+
+extension ReportKey where Value == Int {
+    /// Toplevel windows added while WebKit's credentials dialog showed (`negotiate ... dialog`; 0: inside the view).
+    public static var negotiateDialogToplevels: Self { .init("negotiateDialogToplevels") }
+}
+
+extension ReportKey where Value == [String] {
+    /// What `allowNegotiate(to:)` answered to bad origins and to a call after the first window (`negotiate ... refusals`).
+    public static var negotiateRefusals: Self { .init("negotiateRefusals") }
+}

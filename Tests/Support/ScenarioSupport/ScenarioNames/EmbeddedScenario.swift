@@ -25,6 +25,8 @@ public enum EmbeddedScenario: String, ScenarioName {
     /// Entra ID's device challenge (PKeyAuth): `<window|custom-view> <variant>` (PKeyAuthScenarios.swift).
     case pkeyAuth = "pkeyauth"
     case signInCookies = "sign-in-cookies"
+    /// Windows Integrated Authentication: `<window|custom-view> <persistent|ephemeral> <base> <trust|no-trust> [basic|dialog]` (NegotiateScenarios.swift).
+    case negotiate
     case show
     case surface
     case webPlatform = "web-platform"
