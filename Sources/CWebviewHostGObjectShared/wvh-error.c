@@ -31,6 +31,8 @@ wvh_error_get_type (void)
     { WVH_ERROR_DEVICE_CODE_EXPIRED, "WVH_ERROR_DEVICE_CODE_EXPIRED", "device-code-expired" },
     { WVH_ERROR_DEVICE_CODE_DENIED, "WVH_ERROR_DEVICE_CODE_DENIED", "device-code-denied" },
     { WVH_ERROR_DEVICE_CODE_BLOCKED, "WVH_ERROR_DEVICE_CODE_BLOCKED", "device-code-blocked" },
+    { WVH_ERROR_INTEGRATED_AUTHENTICATION_UNAVAILABLE, "WVH_ERROR_INTEGRATED_AUTHENTICATION_UNAVAILABLE",
+      "integrated-authentication-unavailable" },
     { 0, NULL, NULL },
   };
   if (g_once_init_enter (&type))

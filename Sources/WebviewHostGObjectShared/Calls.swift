@@ -150,6 +150,7 @@ extension WebAuthError {
         .brokerUnavailable: WVH_ERROR_BROKER_UNAVAILABLE, .protocolMismatch: WVH_ERROR_PROTOCOL_MISMATCH,
         .deviceCodeExpired: WVH_ERROR_DEVICE_CODE_EXPIRED, .deviceCodeDenied: WVH_ERROR_DEVICE_CODE_DENIED,
         .deviceCodeBlocked: WVH_ERROR_DEVICE_CODE_BLOCKED,
+        .integratedAuthenticationUnavailable: WVH_ERROR_INTEGRATED_AUTHENTICATION_UNAVAILABLE,
     ]
 
     /// A new `GError` of `WVH_ERROR` (transfer full): the message, and the provider's `error`

@@ -50,6 +50,8 @@ GQuark wvh_error_quark (void);
  * @WVH_ERROR_DEVICE_CODE_EXPIRED: the device code expired before the person approved.
  * @WVH_ERROR_DEVICE_CODE_DENIED: the person refused on the other device.
  * @WVH_ERROR_DEVICE_CODE_BLOCKED: the provider blocked the device code.
+ * @WVH_ERROR_INTEGRATED_AUTHENTICATION_UNAVAILABLE: the page asked for Kerberos (Negotiate) and the view
+ *   cannot answer it (no or an expired ticket, an ephemeral session, a host not allowed); the message says which.
  *
  * Why a call failed.
  */
@@ -78,6 +80,7 @@ typedef enum {
   WVH_ERROR_DEVICE_CODE_EXPIRED,
   WVH_ERROR_DEVICE_CODE_DENIED,
   WVH_ERROR_DEVICE_CODE_BLOCKED,
+  WVH_ERROR_INTEGRATED_AUTHENTICATION_UNAVAILABLE,
 } WvhError;
 
 /**
