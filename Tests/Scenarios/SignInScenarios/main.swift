@@ -187,6 +187,7 @@ ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check(nil, 
     // the person answers ("approve": on their phone, from the QR code on the screen; "cancel":
     // Cancel in the window), a file for the screenshot.
     case .brokerCookie: { arguments in await brokerCookieSignIn(arguments) }
+    case .rssSignIns: { arguments in await rssSignIns(arguments) }
     case .deviceCodeWindow: { arguments in
         await deviceCodeWindowScenario(clientID: arguments[0], how: arguments[1], screenshot: arguments[2])
     }

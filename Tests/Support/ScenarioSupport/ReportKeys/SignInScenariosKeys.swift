@@ -67,3 +67,9 @@ extension ReportKey where Value == [String] {
     /// for a failure's message; `notifications` has the bare names.
     public static var loads: Self { .init("loads") }
 }
+
+extension ReportKey where Value == Int {
+    /// Resident memory (kB) after 5 sign-ins, and after all of them (`rss-sign-ins`).
+    public static var rssAfterWarmUp: Self { .init("rssAfterWarmUp") }
+    public static var rssAfterAll: Self { .init("rssAfterAll") }
+}

@@ -13,6 +13,8 @@ public enum SignInScenario: String, ScenarioName {
     /// An embedded sign-in at an Entra-like authority with Microsoft's broker on `BROKER_BUS`:
     /// `<client id> [no-broker] [off]` (BrokerCookieScenario.swift).
     case brokerCookie = "broker-cookie"
+    /// N sign-ins in the library's window at ISSUER, resident memory after 5 and after N (Tests/Benchmarks/gobject-rss.sh).
+    case rssSignIns = "rss-sign-ins"
 
     public static var program: String? { "SignInScenarios" }
 }
