@@ -42,6 +42,7 @@ extension EmbeddedWebviewSession {
             }
             if SignInNavigation.loadsInView(url) {
                 requested = url
+                lastNavigationMethod = SignInNavigation.method(of: request) ?? "GET"  // WebKit gives NULL for GET
                 return false
             }
             webkit_policy_decision_ignore(decision)
@@ -61,7 +62,7 @@ extension EmbeddedWebviewSession {
             }
             return true
         case WEBKIT_POLICY_DECISION_TYPE_RESPONSE:
-            return negotiateUnanswered(decision)
+            return deviceChallengeInResponse(decision) || negotiateUnanswered(decision)
         default:
             return false
         }
@@ -120,6 +121,11 @@ extension EmbeddedWebviewSession {
             reporter.fail(error)
             return
         }
+        answer(challenge)
+    }
+
+    /// Requests the challenge's SubmitUrl with the device's answer.
+    private func answer(_ challenge: PKeyAuthChallenge) {
         guard webView != nil, let made = webkit_uri_request_new(challenge.submitURL.absoluteString) else { return }
         let request = GObjectRef(adopting: made)
         guard let headers = webkit_uri_request_get_http_headers(request.pointer) else { return }
@@ -130,6 +136,45 @@ extension EmbeddedWebviewSession {
             guard let self, !self.ended, let webView = self.webView else { return }
             webkit_web_view_load_request(webView, request.pointer)
         }
+    }
+
+    /// A main-frame `401` with `WWW-Authenticate: PKeyAuth ...` (the device challenge's other
+    /// form): the view requests the same page again with the answer of a device without a
+    /// registered key, once, for a page it loaded with GET (a form's POST cannot be sent again);
+    /// a second 401 for the same page, or one to a POST, ends the session saying so.
+    func deviceChallengeInResponse(_ decision: WebKitDifferences.PolicyDecision) -> Bool {
+        let responseDecision = wvh_response_policy_decision(decision)
+        guard webkit_response_policy_decision_is_main_frame_main_resource(responseDecision) != 0,
+            let response = webkit_response_policy_decision_get_response(responseDecision),
+            webkit_uri_response_get_status_code(response) == 401,
+            let headers = webkit_uri_response_get_http_headers(response),
+            let list = soup_message_headers_get_list(headers, "WWW-Authenticate"),
+            let url = webkit_uri_response_get_uri(response).flatMap({ URL(string: String(cString: $0)) })
+        else { return false }
+        let challenge: PKeyAuthChallenge
+        do {
+            guard let read = try PKeyAuthChallenge(wwwAuthenticate: String(cString: list), url: url) else { return false }
+            challenge = read
+        } catch {
+            webkit_policy_decision_ignore(decision)
+            window?.loadEnded()
+            reporter.fail(error)
+            return true
+        }
+        webkit_policy_decision_ignore(decision)
+        guard lastNavigationMethod == "GET", !deviceChallengeAnswered.contains(url) else {
+            window?.loadEnded()
+            reporter.fail(WebAuthError(
+                .invalidResponse,
+                lastNavigationMethod == "GET"
+                    ? "The sign-in page at \(url.host ?? "?") refused the device's answer to its device challenge (PKeyAuth)."
+                    : "The sign-in page at \(url.host ?? "?") sent a device challenge (PKeyAuth) in answer to a form; it cannot be answered there.",
+                url: url))
+            return true
+        }
+        deviceChallengeAnswered.insert(url)
+        answer(challenge)
+        return true
     }
 
     /// Starts the system's handler for `url` (``ExternalAppLaunch``, near the view's window).

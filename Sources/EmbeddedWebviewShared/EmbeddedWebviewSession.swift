@@ -60,6 +60,10 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private var signInCookies: SignInCookieJar?
     /// `PKeyAuth/1.0` in the view's user agent for the session, taken out at the end.
     private var deviceChallengeAdvertisement: PKeyAuthAdvertisement?
+    /// The method of the last navigation let into the view (a 401 device challenge is answered for GET only).
+    var lastNavigationMethod: String?
+    /// The pages whose 401 device challenge was answered (once each).
+    var deviceChallengeAnswered: Set<URL> = []
 
     init(request: WebAuthRequest, reporter: WebAuthSessionReporter) {
         self.request = request

@@ -52,4 +52,45 @@ struct PKeyAuthChallenge: Equatable {
 
     /// The answer of a device without a registered key ([MS-PKAP] 3.2.5.1.3, as MSAL sends it).
     var authorization: String { "PKeyAuth Context=\"\(context)\", Version=\"\(version)\"" }
+
+    /// The challenge of a `401` whose `WWW-Authenticate` is `PKeyAuth Nonce="..", Context="..",
+    /// Version="..", CertAuthorities=".."` ([MS-PKAP] 3.2.5.1.1): answered at the URL that
+    /// answered 401 (`url`, which must be https or loopback http). `nil` when the header has no
+    /// PKeyAuth challenge; throws as the redirect form does for a malformed one.
+    init?(wwwAuthenticate header: String, url: URL) throws(WebAuthError) {
+        guard let start = header.range(of: "pkeyauth", options: [.caseInsensitive]),
+            start.lowerBound == header.startIndex || ", ".contains(header[header.index(before: start.lowerBound)])
+        else { return nil }
+        var parameters: [(String, String)] = []
+        // name="value" pairs after the scheme (quoted values may hold commas).
+        var rest = Substring(header[start.upperBound...])
+        while let equals = rest.firstIndex(of: "=") {
+            let name = rest[..<equals].trimmingCharacters(in: CharacterSet(charactersIn: ", \t"))
+            var value = ""
+            var index = rest.index(after: equals)
+            if index < rest.endIndex, rest[index] == "\"" {
+                index = rest.index(after: index)
+                while index < rest.endIndex, rest[index] != "\"" {
+                    value.append(rest[index])
+                    index = rest.index(after: index)
+                }
+                if index < rest.endIndex { index = rest.index(after: index) }
+            } else {
+                while index < rest.endIndex, rest[index] != "," {
+                    value.append(rest[index])
+                    index = rest.index(after: index)
+                }
+            }
+            if name.contains(" ") { break }  // the next scheme's token
+            parameters.append((name, value))
+            rest = rest[index...]
+        }
+        var components = URLComponents()
+        components.queryItems = [URLQueryItem(name: "SubmitUrl", value: url.absoluteString)]
+            + parameters.map { URLQueryItem(name: $0.0, value: $0.1) }
+        guard let challenge = URL(string: "urn:http-auth:PKeyAuth?" + (components.percentEncodedQuery ?? "")) else {
+            throw WebAuthError(.invalidResponse, "The sign-in page sent a device challenge (PKeyAuth) that cannot be read.")
+        }
+        try self.init(challenge)
+    }
 }

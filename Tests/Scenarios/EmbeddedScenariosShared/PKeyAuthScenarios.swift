@@ -14,7 +14,8 @@ import CWebKitGTK3
 #endif
 
 extension EmbeddedScenarios {
-    /// `<window|custom-view> <variant> [advertise]` (`advertise`: `advertisesDeviceChallenge`); variants: `good`, `no-submit`, `no-context`,
+    /// `<window|custom-view> <variant> [advertise]` (`advertise`: `advertisesDeviceChallenge`); variants: `good`,
+    /// `401` (the challenge in a 401's WWW-Authenticate), `401-refused` (401 again after the answer), `no-submit`, `no-context`,
     /// `http-submit` (plain http to a host that is not loopback), `other-scheme`, `quote` (a
     /// Context that would break out of the header), `no-version`.
     static let pkeyAuth: Scenario = { arguments in
@@ -40,7 +41,22 @@ extension EmbeddedScenarios {
         case "no-version": challenge([("SubmitUrl", submit), ("Context", context), ("nonce", "n-1")])
         default: challenge([("SubmitUrl", submit), ("Context", context)] + base)
         }
-        idp.route("/authorize") { _ in .redirect(location) }
+        if variant.hasPrefix("401") {
+            // The other form ([MS-PKAP] 3.2.5.1.1): a 401 whose WWW-Authenticate is the challenge,
+            // answered at the same page; "401-refused" answers 401 again whatever comes.
+            let header = "PKeyAuth Nonce=\"n-1\", CertAuthorities=\"OU=82dbaca4\", Version=\"1.0\", Context=\"\(context)\""
+            idp.route("/authorize") { request in
+                if variant == "401", request.authorization == "PKeyAuth Context=\"\(context)\", Version=\"1.0\"" {
+                    return .redirect(callback.url("/callback") + "?code=after-pkeyauth&state=xyz")
+                }
+                var response = TestServer.Response.html(Pages.plain("Device authentication required"))
+                response.status = 401
+                response.headers = [("WWW-Authenticate", header)]
+                return response
+            }
+        } else {
+            idp.route("/authorize") { _ in .redirect(location) }
+        }
         idp.route("/pkeyauth/submit") { request in
             // The provider checks the answer as Entra ID does, then goes on to the redirect.
             // (A challenge without Version is answered as 1.0, [MS-PKAP]'s only version.)
@@ -75,7 +91,8 @@ extension EmbeddedScenarios {
         let result = try await run.outcome()
         var facts = run.facts(result)
         facts[.mode] = mode
-        let submits = idp.requests(to: "/pkeyauth/submit")
+        let submits = variant.hasPrefix("401")
+            ? idp.requests(to: "/authorize").filter { $0.authorization != nil } : idp.requests(to: "/pkeyauth/submit")
         facts[.pkeyAuthSubmits] = submits.count
         facts[.pkeyAuthAnswer] = submits.first?.authorization ?? ""
         facts[.callbackRequests] = callback.requests.count

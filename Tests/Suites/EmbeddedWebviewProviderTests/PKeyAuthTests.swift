@@ -58,4 +58,24 @@ extension EmbeddedWebviewProviderTests {
             #expect(plain[.callerUserAgentKept] == true)
         }
     }
+
+    @Test("A 401 whose WWW-Authenticate is a PKeyAuth challenge is answered once at the same page, and the sign-in goes on", arguments: Platform.x11, ["window", "custom-view"])
+    func pkeyAuthIn401(_ platform: Platform, mode: String) async throws {
+        let report = try await Self.scenario(.pkeyAuth, mode, "401", on: platform)
+        #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        #expect(report[.code] == "after-pkeyauth")
+        #expect(report[.pkeyAuthSubmits] == 1)
+        let answer = try #require(report[.pkeyAuthAnswer])
+        #expect(answer.hasPrefix("PKeyAuth Context=\"ctx-") && answer.hasSuffix("\", Version=\"1.0\""), "\(answer)")
+    }
+
+    @Test("A page that answers the device's answer with a 401 again ends the session at once, saying so", arguments: Platform.x11)
+    func pkeyAuthRefusedIn401(_ platform: Platform) async throws {
+        let started = ContinuousClock.now
+        let report = try await Self.scenario(.pkeyAuth, "window", "401-refused", on: platform)
+        #expect(report[.outcome] == "invalidResponse", "\(report[.outcome] ?? "")")
+        #expect(report[.errorMessage]?.contains("refused the device's answer") == true, "\(report[.errorMessage] ?? "")")
+        #expect(report[.pkeyAuthSubmits] == 1, "answered once, not in a loop")
+        #expect(ContinuousClock.now - started < Patience.scaled(.seconds(25)), "ended at once, not at the 30 s timeout")
+    }
 }
