@@ -18,6 +18,8 @@ enum WebKitDifferences {
     typealias URIRequest = UnsafeMutablePointer<WebKitURIRequest>
     /// A `WebKitUserContentManager *` (derivable in 4.1).
     typealias ContentManager = UnsafeMutablePointer<WebKitUserContentManager>
+    /// A `WebKitAuthenticationRequest *` (derivable in 4.1, so a typed pointer): `authenticate`'s argument.
+    typealias AuthenticationRequest = UnsafeMutablePointer<WebKitAuthenticationRequest>
 
     static func makeEphemeralStore() -> DataStore {
         let context = webkit_web_context_new_ephemeral()!

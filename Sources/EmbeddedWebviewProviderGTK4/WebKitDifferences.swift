@@ -19,6 +19,8 @@ enum WebKitDifferences {
     typealias URIRequest = OpaquePointer
     /// A `WebKitUserContentManager *` (final in 6.0, so opaque).
     typealias ContentManager = OpaquePointer
+    /// A `WebKitAuthenticationRequest *` (final in 6.0, so opaque): `authenticate`'s argument.
+    typealias AuthenticationRequest = OpaquePointer
 
     static func makeEphemeralStore() -> DataStore {
         askForLanguages()

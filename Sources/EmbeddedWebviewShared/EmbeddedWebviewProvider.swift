@@ -37,7 +37,8 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
     public func helpNotes(in environment: WebviewEnvironment) -> [String] {
         [
             "Entra ID's device challenge (PKeyAuth): answered as a device without a registered key",
-            "client certificates and smart cards: not answered yet (WebKit sends no certificate)",
+            "client certificates: the app's (WebviewParameters.clientCertificate: PEM, PKCS #12, PKCS #11 URI); "
+                + "none given ends the sign-in with clientCertificateRequired; not yet: the person's smart cards, a chooser, a PIN dialog",
         ]
     }
 

@@ -19,7 +19,7 @@ import WebviewHost
 ///
 /// This file sets the session up, wires WebKit's signals and tears it down; the jobs are
 /// elsewhere: navigation decisions (`+Navigation`), load events (`+Loads`), the move to the
-/// browser (`+BrowserHandOver`), failures
+/// browser (`+BrowserHandOver`), servers' challenges (`+Authenticate`), failures
 /// (``SignInLoadFailure``) and other apps (``ExternalAppLaunch``).
 @MainActor
 final class EmbeddedWebviewSession: WebviewProviderSession {
@@ -56,6 +56,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private var surface: SignInSurface?
     /// The desktop's light/dark preference set for the library's window, put back at the end.
     private var appearance: SignInAppearance?
+    /// The client certificate the app gave, loaded in ``prepare()`` (see `ClientCertificates`).
+    var clientCertificates = ClientCertificates()
 
     init(request: WebAuthRequest, reporter: WebAuthSessionReporter) {
         self.request = request
@@ -65,6 +67,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private var usesCustomWebview: Bool { request.parameters.customWebview != nil }
 
     func prepare() async throws -> URL {
+        clientCertificates = try ClientCertificates(given: request.parameters.clientCertificate)
         if !usesCustomWebview, request.parameters.prefersEphemeralWebBrowserSession {
             try await SignInWebContexts.resetEphemeral()
         }
@@ -237,6 +240,10 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             self?.window?.loadEnded()
             self?.reporter.fail(SignInLoadFailure.tls(uri: uri, errors: errors))
             return true
+        })
+        connections.connect(view, "authenticate", .pointerReturningBool { [weak self] (request: WebKitDifferences.AuthenticationRequest?) in
+            guard let self, let request else { return false }
+            return self.authenticate(request)
         })
         connections.connect(view, "web-process-terminated", .enumValue { [weak self] reason in
             if self?.ended ?? true { return }

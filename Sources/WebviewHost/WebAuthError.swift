@@ -52,6 +52,10 @@ public struct WebAuthError: Error, Sendable, CustomStringConvertible, LocalizedE
         /// it gave no way to build the new request, or no browser can run. ``WebAuthError/handOver``
         /// says why it was needed.
         public static let systemBrowserRequired = Code("systemBrowserRequired")
+        /// A sign-in server asked for a client certificate (TLS client authentication) and none
+        /// could be given: the app gave none (``WebviewParameters/clientCertificate``), or the
+        /// token holding it asked for a PIN that was not given or was refused.
+        public static let clientCertificateRequired = Code("clientCertificateRequired")
     }
 
     /// The OAuth error a server returned (RFC 6749 section 4.1.2.1).

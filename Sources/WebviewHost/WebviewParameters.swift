@@ -41,6 +41,10 @@ public struct WebviewParameters: Sendable {
     /// when the browser can deliver to it (a loopback `http` URI or an app scheme). Set it when
     /// the session's redirect is an `https` URI only a web view can intercept.
     public var systemBrowserRedirectURI: URL?
+    /// The client certificate the embedded view offers when a sign-in server asks for one in the
+    /// TLS handshake (certificate-based sign-in); `nil`: a server that asks ends the session with
+    /// `clientCertificateRequired`. For this session only (see ``ClientCertificate``).
+    public var clientCertificate: ClientCertificate?
 
     public init(
         webviewType: WebviewType = .default,
@@ -55,7 +59,8 @@ public struct WebviewParameters: Sendable {
         providerOptions: [String: String] = [:],
         systemBrowserHandOver: SystemBrowserHandOverPolicy = .automatic,
         embeddedAgentRefusals: [EmbeddedAgentRefusal] = EmbeddedAgentRefusal.known,
-        systemBrowserRedirectURI: URL? = nil
+        systemBrowserRedirectURI: URL? = nil,
+        clientCertificate: ClientCertificate? = nil
     ) {
         self.webviewType = webviewType
         self.parentWindow = parentWindow
@@ -70,6 +75,7 @@ public struct WebviewParameters: Sendable {
         self.systemBrowserHandOver = systemBrowserHandOver
         self.embeddedAgentRefusals = embeddedAgentRefusals
         self.systemBrowserRedirectURI = systemBrowserRedirectURI
+        self.clientCertificate = clientCertificate
     }
 }
 

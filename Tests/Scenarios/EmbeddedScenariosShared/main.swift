@@ -36,6 +36,7 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .broker: EmbeddedScenarios.broker
     case .conformance: EmbeddedScenarios.conformance
     case .pkeyAuth: EmbeddedScenarios.pkeyAuth
+    case .clientCertificate: EmbeddedScenarios.clientCertificate
     case .show: EmbeddedScenarios.show
     case .surface: EmbeddedScenarios.surface
     case .webPlatform: EmbeddedScenarios.webPlatform

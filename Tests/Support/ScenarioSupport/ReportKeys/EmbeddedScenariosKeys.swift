@@ -49,6 +49,8 @@ extension ReportKey where Value == String {
 extension ReportKey where Value == Int {
     /// Requests the device challenge's SubmitUrl received (`pkeyauth`).
     public static var pkeyAuthSubmits: Self { .init("pkeyAuthSubmits") }
+    /// Requests that reached the endpoint requiring a client certificate (`client-certificate`).
+    public static var certAuthRequests: Self { .init("certAuthRequests") }
     public static var appPageInMilliseconds: Self { .init("appPageInMilliseconds") }
     public static var appRequests: Self { .init("appRequests") }
     public static var authorizeRequests: Self { .init("authorizeRequests") }

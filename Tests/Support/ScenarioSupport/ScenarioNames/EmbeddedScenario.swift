@@ -24,6 +24,8 @@ public enum EmbeddedScenario: String, ScenarioName {
     case conformance
     /// Entra ID's device challenge (PKeyAuth): `<window|custom-view> <variant>` (PKeyAuthScenarios.swift).
     case pkeyAuth = "pkeyauth"
+    /// An endpoint requiring a client certificate: `<window|custom-view> <variant>` (ClientCertificateScenarios.swift).
+    case clientCertificate = "client-certificate"
     case show
     case surface
     case webPlatform = "web-platform"

@@ -1,0 +1,32 @@
+#if WEBKITGTK_6
+import CWebKitGTK4
+#else
+import CWebKitGTK3
+#endif
+import CGLib
+import Foundation
+import GLibSupport
+import WebviewHost
+
+/// WebKit's `authenticate` signal: the challenges a sign-in's servers put to the view. Each scheme
+/// the session answers calls into its own files; every other scheme gets WebKit's default
+/// (`FALSE`). Connected with the session's other view signals and disconnected with them.
+extension EmbeddedWebviewSession {
+    /// `authenticate` while the handler is connected: `true` when the session answered `request`
+    /// (or will, asynchronously), `false` for WebKit's default. After the end every request is
+    /// cancelled: nothing of an ended session answers a server.
+    func authenticate(_ request: WebKitDifferences.AuthenticationRequest) -> Bool {
+        if ended {
+            webkit_authentication_request_cancel(request)
+            return true
+        }
+        switch webkit_authentication_request_get_scheme(request) {
+        case WEBKIT_AUTHENTICATION_SCHEME_CLIENT_CERTIFICATE_REQUESTED:
+            return clientCertificateRequested(request)
+        case WEBKIT_AUTHENTICATION_SCHEME_CLIENT_CERTIFICATE_PIN_REQUESTED:
+            return clientCertificatePINRequested(request)
+        default:
+            return false
+        }
+    }
+}

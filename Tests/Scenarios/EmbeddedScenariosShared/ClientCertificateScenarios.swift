@@ -1,0 +1,141 @@
+// Certificate-based sign-in (issue 32, part 1): the identity provider sends the view to an HTTPS
+// endpoint that requires a client certificate from its CA in the TLS handshake (as Entra ID's
+// certauth host does) and goes on to the redirect with the subject it got. The view answers with
+// the app's certificate (PEM files, one PEM file, PKCS #12); with none, or one it cannot use, the
+// session ends at once with an error that says so.
+import CGLib
+import Foundation
+import GLibSupport
+import ScenarioSupport
+import WebviewHost
+#if WEBKITGTK_6
+import CWebKitGTK4
+#else
+import CWebKitGTK3
+#endif
+
+extension EmbeddedScenarios {
+    /// `<window|custom-view> <variant>`; variants: `pem` (certificate and key files), `pem-one-file`,
+    /// `pkcs12`, `none` (the app gives none), `no-key` (a certificate file without its key),
+    /// `pkcs12-wrong-password`.
+    static let clientCertificate: Scenario = { arguments in
+        let mode = arguments.first ?? "window"
+        let variant = arguments.dropFirst().first ?? "pem"
+        let files = try TestCertificates()
+        defer { files.remove() }
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        let serverCertificate = try Probes.selfSignedCertificate()
+        let certAuth = try TestServer(certificate: serverCertificate, requiringClientCertificatesFrom: files.ca)
+        certAuth.route("/certauth") { request in
+            guard let subject = request.clientSubject, request.clientCertificateTrusted else {
+                return .html(Pages.plain("Refused", body: "client certificate: \(request.clientSubject ?? "none"), trusted: \(request.clientCertificateTrusted)"))
+            }
+            var query = URLComponents()
+            query.queryItems = [URLQueryItem(name: "code", value: subject), URLQueryItem(name: "state", value: "xyz")]
+            return .redirect(callback.url("/callback") + "?" + (query.percentEncodedQuery ?? ""))
+        }
+        idp.route("/authorize") { _ in .html(Pages.plain("Sign in with a certificate")) }
+        var parameters: WebviewParameters
+        var appWindow: UnsafeMutableRawPointer?
+        if mode == "custom-view" {
+            let window = Toolkit.makeWindow(width: 640, height: 480)
+            let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
+            Toolkit.setChild(view, of: window)
+            Toolkit.show(window)
+            appWindow = window
+            parameters = WebviewParameters(webviewType: .embedded, customWebview: WebviewHandle(view))
+        } else {
+            appWindow = Probes.makeAppWindow()
+            parameters = windowParameters(parent: appWindow)
+        }
+        parameters.clientCertificate = switch variant {
+        case "pem": .pem(certificate: files.url(files.clientCertificate), privateKey: files.url(files.clientKey))
+        case "pem-one-file": .pem(certificate: files.url(files.clientCombined))
+        case "pkcs12": .pkcs12(files.url(files.clientPKCS12), password: TestCertificates.pkcs12Password)
+        case "no-key": .pem(certificate: files.url(files.clientCertificate))
+        case "pkcs12-wrong-password": .pkcs12(files.url(files.clientPKCS12), password: "not-the-password")
+        default: nil
+        }
+        // A short timeout: a request left unanswered would show here as timedOut.
+        parameters.timeout = Patience.scaled(.seconds(30))
+        let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
+        var facts = ScenarioReport()
+        if !["no-key", "pkcs12-wrong-password"].contains(variant) {
+            // The provider's page, then (as its sign-in link would) the certificate endpoint, once the
+            // view trusts that endpoint's own test certificate (for this test's view only).
+            guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
+                return run.recorder.pageNeverLoaded()
+            }
+            Toolkit.allowCertificate(serverCertificate, host: "127.0.0.1", in: view)
+            Probes.evaluate("location.href = \(JSONString(certAuth.url("/certauth")))", in: view)
+        }
+        let result = try await run.outcome()
+        facts = run.facts(result)
+        facts[.mode] = mode
+        facts[.certAuthRequests] = certAuth.requests(to: "/certauth").count
+        facts[.authorizeRequests] = idp.requests(to: "/authorize").count
+        facts[.callbackRequests] = callback.requests.count
+        _ = appWindow
+        return facts
+    }
+
+    private static func JSONString(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+/// A test CA, a client certificate it issued for TLS client authentication ("CN=Kiosk 7") in PEM
+/// files (apart and together) and in PKCS #12: made with `openssl` in a
+/// temporary folder.
+struct TestCertificates {
+    static let pkcs12Password = "p12-secret"
+    let folder: URL
+    var ca: String { path("ca.pem") }
+    var clientCertificate: String { path("client.pem") }
+    var clientKey: String { path("client.key") }
+    var clientCombined: String { path("client-with-key.pem") }
+    var clientPKCS12: String { path("client.p12") }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-client-certs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature\n".utf8).write(to: url(path("client.ext")))
+        try Self.openssl(
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out", ca, "-days", "1",
+            "-subj", "/CN=WebviewHost Test CA", "-addext", "basicConstraints=critical,CA:TRUE",
+            "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+        try Self.openssl(
+            "req", "-newkey", "rsa:2048", "-nodes", "-keyout", clientKey, "-out", path("client.csr"),
+            "-subj", "/O=WebviewHost Tests/CN=Kiosk 7")
+        try Self.openssl(
+            "x509", "-req", "-in", path("client.csr"), "-CA", ca, "-CAkey", path("ca.key"), "-CAcreateserial",
+            "-out", clientCertificate, "-days", "1", "-extfile", path("client.ext"))
+        let combined = try Data(contentsOf: url(clientCertificate)) + Data(contentsOf: url(clientKey))
+        try combined.write(to: url(clientCombined))
+        try Self.openssl(
+            "pkcs12", "-export", "-in", clientCertificate, "-inkey", clientKey, "-out", clientPKCS12,
+            "-passout", "pass:\(Self.pkcs12Password)")
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    func url(_ path: String) -> URL { URL(fileURLWithPath: path) }
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+
+    private static func openssl(_ arguments: String...) throws {
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = arguments
+        openssl.standardOutput = FileHandle.nullDevice
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        guard openssl.terminationStatus == 0 else {
+            throw OpenSSLFailed(description: "openssl \(arguments.first ?? "") failed (status \(openssl.terminationStatus))")
+        }
+    }
+}
+
+struct OpenSSLFailed: Error, CustomStringConvertible {
+    let description: String
+}
