@@ -16,13 +16,17 @@ import CWebKitGTK3
 
 extension EmbeddedScenarios {
     /// `<window|custom-view> <variant>`; variants: `pem` (certificate and key files), `pem-one-file`,
-    /// `pkcs12`, `none` (the app gives none), `no-key` (a certificate file without its key),
+    /// `pkcs12`, `pkcs11` (a SoftHSM2 token, with its PIN), `pkcs11-wrong-pin`, `pkcs11-no-pin`, `none` (the app gives none), `no-key` (a certificate file without its key),
     /// `pkcs12-wrong-password`.
     static let clientCertificate: Scenario = { arguments in
         let mode = arguments.first ?? "window"
         let variant = arguments.dropFirst().first ?? "pem"
         let files = try TestCertificates()
         defer { files.remove() }
+        // A SoftHSM2 token p11-kit knows (Debian's softhsm2 registers its module with p11-kit), in
+        // this test's own folder, holding the client's key and certificate: before WebKit starts
+        // its network process, which inherits SOFTHSM2_CONF.
+        let token = variant.hasPrefix("pkcs11") ? try files.softHSMToken() : nil
         let callback = try callbackListener()
         let idp = try TestServer()
         let serverCertificate = try Probes.selfSignedCertificate()
@@ -55,6 +59,9 @@ extension EmbeddedScenarios {
         case "pkcs12": .pkcs12(files.url(files.clientPKCS12), password: TestCertificates.pkcs12Password)
         case "no-key": .pem(certificate: files.url(files.clientCertificate))
         case "pkcs12-wrong-password": .pkcs12(files.url(files.clientPKCS12), password: "not-the-password")
+        case "pkcs11": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI, pin: TestCertificates.tokenPIN)
+        case "pkcs11-wrong-pin": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI, pin: "0000")
+        case "pkcs11-no-pin": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI)
         default: nil
         }
         // A short timeout: a request left unanswered would show here as timedOut.
@@ -118,24 +125,61 @@ struct TestCertificates {
             "-passout", "pass:\(Self.pkcs12Password)")
     }
 
+    static let tokenPIN = "1234"
+
+    /// The `pkcs11:` URIs of the client's certificate and key on a new SoftHSM2 token.
+    struct Token {
+        var certificateURI: String
+        var keyURI: String
+    }
+
+    /// Makes a SoftHSM2 token in this folder (`SOFTHSM2_CONF` set for this process and its
+    /// children), imports the client's key with `softhsm2-util` and its certificate with GnuTLS's
+    /// `p11tool` (through p11-kit, as the view will find it).
+    func softHSMToken() throws -> Token {
+        let tokens = folder.appendingPathComponent("tokens")
+        try FileManager.default.createDirectory(at: tokens, withIntermediateDirectories: true)
+        try Data("directories.tokendir = \(tokens.path)\nobjectstore.backend = file\nlog.level = ERROR\n".utf8)
+            .write(to: url(path("softhsm2.conf")))
+        setenv("SOFTHSM2_CONF", path("softhsm2.conf"), 1)
+        let label = "WVH-\(UInt32.random(in: 0...UInt32.max))"
+        try Self.run(
+            "/usr/bin/softhsm2-util", "--init-token", "--free", "--label", label, "--pin", Self.tokenPIN, "--so-pin", "56785678")
+        try Self.run(
+            "/usr/bin/softhsm2-util", "--import", clientKey, "--token", label, "--label", "signin", "--id", "01",
+            "--pin", Self.tokenPIN)
+        try Self.run(
+            "/usr/bin/p11tool", "--login", "--set-pin", Self.tokenPIN, "--write", "--load-certificate", clientCertificate,
+            "--label", "signin", "--id", "01", "pkcs11:token=\(label)")
+        return Token(
+            certificateURI: "pkcs11:token=\(label);object=signin;type=cert",
+            keyURI: "pkcs11:token=\(label);object=signin;type=private")
+    }
+
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
     func url(_ path: String) -> URL { URL(fileURLWithPath: path) }
     func remove() { try? FileManager.default.removeItem(at: folder) }
 
     private static func openssl(_ arguments: String...) throws {
+        try run(["/usr/bin/openssl"] + arguments)
+    }
+
+    private static func run(_ arguments: String...) throws { try run(arguments) }
+
+    private static func run(_ arguments: [String]) throws {
         let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = arguments
+        openssl.executableURL = URL(fileURLWithPath: arguments[0])
+        openssl.arguments = Array(arguments.dropFirst())
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
         openssl.waitUntilExit()
         guard openssl.terminationStatus == 0 else {
-            throw OpenSSLFailed(description: "openssl \(arguments.first ?? "") failed (status \(openssl.terminationStatus))")
+            throw ToolFailed(description: "\(arguments.prefix(2).joined(separator: " ")) failed (status \(openssl.terminationStatus))")
         }
     }
 }
 
-struct OpenSSLFailed: Error, CustomStringConvertible {
+struct ToolFailed: Error, CustomStringConvertible {
     let description: String
 }

@@ -43,4 +43,27 @@ extension EmbeddedWebviewProviderTests {
             #expect(report[.authorizeRequests] == 0, "no page was loaded")
         }
     }
+
+    @Test("The app's certificate on a PKCS #11 token (SoftHSM2 through p11-kit) reaches the server, the token's PIN given", arguments: Platform.x11, ["window", "custom-view"])
+    func clientCertificateOnToken(_ platform: Platform, mode: String) async throws {
+        let report = try await Self.scenario(.clientCertificate, mode, "pkcs11", on: platform)
+        #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        #expect(report[.code]?.contains("CN=Kiosk 7") == true, "\(report[.code] ?? "")")
+    }
+
+    @Test(
+        "A token that asks for a PIN the app did not give, or refuses it, ends the session at once, saying so",
+        arguments: [("pkcs11-no-pin", "asked for its PIN and the app gave none"), ("pkcs11-wrong-pin", "refused the app's PIN")])
+    func clientCertificateTokenPIN(_ variant: String, _ said: String) async throws {
+        for platform in Platform.x11 {
+            let started = ContinuousClock.now
+            let report = try await Self.scenario(.clientCertificate, "window", variant, on: platform)
+            #expect(report[.outcome] == "clientCertificateRequired", "\(platform) \(variant): \(report[.errorMessage] ?? "")")
+            let message = report[.errorMessage] ?? ""
+            #expect(message.contains(said), "\(message)")
+            #expect(!message.contains("1234") && !message.contains("0000"), "no PIN in the message: \(message)")
+            #expect(report[.certAuthRequests] == 0)
+            #expect(ContinuousClock.now - started < Patience.scaled(.seconds(25)), "ended at once, not at the 30 s timeout")
+        }
+    }
 }
