@@ -136,4 +136,21 @@ enum WebKitDifferences {
     private static func failOnTLSErrors(_ manager: UnsafeMutablePointer<WebKitWebsiteDataManager>?) {
         webkit_website_data_manager_set_tls_errors_policy(manager, WEBKIT_TLS_ERRORS_POLICY_FAIL)
     }
+
+    /// Puts `child` (shown) at the end of a question's message area (`gtk_box_pack_start`).
+    static func appendToQuestion(_ child: Widget, _ area: Widget?) {
+        guard let area else { return }
+        gtk_box_pack_start(wvh_box(area), child, 1, 1, 0)
+        gtk_widget_show_all(child)
+    }
+
+    /// Adds `row` to `list` (`gtk_container_add`, which wraps it in a `GtkListBoxRow`).
+    static func appendRow(_ row: Widget, to list: Widget) {
+        gtk_container_add(wvh_container(list), row)
+    }
+
+    /// The text in `entry` (`gtk_entry_get_text`).
+    static func text(ofEntry entry: Widget) -> String {
+        gtk_entry_get_text(wvh_entry(entry)).map { String(cString: $0) } ?? ""
+    }
 }

@@ -129,4 +129,20 @@ enum WebKitDifferences {
     static func destroyWindow(_ window: some GObjectPointer) {
         gtk_window_destroy(wvh_window(window.objectAddress))
     }
+
+    /// Puts `child` at the end of a question's message area (`gtk_box_append`).
+    static func appendToQuestion(_ child: Widget, _ area: Widget?) {
+        guard let area else { return }
+        gtk_box_append(wvh_box(area), child)
+    }
+
+    /// Adds `row` to `list` (`gtk_list_box_append`, which wraps it in a `GtkListBoxRow`).
+    static func appendRow(_ row: Widget, to list: Widget) {
+        gtk_list_box_append(wvh_list_box(list), row)
+    }
+
+    /// The text in `entry` (`gtk_editable_get_text`).
+    static func text(ofEntry entry: Widget) -> String {
+        gtk_editable_get_text(OpaquePointer(entry)).map { String(cString: $0) } ?? ""
+    }
 }

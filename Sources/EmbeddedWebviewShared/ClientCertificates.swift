@@ -11,8 +11,10 @@ import WebviewHost
 /// The client certificate a session offers to servers that ask for one in the TLS handshake
 /// (`CLIENT_CERTIFICATE_REQUESTED`), and the PIN its token asks for
 /// (`CLIENT_CERTIFICATE_PIN_REQUESTED`): the app's ``ClientCertificate``, loaded when the session
-/// prepares. The answer is never stored (`WEBKIT_CREDENTIAL_PERSISTENCE_NONE`): a caller's view,
-/// and the library's next sessions, do not offer it after this session.
+/// prepares, else one the person chooses among those on their PKCS #11 tokens (remembered per
+/// host for the rest of the app's run). The answer is never stored in WebKit
+/// (`WEBKIT_CREDENTIAL_PERSISTENCE_NONE`): a caller's view, and the library's next sessions, do
+/// not offer it after this session unless the library answers again.
 @MainActor
 struct ClientCertificates {
     /// What the app gave, as GIO loaded it.
@@ -22,6 +24,10 @@ struct ClientCertificates {
     var offeredTo: Set<String> = []
     /// The app's PIN was given to the token once already.
     var pinGiven = false
+    /// The certificate the person chose on a token, for this session.
+    var chosen: TokenCertificate?
+    /// The person's choice per host, for the rest of the app's run (as MSAL for macOS does).
+    static var remembered: [String: TokenCertificate] = [:]
 
     /// No certificate: a server that asks ends the session.
     init() { given = nil }
@@ -56,56 +62,163 @@ struct ClientCertificates {
 }
 
 extension EmbeddedWebviewSession {
-    /// A server asks for a client certificate: the app's, if it gave one; otherwise the session
-    /// ends with `clientCertificateRequired` (and the request is cancelled), not with the load
+    /// A server asks for a client certificate: the app's, if it gave one; else the one the person
+    /// chose for that host earlier in the app's run; else the person chooses among the
+    /// certificates on their tokens (listed off the main thread; the request is answered then).
+    /// With none anywhere, the session ends with `clientCertificateRequired`, not with the load
     /// failure WebKit's default answer (no certificate) would bring.
     func clientCertificateRequested(_ request: WebKitDifferences.AuthenticationRequest) -> Bool {
         let host = webkit_authentication_request_get_host(request).map { String(cString: $0) } ?? ""
-        guard let certificate = clientCertificates.certificate else {
-            webkit_authentication_request_cancel(request)
-            window?.loadEnded()
-            reporter.fail(WebAuthError(
-                .clientCertificateRequired,
-                "The sign-in server \(host) asked for a client certificate (certificate-based sign-in, a smart card) "
-                    + "and the app gave none. Give one in WebviewParameters.clientCertificate, or sign in with the system browser.",
-                url: loading ?? requested))
+        if let certificate = clientCertificates.certificate {
+            offer(certificate.pointer, to: request, host: host)
             return true
         }
-        clientCertificates.offeredTo.insert(host)
-        let credential = webkit_credential_new_for_certificate(certificate.pointer, WEBKIT_CREDENTIAL_PERSISTENCE_NONE)
-        webkit_authentication_request_authenticate(request, credential)
-        webkit_credential_free(credential)
+        if let remembered = ClientCertificates.remembered[host] {
+            use(remembered, for: request, host: host)
+            return true
+        }
+        let pending = GObjectRef(retaining: request)
+        Task { [weak self] in
+            let found = await Task.detached { TokenCertificates.list() }.value
+            guard let self, !self.ended else {
+                webkit_authentication_request_cancel(pending.pointer)
+                return
+            }
+            self.chooseCertificate(among: found, for: pending.pointer, host: host)
+        }
         return true
     }
 
-    /// The token holding the app's certificate asks for its PIN: the app's PIN, once; a token that
-    /// asks again refused it, and the session ends with `clientCertificateRequired` saying so (the
-    /// token's "final try" warning included) before a wrong PIN is tried again and locks it.
-    func clientCertificatePINRequested(_ request: WebKitDifferences.AuthenticationRequest) -> Bool {
-        let flags = webkit_authentication_request_get_certificate_pin_flags(request).rawValue
-        let pin: String? = if case .pkcs11(_, _, let pin) = clientCertificates.given?.source { pin } else { nil }
-        let retry = flags & G_TLS_PASSWORD_RETRY.rawValue != 0 || clientCertificates.pinGiven
-        if let pin, !retry {
-            clientCertificates.pinGiven = true
-            let credential = webkit_credential_new_for_certificate_pin(pin, WEBKIT_CREDENTIAL_PERSISTENCE_NONE)
-            webkit_authentication_request_authenticate(request, credential)
-            webkit_credential_free(credential)
-            return true
+    private func chooseCertificate(among found: [TokenCertificate], for request: WebKitDifferences.AuthenticationRequest, host: String) {
+        guard !found.isEmpty else {
+            endForCertificate(request, WebAuthError(
+                .clientCertificateRequired,
+                "The sign-in server \(host) asked for a client certificate (certificate-based sign-in, a smart card), and there is "
+                    + "none: no usable certificate on the person's smart cards or tokens (PKCS #11 through p11-kit) and none from the app. "
+                    + "Insert the smart card, give one in WebviewParameters.clientCertificate, or sign in with the system browser.",
+                url: loading ?? requested))
+            return
         }
+        guard let over = questionWindow else {
+            endForCertificate(request, WebAuthError(
+                .clientCertificateRequired,
+                "The sign-in server \(host) asked for a client certificate, and the caller's view is in no window to ask the person in. "
+                    + "Put the view in a window, or give the certificate in WebviewParameters.clientCertificate."))
+            return
+        }
+        let pending = GObjectRef(retaining: request)
+        question?.destroy()
+        question = ClientCertificateQuestions.choose(from: found, host: host, over: over) { [weak self] chosen in
+            guard let self else { return }
+            self.question = nil
+            guard let chosen else {
+                self.endForCertificate(pending.pointer, WebAuthError(
+                    .userCanceled, "The person cancelled the choice of a client certificate for \(host)."))
+                return
+            }
+            ClientCertificates.remembered[host] = chosen
+            self.use(chosen, for: pending.pointer, host: host)
+        }
+    }
+
+    /// Answers with a certificate on a token (GIO loads it from its `pkcs11:` URIs).
+    private func use(_ chosen: TokenCertificate, for request: WebKitDifferences.AuthenticationRequest, host: String) {
+        do throws(GLibError) {
+            let loaded = try withGError { g_tls_certificate_new_from_pkcs11_uris(chosen.certificateURI, chosen.keyURI, $0) }
+            guard let loaded else { throw GLibError(domain: "g-tls-error-quark", code: 0, message: "no certificate") }
+            let certificate = GObjectRef(adopting: loaded)
+            clientCertificates.chosen = chosen
+            offer(certificate.pointer, to: request, host: host)
+        } catch {
+            ClientCertificates.remembered[host] = nil
+            endForCertificate(request, WebAuthError(
+                .clientCertificateRequired,
+                "The certificate \(chosen.name) on \(chosen.tokenLabel) could not be used: \(error.message). Check that its token is still there.",
+                underlyingError: error))
+        }
+    }
+
+    private func offer(_ certificate: UnsafeMutablePointer<GTlsCertificate>, to request: WebKitDifferences.AuthenticationRequest, host: String) {
+        clientCertificates.offeredTo.insert(host)
+        let credential = webkit_credential_new_for_certificate(certificate, WEBKIT_CREDENTIAL_PERSISTENCE_NONE)
+        webkit_authentication_request_authenticate(request, credential)
+        webkit_credential_free(credential)
+    }
+
+    /// Cancels `request` and ends the session with `error`.
+    private func endForCertificate(_ request: WebKitDifferences.AuthenticationRequest, _ error: WebAuthError) {
         webkit_authentication_request_cancel(request)
         window?.loadEnded()
-        let certificate = clientCertificates.given.map(\.description) ?? "the client certificate"
-        let why: String
-        if pin == nil {
-            why = "the token holding \(certificate) asked for its PIN and the app gave none (ClientCertificate.pkcs11(uri:pin:))."
-        } else if flags & G_TLS_PASSWORD_FINAL_TRY.rawValue != 0 {
-            why = "the token holding \(certificate) refused the app's PIN; one more wrong PIN locks it. Check the PIN before trying again."
-        } else {
-            why = "the token holding \(certificate) refused the app's PIN. Check the PIN the app gives."
+        reporter.fail(error)
+    }
+
+    /// Where the library's questions go: its window, or the window holding the caller's view.
+    private var questionWindow: WebKitDifferences.Window? {
+        if let window { return window.window }
+        return webView.flatMap { WebKitDifferences.toplevelWindow(of: $0) }
+    }
+
+    /// The token holding the certificate asks for its PIN: the app's PIN, once (a token that asks
+    /// again refused it, and the session ends with `clientCertificateRequired` saying so, the
+    /// token's "final try" warning included, before a wrong PIN is tried again and locks it);
+    /// else the library's PIN dialog, again after a wrong PIN, with WebKit's flags said in words.
+    /// Cancel there ends the session with `userCanceled`.
+    func clientCertificatePINRequested(_ request: WebKitDifferences.AuthenticationRequest) -> Bool {
+        let flags = webkit_authentication_request_get_certificate_pin_flags(request).rawValue
+        let host = webkit_authentication_request_get_host(request).map { String(cString: $0) } ?? ""
+        if case .pkcs11(_, _, let pin?) = clientCertificates.given?.source {
+            let retry = flags & G_TLS_PASSWORD_RETRY.rawValue != 0 || clientCertificates.pinGiven
+            guard retry else {
+                clientCertificates.pinGiven = true
+                answer(request, pin: pin)
+                return true
+            }
+            let certificate = clientCertificates.given.map(\.description) ?? "the client certificate"
+            let why = flags & G_TLS_PASSWORD_FINAL_TRY.rawValue != 0
+                ? "refused the app's PIN; one more wrong PIN locks it. Check the PIN before trying again."
+                : "refused the app's PIN. Check the PIN the app gives."
+            endForCertificate(request, WebAuthError(
+                .clientCertificateRequired,
+                "The sign-in server \(host) asked for a client certificate, and the token holding \(certificate) " + why,
+                url: loading ?? requested))
+            return true
         }
-        reporter.fail(WebAuthError(
-            .clientCertificateRequired, "The sign-in server asked for a client certificate, and " + why,
-            url: loading ?? requested))
+        let token = clientCertificates.chosen?.tokenLabel ?? clientCertificates.given.flatMap(Self.tokenLabel) ?? host
+        let name = clientCertificates.chosen?.name ?? clientCertificates.given?.description ?? ""
+        guard let over = questionWindow else {
+            endForCertificate(request, WebAuthError(
+                .clientCertificateRequired,
+                "The token \(token) asks for its PIN, and the caller's view is in no window to ask the person in. "
+                    + "Put the view in a window, or give the PIN in ClientCertificate.pkcs11(uri:pin:)."))
+            return true
+        }
+        let pending = GObjectRef(retaining: request)
+        question?.destroy()
+        question = ClientCertificateQuestions.askPIN(token: token, certificate: name, host: host, flags: flags, over: over) { [weak self] pin in
+            guard let self else { return }
+            self.question = nil
+            guard let pin else {
+                self.endForCertificate(pending.pointer, WebAuthError(
+                    .userCanceled, "The person cancelled the PIN of \(token) asked for by \(host)."))
+                return
+            }
+            self.answer(pending.pointer, pin: pin)
+        }
         return true
+    }
+
+    private func answer(_ request: WebKitDifferences.AuthenticationRequest, pin: String) {
+        let credential = webkit_credential_new_for_certificate_pin(pin, WEBKIT_CREDENTIAL_PERSISTENCE_NONE)
+        webkit_authentication_request_authenticate(request, credential)
+        webkit_credential_free(credential)
+    }
+
+    /// The `token=` attribute of an app's `pkcs11:` URI, percent-decoded.
+    private static func tokenLabel(_ certificate: ClientCertificate) -> String? {
+        guard case .pkcs11(let uri, _, _) = certificate.source else { return nil }
+        let path = uri.split(separator: "?").first.map(String.init) ?? uri
+        return path.dropFirst("pkcs11:".count).split(separator: ";")
+            .first { $0.lowercased().hasPrefix("token=") }
+            .flatMap { String($0.dropFirst("token=".count)).removingPercentEncoding }
     }
 }

@@ -16,7 +16,11 @@ import CWebKitGTK3
 
 extension EmbeddedScenarios {
     /// `<window|custom-view> <variant>`; variants: `pem` (certificate and key files), `pem-one-file`,
-    /// `pkcs12`, `pkcs11` (a SoftHSM2 token, with its PIN), `pkcs11-wrong-pin`, `pkcs11-no-pin`, `none` (the app gives none), `no-key` (a certificate file without its key),
+    /// `pkcs12`, `pkcs11` (a SoftHSM2 token, with its PIN), `pkcs11-wrong-pin`, `pkcs11-no-pin` (the
+    /// library's PIN dialog asks), `token` (no certificate from the app: the library's chooser lists
+    /// the token's, then its PIN dialog asks; answered with real key events), `token-wrong-pin`,
+    /// `token-cancel-chooser`, `token-cancel-pin`, `token-twice` (a second sign-in to the same host
+    /// uses the choice the person made in the first), `none` (the app gives none), `no-key` (a certificate file without its key),
     /// `pkcs12-wrong-password`.
     static let clientCertificate: Scenario = { arguments in
         let mode = arguments.first ?? "window"
@@ -26,7 +30,9 @@ extension EmbeddedScenarios {
         // A SoftHSM2 token p11-kit knows (Debian's softhsm2 registers its module with p11-kit), in
         // this test's own folder, holding the client's key and certificate: before WebKit starts
         // its network process, which inherits SOFTHSM2_CONF.
-        let token = variant.hasPrefix("pkcs11") ? try files.softHSMToken() : nil
+        // Every other variant gets an empty token folder: no token of the machine's shows up.
+        let token = variant.hasPrefix("pkcs11") || variant.hasPrefix("token") ? try files.softHSMToken() : nil
+        if token == nil { try files.emptySoftHSM() }
         let callback = try callbackListener()
         let idp = try TestServer()
         let serverCertificate = try Probes.selfSignedCertificate()
@@ -77,14 +83,86 @@ extension EmbeddedScenarios {
             Toolkit.allowCertificate(serverCertificate, host: "127.0.0.1", in: view)
             Probes.evaluate("location.href = \(JSONString(certAuth.url("/certauth")))", in: view)
         }
-        let result = try await run.outcome()
+        var shown: [String] = []
+        let shots = ProcessInfo.processInfo.environment["WVH_CERTIFICATE_SCREENSHOTS"]
+        /// Waits for the question titled `title` (a regular expression's start), records its texts,
+        /// then sends it `keys` with xdotool (real key events through XTest).
+        @MainActor func answer(_ title: String, _ keys: [String], shot: String? = nil) async {
+            let dialog = await waitForDialog(titled: title)
+            guard let dialog else {
+                shown.append("no question titled \(title)")
+                return
+            }
+            let name = gtk_window_get_title(wvh_window(dialog)).map { String(cString: $0) } ?? ""
+            shown.append(name)
+            shown += Probes.labelTexts(in: dialog)
+            if let shots, let shot {
+                // For the README's pictures only (never in a test run): time to paint.
+                await ScenarioHost.idle(.milliseconds(800))
+                _ = g_spawn_command_line_sync("import -window root \(shots)/\(shot)", nil, nil, nil, nil)
+            }
+            let slot = Probes.weakPointer(to: dialog)
+            for key in keys { _ = xdotool("search --onlyvisible --name '^\(name)$' windowfocus \(key)") }
+            // Answered: the question goes away before the next one is looked for.
+            _ = await ScenarioHost.wait(upTo: Patience.event) {
+                slot.pointee.map { gtk_widget_get_visible(wvh_widget($0)) == 0 } ?? true
+            }
+        }
+        switch variant {
+        case "token", "token-twice":
+            await answer("Choose a certificate", ["key Return"], shot: "chooser-\(mode).png")
+            await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"], shot: "pin-\(mode).png")
+        case "token-wrong-pin":
+            await answer("Choose a certificate", ["key Return"])
+            await answer("Enter the PIN of", ["type 0000", "key Return"])
+            await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"])
+        case "token-cancel-chooser":
+            await answer("Choose a certificate", ["key Escape"])
+        case "token-cancel-pin":
+            await answer("Choose a certificate", ["key Return"])
+            await answer("Enter the PIN of", ["key Escape"])
+        case "pkcs11-no-pin":
+            await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"])
+        default:
+            break
+        }
+        var result = try await run.outcome()
+        if variant == "token-twice", case .success = result {
+            // The same host again, in a new session: the choice is remembered, the PIN asked again.
+            let second = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
+            guard await second.recorder.waitForFinish(path: "/authorize"), let view = second.webview else {
+                return second.recorder.pageNeverLoaded()
+            }
+            Toolkit.allowCertificate(serverCertificate, host: "127.0.0.1", in: view)
+            Probes.evaluate("location.href = \(JSONString(certAuth.url("/certauth")))", in: view)
+            await answer("(Choose a certificate|Enter the PIN of)", ["type \(TestCertificates.tokenPIN)", "key Return"])
+            result = try await second.outcome()
+        }
         facts = run.facts(result)
+        facts[.certificateQuestions] = shown
         facts[.mode] = mode
         facts[.certAuthRequests] = certAuth.requests(to: "/certauth").count
         facts[.authorizeRequests] = idp.requests(to: "/authorize").count
         facts[.callbackRequests] = callback.requests.count
         _ = appWindow
         return facts
+    }
+
+    /// A shown dialog whose title matches `title` (a regular expression, from its start), waited
+    /// for up to ``Patience/event``.
+    @MainActor private static func waitForDialog(titled title: String) async -> UnsafeMutableRawPointer? {
+        let pattern = try? NSRegularExpression(pattern: "^" + title)
+        var found: UnsafeMutableRawPointer?
+        _ = await ScenarioHost.wait(upTo: Patience.event) {
+            found = Toolkit.toplevels().first { window in
+                guard gtk_widget_get_visible(wvh_widget(window)) != 0,
+                    let name = gtk_window_get_title(wvh_window(window)).map({ String(cString: $0) })
+                else { return false }
+                return pattern?.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
+            }
+            return found != nil
+        }
+        return found
     }
 
     private static func JSONString(_ text: String) -> String {
@@ -154,6 +232,15 @@ struct TestCertificates {
         return Token(
             certificateURI: "pkcs11:token=\(label);object=signin;type=cert",
             keyURI: "pkcs11:token=\(label);object=signin;type=private")
+    }
+
+    /// Points SoftHSM2 at an empty token folder of this test's.
+    func emptySoftHSM() throws {
+        let tokens = folder.appendingPathComponent("no-tokens")
+        try FileManager.default.createDirectory(at: tokens, withIntermediateDirectories: true)
+        try Data("directories.tokendir = \(tokens.path)\nobjectstore.backend = file\nlog.level = ERROR\n".utf8)
+            .write(to: url(path("softhsm2.conf")))
+        setenv("SOFTHSM2_CONF", path("softhsm2.conf"), 1)
     }
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }

@@ -52,9 +52,9 @@ extension EmbeddedWebviewProviderTests {
     }
 
     @Test(
-        "A token that asks for a PIN the app did not give, or refuses it, ends the session at once, saying so",
-        arguments: [("pkcs11-no-pin", "asked for its PIN and the app gave none"), ("pkcs11-wrong-pin", "refused the app's PIN")])
-    func clientCertificateTokenPIN(_ variant: String, _ said: String) async throws {
+        "A token that refuses the PIN the app gave ends the session at once, saying so (no second, locking, try)",
+        arguments: [("pkcs11-wrong-pin", "refused the app's PIN")])
+    func clientCertificateAppPINRefused(_ variant: String, _ said: String) async throws {
         for platform in Platform.x11 {
             let started = ContinuousClock.now
             let report = try await Self.scenario(.clientCertificate, "window", variant, on: platform)
@@ -65,5 +65,57 @@ extension EmbeddedWebviewProviderTests {
             #expect(report[.certAuthRequests] == 0)
             #expect(ContinuousClock.now - started < Patience.scaled(.seconds(25)), "ended at once, not at the 30 s timeout")
         }
+    }
+
+    @Test(
+        "With no certificate from the app, the person chooses one on their token and types its PIN (real key events)",
+        arguments: Platform.x11, ["window", "custom-view"])
+    func clientCertificateChosenOnToken(_ platform: Platform, mode: String) async throws {
+        let report = try await Self.scenario(.clientCertificate, mode, "token", on: platform)
+        #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        #expect(report[.code]?.contains("CN=Kiosk 7") == true, "\(report[.code] ?? "")")
+        let questions = report[.certificateQuestions] ?? []
+        // The chooser names the host and the certificate (subject, issuer, expiry, token); then the PIN dialog.
+        #expect(questions.first == "Choose a certificate", "\(questions)")
+        #expect(questions.contains { $0.contains("127.0.0.1 asks for a certificate") }, "\(questions)")
+        #expect(questions.contains { $0.hasPrefix("Kiosk 7\nIssued by WebviewHost Test CA, expires ") && $0.contains("on “WVH-") }, "\(questions)")
+        #expect(questions.contains { $0.hasPrefix("Enter the PIN of “WVH-") }, "\(questions)")
+        #expect(questions.contains { $0.contains("asks for your certificate “Kiosk 7”") }, "\(questions)")
+    }
+
+    @Test("A wrong PIN asks again, saying so; the right one then signs in", arguments: Platform.x11)
+    func clientCertificateWrongPINAsksAgain(_ platform: Platform) async throws {
+        let report = try await Self.scenario(.clientCertificate, "window", "token-wrong-pin", on: platform)
+        #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        let questions = report[.certificateQuestions] ?? []
+        let pinDialogs = questions.indices.filter { questions[$0].hasPrefix("Enter the PIN of") }
+        #expect(pinDialogs.count == 2, "\(questions)")
+        #expect(!questions[pinDialogs.first!...].prefix(3).contains { $0.contains("The PIN was wrong") }, "the first asks plainly: \(questions)")
+        #expect(questions[pinDialogs.last!...].contains { $0.contains("The PIN was wrong. Try again.") }, "\(questions)")
+    }
+
+    @Test(
+        "Cancel in the chooser or the PIN dialog ends the session userCanceled, nothing sent",
+        arguments: Platform.x11, ["token-cancel-chooser", "token-cancel-pin"])
+    func clientCertificateQuestionCancelled(_ platform: Platform, variant: String) async throws {
+        let report = try await Self.scenario(.clientCertificate, "window", variant, on: platform)
+        #expect(report[.outcome] == "userCanceled", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        #expect(report[.certAuthRequests] == 0)
+    }
+
+    @Test("The app's token certificate without its PIN: the library's PIN dialog asks", arguments: Platform.x11)
+    func clientCertificateAppTokenPINAsked(_ platform: Platform) async throws {
+        let report = try await Self.scenario(.clientCertificate, "window", "pkcs11-no-pin", on: platform)
+        #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        #expect(report[.certificateQuestions]?.first?.hasPrefix("Enter the PIN of “WVH-") == true, "\(report[.certificateQuestions] ?? [])")
+    }
+
+    @Test("The person's choice is remembered for the host for the rest of the app's run", arguments: Platform.x11)
+    func clientCertificateChoiceRemembered(_ platform: Platform) async throws {
+        let report = try await Self.scenario(.clientCertificate, "window", "token-twice", on: platform)
+        #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        let questions = report[.certificateQuestions] ?? []
+        #expect(questions.filter { $0 == "Choose a certificate" }.count == 1, "asked once: \(questions)")
+        #expect(questions.filter { $0.hasPrefix("Enter the PIN of") }.count == 2, "\(questions)")
     }
 }
