@@ -82,12 +82,13 @@ enum ClientCertificateQuestions {
         var detail = ShownText.tr(
             "question", "{host} asks for your certificate “{certificate}”. Enter the PIN that unlocks it.",
             ["host": host, "certificate": certificate])
+        if flags & G_TLS_PASSWORD_RETRY.rawValue != 0 {
+            detail += "\n\n" + ShownText.tr("question", "The PIN was wrong. Try again.")
+        }
         if flags & G_TLS_PASSWORD_FINAL_TRY.rawValue != 0 {
             detail += "\n\n" + ShownText.tr("question", "This is the last try: one more wrong PIN locks the token.")
         } else if flags & G_TLS_PASSWORD_MANY_TRIES.rawValue != 0 {
             detail += "\n\n" + ShownText.tr("question", "Several wrong PINs were entered: the token may lock soon.")
-        } else if flags & G_TLS_PASSWORD_RETRY.rawValue != 0 {
-            detail += "\n\n" + ShownText.tr("question", "The PIN was wrong. Try again.")
         }
         // The PIN, followed as it is typed (the field is gone once the dialog answers).
         var pin = ""

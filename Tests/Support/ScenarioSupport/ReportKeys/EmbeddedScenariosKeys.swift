@@ -51,6 +51,8 @@ extension ReportKey where Value == Int {
     public static var pkeyAuthSubmits: Self { .init("pkeyAuthSubmits") }
     /// Requests that reached the endpoint requiring a client certificate (`client-certificate`).
     public static var certAuthRequests: Self { .init("certAuthRequests") }
+    /// Requests that reached the second session's endpoint (`client-certificate`, `token-twice`).
+    public static var secondCertAuthRequests: Self { .init("secondCertAuthRequests") }
     public static var appPageInMilliseconds: Self { .init("appPageInMilliseconds") }
     public static var appRequests: Self { .init("appRequests") }
     public static var authorizeRequests: Self { .init("authorizeRequests") }
