@@ -19,7 +19,8 @@ import WebviewHost
 struct ClientCertificates {
     /// What the app gave, as GIO loaded it.
     private(set) var certificate: GObjectRef<UnsafeMutablePointer<GTlsCertificate>>?
-    let given: ClientCertificate?
+    /// What the app gave (in its parameters, or from its chooser during the session).
+    var given: ClientCertificate?
     /// The hosts it was offered to in this session.
     var offeredTo: Set<String> = []
     /// The app's PIN was given to the token once already.
@@ -32,12 +33,16 @@ struct ClientCertificates {
     /// No certificate: a server that asks ends the session.
     init() { given = nil }
 
+    /// Loads `given` (see ``load(_:)``).
+    init(given: ClientCertificate?) throws(WebAuthError) {
+        self.given = given
+        certificate = try given.map { certificate throws(WebAuthError) in try Self.load(certificate) }
+    }
+
     /// Loads `given` (GIO's `g_tls_certificate_new_from_*`); throws `invalidParameters` saying
     /// which file or URI could not be used and why (unreadable, not a certificate, no private key,
     /// a wrong PKCS #12 password).
-    init(given: ClientCertificate?) throws(WebAuthError) {
-        self.given = given
-        guard let given else { return }
+    static func load(_ given: ClientCertificate) throws(WebAuthError) -> GObjectRef<UnsafeMutablePointer<GTlsCertificate>> {
         do throws(GLibError) {
             let loaded: UnsafeMutablePointer<GTlsCertificate>? = switch given.source {
             case .pem(let certificate, let key):
@@ -50,7 +55,7 @@ struct ClientCertificates {
                 try withGError { g_tls_certificate_new_from_pkcs11_uris(certificate, key, $0) }
             }
             guard let loaded else { throw GLibError(domain: "g-tls-error-quark", code: 0, message: "no certificate") }
-            certificate = GObjectRef(adopting: loaded)
+            return GObjectRef(adopting: loaded)
         } catch {
             throw WebAuthError(
                 .invalidParameters,
@@ -90,6 +95,10 @@ extension EmbeddedWebviewSession {
     }
 
     private func chooseCertificate(among found: [TokenCertificate], for request: WebKitDifferences.AuthenticationRequest, host: String) {
+        if let chooser = self.request.parameters.clientCertificateChooser {
+            askApp(chooser, among: found, for: request, host: host)
+            return
+        }
         guard !found.isEmpty else {
             endForCertificate(request, WebAuthError(
                 .clientCertificateRequired,
@@ -118,6 +127,40 @@ extension EmbeddedWebviewSession {
             }
             ClientCertificates.remembered[host] = chosen
             self.use(chosen, for: pending.pointer, host: host)
+        }
+    }
+
+    /// The app's chooser answers instead of the library's: its certificate is loaded as the
+    /// parameters' would be (its PIN, if a token's, used once; else the library's PIN dialog asks).
+    private func askApp(
+        _ chooser: @escaping ClientCertificateChooser, among found: [TokenCertificate],
+        for request: WebKitDifferences.AuthenticationRequest, host: String
+    ) {
+        let pending = GObjectRef(retaining: request)
+        let candidates = found.map {
+            ClientCertificateRequest.Candidate(
+                subject: $0.subject, issuer: $0.issuer, notAfter: $0.notAfter, tokenLabel: $0.tokenLabel,
+                certificateURI: $0.certificateURI, privateKeyURI: $0.keyURI)
+        }
+        Task { [weak self] in
+            let answer = await chooser(ClientCertificateRequest(host: host, candidates: candidates))
+            guard let self, !self.ended else {
+                webkit_authentication_request_cancel(pending.pointer)
+                return
+            }
+            guard let answer else {
+                self.endForCertificate(pending.pointer, WebAuthError(
+                    .userCanceled, "The app's client certificate chooser gave no certificate for \(host)."))
+                return
+            }
+            do throws(WebAuthError) {
+                let certificate = try ClientCertificates.load(answer)
+                self.clientCertificates.given = answer
+                self.clientCertificates.chosen = found.first { $0.certificateURI == answer.pkcs11URI }
+                self.offer(certificate.pointer, to: pending.pointer, host: host)
+            } catch {
+                self.endForCertificate(pending.pointer, error)
+            }
         }
     }
 

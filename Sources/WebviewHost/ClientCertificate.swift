@@ -49,6 +49,11 @@ public struct ClientCertificate: Hashable, Sendable, CustomStringConvertible {
         ClientCertificate(source: .pkcs11(certificate: uri, privateKey: privateKeyURI, pin: pin))
     }
 
+    /// The certificate's `pkcs11:` URI, for one on a token.
+    package var pkcs11URI: String? {
+        if case .pkcs11(let uri, _, _) = source { uri } else { nil }
+    }
+
     /// Where it is, for logs and messages: paths and URIs, never the PIN or the password.
     public var description: String {
         switch source {
@@ -70,3 +75,48 @@ public struct ClientCertificate: Hashable, Sendable, CustomStringConvertible {
         return kept.isEmpty ? String(uri[..<query]) : String(uri[..<query]) + "?" + kept.joined(separator: "&")
     }
 }
+
+/// A sign-in server asked for a client certificate and the app gave none in
+/// ``WebviewParameters/clientCertificate``: what ``WebviewParameters/clientCertificateChooser`` gets.
+public struct ClientCertificateRequest: Sendable {
+    /// The host that asks (`login.example.com`).
+    public let host: String
+    /// The certificates on the person's PKCS #11 tokens usable for client authentication and not
+    /// expired (what the library's chooser would list); may be empty.
+    public let candidates: [Candidate]
+
+    public init(host: String, candidates: [Candidate]) {
+        self.host = host
+        self.candidates = candidates
+    }
+
+    /// A certificate on one of the person's tokens.
+    public struct Candidate: Hashable, Sendable {
+        /// RFC 4514 distinguished names.
+        public let subject: String
+        public let issuer: String
+        public let notAfter: Date
+        /// The label of the token holding it.
+        public let tokenLabel: String
+        /// Its `pkcs11:` URI, and its private key's.
+        public let certificateURI: String
+        public let privateKeyURI: String
+
+        public init(subject: String, issuer: String, notAfter: Date, tokenLabel: String, certificateURI: String, privateKeyURI: String) {
+            self.subject = subject
+            self.issuer = issuer
+            self.notAfter = notAfter
+            self.tokenLabel = tokenLabel
+            self.certificateURI = certificateURI
+            self.privateKeyURI = privateKeyURI
+        }
+
+        /// This certificate as an answer (the library's PIN dialog asks for the token's PIN).
+        public var certificate: ClientCertificate { .pkcs11(uri: certificateURI, privateKeyURI: privateKeyURI) }
+    }
+}
+
+/// The app's own answer to a server asking for a client certificate, instead of the library's
+/// chooser: called on the main thread; return a certificate (one of the candidates', or any
+/// other), or `nil` to end the sign-in with `userCanceled`.
+public typealias ClientCertificateChooser = @MainActor @Sendable (ClientCertificateRequest) async -> ClientCertificate?

@@ -42,9 +42,15 @@ public struct WebviewParameters: Sendable {
     /// the session's redirect is an `https` URI only a web view can intercept.
     public var systemBrowserRedirectURI: URL?
     /// The client certificate the embedded view offers when a sign-in server asks for one in the
-    /// TLS handshake (certificate-based sign-in); `nil`: a server that asks ends the session with
-    /// `clientCertificateRequired`. For this session only (see ``ClientCertificate``).
+    /// TLS handshake (certificate-based sign-in); `nil`: the person chooses one of their tokens'
+    /// in the library's chooser (or ``clientCertificateChooser`` answers), and with none the
+    /// session ends with `clientCertificateRequired`. For this session only (see ``ClientCertificate``).
     public var clientCertificate: ClientCertificate?
+    /// The app's own answer when a server asks for a client certificate and
+    /// ``clientCertificate`` is `nil`, instead of the library's chooser (which lists the
+    /// certificates on the person's tokens and remembers the choice per host for the app's run);
+    /// `nil` uses the library's. For this session only.
+    public var clientCertificateChooser: ClientCertificateChooser?
 
     public init(
         webviewType: WebviewType = .default,
@@ -60,7 +66,8 @@ public struct WebviewParameters: Sendable {
         systemBrowserHandOver: SystemBrowserHandOverPolicy = .automatic,
         embeddedAgentRefusals: [EmbeddedAgentRefusal] = EmbeddedAgentRefusal.known,
         systemBrowserRedirectURI: URL? = nil,
-        clientCertificate: ClientCertificate? = nil
+        clientCertificate: ClientCertificate? = nil,
+        clientCertificateChooser: ClientCertificateChooser? = nil
     ) {
         self.webviewType = webviewType
         self.parentWindow = parentWindow
@@ -76,6 +83,7 @@ public struct WebviewParameters: Sendable {
         self.embeddedAgentRefusals = embeddedAgentRefusals
         self.systemBrowserRedirectURI = systemBrowserRedirectURI
         self.clientCertificate = clientCertificate
+        self.clientCertificateChooser = clientCertificateChooser
     }
 }
 

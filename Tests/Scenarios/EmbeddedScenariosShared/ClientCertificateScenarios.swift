@@ -20,7 +20,9 @@ extension EmbeddedScenarios {
     /// library's PIN dialog asks), `token` (no certificate from the app: the library's chooser lists
     /// the token's, then its PIN dialog asks; answered with real key events), `token-wrong-pin`,
     /// `token-cancel-chooser`, `token-cancel-pin`, `token-twice` (a second sign-in to the same host
-    /// uses the choice the person made in the first), `none` (the app gives none), `no-key` (a certificate file without its key),
+    /// uses the choice the person made in the first), `app-chooser` (the app's chooser answers with
+    /// the token's certificate and PIN), `app-chooser-cancel`, `app-chooser-file` (it answers with a
+    /// PEM file), `none` (the app gives none), `no-key` (a certificate file without its key),
     /// `pkcs12-wrong-password`.
     static let clientCertificate: Scenario = { arguments in
         let mode = arguments.first ?? "window"
@@ -31,7 +33,8 @@ extension EmbeddedScenarios {
         // this test's own folder, holding the client's key and certificate: before WebKit starts
         // its network process, which inherits SOFTHSM2_CONF.
         // Every other variant gets an empty token folder: no token of the machine's shows up.
-        let token = variant.hasPrefix("pkcs11") || variant.hasPrefix("token") ? try files.softHSMToken() : nil
+        let token = variant.hasPrefix("pkcs11") || variant.hasPrefix("token") || variant.hasPrefix("app-chooser")
+            ? try files.softHSMToken() : nil
         if token == nil { try files.emptySoftHSM() }
         let callback = try callbackListener()
         let idp = try TestServer()
@@ -70,6 +73,21 @@ extension EmbeddedScenarios {
         case "pkcs11-wrong-pin": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI, pin: "0000")
         case "pkcs11-no-pin": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI)
         default: nil
+        }
+        // The app's own chooser: records what it was asked, answers as the variant says.
+        let asked = ChooserLog()
+        if variant.hasPrefix("app-chooser") {
+            let clientFiles = (certificate: files.url(files.clientCertificate), key: files.url(files.clientKey))
+            parameters.clientCertificateChooser = { request in
+                asked.requests.append("\(request.host): " + request.candidates.map { "\($0.subject) on \($0.tokenLabel)" }.joined(separator: "; "))
+                switch variant {
+                case "app-chooser-cancel": return nil
+                case "app-chooser-file": return .pem(certificate: clientFiles.certificate, privateKey: clientFiles.key)
+                default:
+                    guard let first = request.candidates.first else { return nil }
+                    return .pkcs11(uri: first.certificateURI, privateKeyURI: first.privateKeyURI, pin: TestCertificates.tokenPIN)
+                }
+            }
         }
         // A short timeout: a request left unanswered would show here as timedOut.
         parameters.timeout = Patience.scaled(.seconds(30))
@@ -156,7 +174,8 @@ extension EmbeddedScenarios {
         let secondRequests = facts[.secondCertAuthRequests]
         facts = last.facts(result)
         facts[.secondCertAuthRequests] = secondRequests
-        facts[.certificateQuestions] = shown
+        facts[.certificateQuestions] = shown + Probes.visibleDialogTitles()
+        facts[.appChooserRequests] = asked.requests
         facts[.mode] = mode
         facts[.certAuthRequests] = certAuth.requests(to: "/certauth").count
         facts[.authorizeRequests] = idp.requests(to: "/authorize").count
@@ -285,6 +304,12 @@ struct TestCertificates {
             throw ToolFailed(description: "\(arguments.prefix(2).joined(separator: " ")) failed (status \(openssl.terminationStatus))")
         }
     }
+}
+
+/// What the app's chooser was asked: "host: subject on token; ...", once per call.
+@MainActor
+final class ChooserLog {
+    var requests: [String] = []
 }
 
 struct ToolFailed: Error, CustomStringConvertible {

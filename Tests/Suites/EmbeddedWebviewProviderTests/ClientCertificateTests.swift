@@ -118,4 +118,24 @@ extension EmbeddedWebviewProviderTests {
         #expect(questions.filter { $0 == "window: Choose a certificate" }.count == 1, "asked once: \(questions)")
         #expect(report[.secondCertAuthRequests] == 1, "the second sign-in reached the endpoint with the certificate")
     }
+
+    @Test("The app answers itself: its chooser gets the host and the token's certificates, and its answer is used", arguments: Platform.x11)
+    func clientCertificateAppChooser(_ platform: Platform) async throws {
+        for variant in ["app-chooser", "app-chooser-file"] {
+            let report = try await Self.scenario(.clientCertificate, "custom-view", variant, on: platform)
+            #expect(report[.outcome] == "success", "\(variant): \(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+            #expect(report[.code]?.contains("CN=Kiosk 7") == true, "\(variant): \(report[.code] ?? "")")
+            let asked = report[.appChooserRequests] ?? []
+            #expect(asked.count == 1 && asked[0].hasPrefix("127.0.0.1: CN=Kiosk 7,O=WebviewHost Tests on WVH-"), "\(variant): \(asked)")
+            #expect(report[.certificateQuestions] == [], "no question of the library's: \(report[.certificateQuestions] ?? [])")
+        }
+    }
+
+    @Test("The app's chooser answering nothing ends the session userCanceled", arguments: Platform.x11)
+    func clientCertificateAppChooserCancels(_ platform: Platform) async throws {
+        let report = try await Self.scenario(.clientCertificate, "window", "app-chooser-cancel", on: platform)
+        #expect(report[.outcome] == "userCanceled", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        #expect(report[.errorMessage]?.contains("chooser gave no certificate for 127.0.0.1") == true, "\(report[.errorMessage] ?? "")")
+        #expect(report[.certAuthRequests] == 0)
+    }
 }

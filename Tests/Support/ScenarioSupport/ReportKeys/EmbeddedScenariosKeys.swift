@@ -190,6 +190,8 @@ extension ReportKey where Value == Bool {
 extension ReportKey where Value == [String] {
     /// Each question the certificate sign-in showed, in order: its title, then its texts (`client-certificate`).
     public static var certificateQuestions: Self { .init("certificateQuestions") }
+    /// What the app's client certificate chooser was asked, once per call (`client-certificate`).
+    public static var appChooserRequests: Self { .init("appChooserRequests") }
     /// The sites `WebAuthSession.clearSiteData` deleted the data of (`site-data`).
     public static var clearedSites: Self { .init("clearedSites") }
     /// Every navigation decision and load event of the caller's view after the caller resumed (`ViewLoadLog`).
