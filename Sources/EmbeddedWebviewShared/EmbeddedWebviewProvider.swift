@@ -37,8 +37,9 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
     public func helpNotes(in environment: WebviewEnvironment) -> [String] {
         [
             "Entra ID's device challenge (PKeyAuth): answered as a device without a registered key",
-            "client certificates: the app's (WebviewParameters.clientCertificate: PEM, PKCS #12, PKCS #11 URI); "
-                + "none given ends the sign-in with clientCertificateRequired; not yet: the person's smart cards, a chooser, a PIN dialog",
+            "client certificates: the app's (WebviewParameters.clientCertificate: PEM, PKCS #12, PKCS #11 URI) or its own chooser's, "
+                + "else the person's smart cards and PKCS #11 tokens (p11-kit) in the library's chooser and PIN dialog; "
+                + "none anywhere ends the sign-in with clientCertificateRequired",
         ]
     }
 

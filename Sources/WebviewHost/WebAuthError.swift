@@ -53,8 +53,8 @@ public struct WebAuthError: Error, Sendable, CustomStringConvertible, LocalizedE
         /// says why it was needed.
         public static let systemBrowserRequired = Code("systemBrowserRequired")
         /// A sign-in server asked for a client certificate (TLS client authentication) and none
-        /// could be given: the app gave none (``WebviewParameters/clientCertificate``), or the
-        /// token holding it asked for a PIN that was not given or was refused.
+        /// could be given: none from the app (``WebviewParameters/clientCertificate``) and none
+        /// on the person's tokens, or the token refused the PIN the app gave.
         public static let clientCertificateRequired = Code("clientCertificateRequired")
     }
 
