@@ -27,6 +27,9 @@ struct ClientCertificates {
     var pinGiven = false
     /// The certificate the person chose on a token, for this session.
     var chosen: TokenCertificate?
+    /// Requests for a host whose certificate is being chosen (the page's other connections): they
+    /// get the same answer as the first.
+    var waiting: [String: [GObjectRef<WebKitDifferences.AuthenticationRequest>]] = [:]
     /// The person's choice per host, for the rest of the app's run (as MSAL for macOS does).
     static var remembered: [String: TokenCertificate] = [:]
 
@@ -82,10 +85,16 @@ extension EmbeddedWebviewSession {
             use(remembered, for: request, host: host)
             return true
         }
+        if clientCertificates.waiting[host] != nil {
+            clientCertificates.waiting[host]?.append(GObjectRef(retaining: request))
+            return true
+        }
+        clientCertificates.waiting[host] = []
         let pending = GObjectRef(retaining: request)
         Task { [weak self] in
             let found = await Task.detached { TokenCertificates.list() }.value
             guard let self, !self.ended else {
+                self?.cancelWaiting()
                 webkit_authentication_request_cancel(pending.pointer)
                 return
             }
@@ -145,6 +154,7 @@ extension EmbeddedWebviewSession {
         Task { [weak self] in
             let answer = await chooser(ClientCertificateRequest(host: host, candidates: candidates))
             guard let self, !self.ended else {
+                self?.cancelWaiting()
                 webkit_authentication_request_cancel(pending.pointer)
                 return
             }
@@ -181,15 +191,26 @@ extension EmbeddedWebviewSession {
         }
     }
 
+    /// Answers `request` with `certificate`, and the host's requests that waited for it.
     private func offer(_ certificate: UnsafeMutablePointer<GTlsCertificate>, to request: WebKitDifferences.AuthenticationRequest, host: String) {
         clientCertificates.offeredTo.insert(host)
         let credential = webkit_credential_new_for_certificate(certificate, WEBKIT_CREDENTIAL_PERSISTENCE_NONE)
         webkit_authentication_request_authenticate(request, credential)
+        for other in clientCertificates.waiting.removeValue(forKey: host) ?? [] {
+            webkit_authentication_request_authenticate(other.pointer, credential)
+        }
         webkit_credential_free(credential)
     }
 
-    /// Cancels `request` and ends the session with `error`.
+    /// Cancels every request waiting for a certificate.
+    private func cancelWaiting() {
+        for other in clientCertificates.waiting.values.joined() { webkit_authentication_request_cancel(other.pointer) }
+        clientCertificates.waiting = [:]
+    }
+
+    /// Cancels `request` (and every request waiting for a certificate) and ends the session with `error`.
     private func endForCertificate(_ request: WebKitDifferences.AuthenticationRequest, _ error: WebAuthError) {
+        cancelWaiting()
         webkit_authentication_request_cancel(request)
         window?.loadEnded()
         reporter.fail(error)

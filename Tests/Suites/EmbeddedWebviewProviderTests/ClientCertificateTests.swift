@@ -21,14 +21,13 @@ extension EmbeddedWebviewProviderTests {
 
     @Test("A server asking for a client certificate the app did not give ends the session at once, saying so", arguments: Platform.x11, ["window", "custom-view"])
     func clientCertificateMissing(_ platform: Platform, mode: String) async throws {
-        let started = ContinuousClock.now
         let report = try await Self.scenario(.clientCertificate, mode, "none", on: platform)
+        // Not `timedOut`: the scenario's session would end so after 30 s (scaled) if the request waited.
         #expect(report[.outcome] == "clientCertificateRequired", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
         let message = report[.errorMessage] ?? ""
         #expect(message.contains("asked for a client certificate") && message.contains("WebviewParameters.clientCertificate"), "\(message)")
         #expect(!message.contains("network connection"), "no advice about the network: \(message)")
         #expect(report[.certAuthRequests] == 0)
-        #expect(ContinuousClock.now - started < Patience.scaled(.seconds(25)), "ended at once, not at the 30 s timeout")
     }
 
     @Test(
@@ -56,14 +55,12 @@ extension EmbeddedWebviewProviderTests {
         arguments: [("pkcs11-wrong-pin", "refused the app's PIN")])
     func clientCertificateAppPINRefused(_ variant: String, _ said: String) async throws {
         for platform in Platform.x11 {
-            let started = ContinuousClock.now
             let report = try await Self.scenario(.clientCertificate, "window", variant, on: platform)
             #expect(report[.outcome] == "clientCertificateRequired", "\(platform) \(variant): \(report[.errorMessage] ?? "")")
             let message = report[.errorMessage] ?? ""
             #expect(message.contains(said), "\(message)")
             #expect(!message.contains("1234") && !message.contains("0000"), "no PIN in the message: \(message)")
             #expect(report[.certAuthRequests] == 0)
-            #expect(ContinuousClock.now - started < Patience.scaled(.seconds(25)), "ended at once, not at the 30 s timeout")
         }
     }
 
