@@ -77,6 +77,13 @@ let package = Package(
             providers: [.apt(["libsecret-1-dev"])]
         ),
 
+        // GnuTLS's PKCS #11 and X.509 calls: the certificates on the person's tokens (embedded view only).
+        .systemLibrary(
+            name: "CGnuTLS",
+            pkgConfig: "gnutls",
+            providers: [.apt(["libgnutls28-dev"])]
+        ),
+
         // MARK: Libraries
         // The host: sessions, the provider interface, the registry, the policy, notifications, errors.
         .target(
@@ -104,12 +111,12 @@ let package = Package(
         // context other apps are started with (ToolkitIntegration.gtk3 / .gtk4).
         .target(
             name: "EmbeddedWebviewProviderGTK3",
-            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK3", "WebviewHostGTK3", "CGSSAPI"],
+            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK3", "WebviewHostGTK3", "CGSSAPI", "CGnuTLS"],
             exclude: ["Shared/README.md"]
         ),
         .target(
             name: "EmbeddedWebviewProviderGTK4",
-            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK4", "WebviewHostGTK4", "CGSSAPI"],
+            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK4", "WebviewHostGTK4", "CGSSAPI", "CGnuTLS"],
             exclude: ["Shared/README.md"],
             swiftSettings: [.define("WEBKITGTK_6")]
         ),

@@ -48,5 +48,20 @@ static inline void wvh_message_dialog_set_secondary_text(GtkWidget *dialog, cons
     gtk_message_dialog_format_secondary_text(GTK_MESSAGE_DIALOG(dialog), "%s", text);
     G_GNUC_END_IGNORE_DEPRECATIONS
 }
+// The box under a question's texts (deprecated with GtkMessageDialog in GTK 4.10): where the
+// certificate chooser puts its list and the PIN dialog its field.
+static inline GtkWidget *wvh_message_dialog_get_message_area(GtkWidget *dialog) {
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    return gtk_message_dialog_get_message_area(GTK_MESSAGE_DIALOG(dialog));
+    G_GNUC_END_IGNORE_DEPRECATIONS
+}
+// gtk_dialog_response, deprecated with GtkDialog in GTK 4.10.
+static inline void wvh_dialog_respond(GtkWidget *dialog, gint response) {
+    G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+    gtk_dialog_response(GTK_DIALOG(dialog), response);
+    G_GNUC_END_IGNORE_DEPRECATIONS
+}
+static inline GtkListBox *wvh_list_box(gpointer p) { return GTK_LIST_BOX(p); }
+static inline GtkEntry *wvh_entry(gpointer p) { return GTK_ENTRY(p); }
 
 #endif

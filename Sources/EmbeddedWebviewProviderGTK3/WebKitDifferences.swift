@@ -20,6 +20,8 @@ enum WebKitDifferences {
     typealias URIRequest = UnsafeMutablePointer<WebKitURIRequest>
     /// A `WebKitUserContentManager *` (derivable in 4.1).
     typealias ContentManager = UnsafeMutablePointer<WebKitUserContentManager>
+    /// A `WebKitAuthenticationRequest *` (derivable in 4.1, so a typed pointer): `authenticate`'s argument.
+    typealias AuthenticationRequest = UnsafeMutablePointer<WebKitAuthenticationRequest>
 
     static func makeEphemeralStore() -> DataStore {
         let context = webkit_web_context_new_ephemeral()!
@@ -139,4 +141,21 @@ enum WebKitDifferences {
 
     /// Whether `view` keeps nothing on disk (`webkit_web_view_is_ephemeral`): WebKit sends no Kerberos ticket there.
     static func isEphemeral(_ view: WebView) -> Bool { webkit_web_view_is_ephemeral(view) != 0 }
+
+    /// Puts `child` (shown) at the end of a question's message area (`gtk_box_pack_start`).
+    static func appendToQuestion(_ child: Widget, _ area: Widget?) {
+        guard let area else { return }
+        gtk_box_pack_start(wvh_box(area), child, 1, 1, 0)
+        gtk_widget_show_all(child)
+    }
+
+    /// Adds `row` to `list` (`gtk_container_add`, which wraps it in a `GtkListBoxRow`).
+    static func appendRow(_ row: Widget, to list: Widget) {
+        gtk_container_add(wvh_container(list), row)
+    }
+
+    /// The text in `entry` (`gtk_entry_get_text`).
+    static func text(ofEntry entry: Widget) -> String {
+        gtk_entry_get_text(wvh_entry(entry)).map { String(cString: $0) } ?? ""
+    }
 }

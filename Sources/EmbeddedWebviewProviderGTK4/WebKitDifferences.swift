@@ -21,6 +21,8 @@ enum WebKitDifferences {
     typealias URIRequest = OpaquePointer
     /// A `WebKitUserContentManager *` (final in 6.0, so opaque).
     typealias ContentManager = OpaquePointer
+    /// A `WebKitAuthenticationRequest *` (final in 6.0, so opaque): `authenticate`'s argument.
+    typealias AuthenticationRequest = OpaquePointer
 
     static func makeEphemeralStore() -> DataStore {
         askForLanguages()
@@ -134,5 +136,21 @@ enum WebKitDifferences {
     /// WebKit sends no Kerberos ticket there.
     static func isEphemeral(_ view: WebView) -> Bool {
         webkit_web_view_get_network_session(view).map { webkit_network_session_is_ephemeral($0) != 0 } ?? false
+    }
+
+    /// Puts `child` at the end of a question's message area (`gtk_box_append`).
+    static func appendToQuestion(_ child: Widget, _ area: Widget?) {
+        guard let area else { return }
+        gtk_box_append(wvh_box(area), child)
+    }
+
+    /// Adds `row` to `list` (`gtk_list_box_append`, which wraps it in a `GtkListBoxRow`).
+    static func appendRow(_ row: Widget, to list: Widget) {
+        gtk_list_box_append(wvh_list_box(list), row)
+    }
+
+    /// The text in `entry` (`gtk_editable_get_text`).
+    static func text(ofEntry entry: Widget) -> String {
+        gtk_editable_get_text(OpaquePointer(entry)).map { String(cString: $0) } ?? ""
     }
 }

@@ -38,7 +38,9 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
         [
             "Entra ID's device challenge (PKeyAuth): answered as a device without a registered key; PKeyAuth/1.0 in the user agent at Entra ID and AD FS authorities",
             "the device broker's single-sign-on cookie (Microsoft's PRT SSO cookie): sent to the Entra ID authority's host when a registered broker gives one (SignIn)",
-            "client certificates and smart cards: not answered yet (WebKit sends no certificate)",
+            "client certificates: the app's (WebviewParameters.clientCertificate: PEM, PKCS #12, PKCS #11 URI) or its own chooser's, "
+                + "else the person's smart cards and PKCS #11 tokens (p11-kit) in the library's chooser and PIN dialog; "
+                + "none anywhere ends the sign-in with clientCertificateRequired",
             NegotiateHosts.helpNote,
         ]
     }

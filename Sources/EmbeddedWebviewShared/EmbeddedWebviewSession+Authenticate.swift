@@ -4,25 +4,35 @@ import CWebKitGTK4
 import CWebKitGTK3
 #endif
 import CGLib
+import Foundation
 import GLibSupport
+import WebviewHost
 
-/// The view's `authenticate` signal: one `switch` on the scheme WebKit asks about, each case
-/// calling into the file of its concern. `false` leaves the request to WebKit (its own
-/// credentials dialog, inside the view); every scheme without a case here gets that default.
+/// WebKit's `authenticate` signal: the challenges a sign-in's servers put to the view. Each scheme
+/// the session answers calls into its own files (client certificates: `ClientCertificates`;
+/// Negotiate and the password schemes: `+Negotiate`); every other scheme gets WebKit's default
+/// (`FALSE`: its credentials dialog, inside the view). Connected with the session's other view
+/// signals and disconnected with them.
 extension EmbeddedWebviewSession {
-    /// Connects `authenticate` on `view` for the session (disconnected with the session's other handlers).
-    func attachAuthenticate(to view: WebKitDifferences.WebView) {
-        connections.connect(view, "authenticate", .pointerReturningBool { [weak self] (request: WebKitDifferences.AuthenticationRequest?) -> Bool in
-            guard let self, let request, !self.ended else { return false }
-            switch webkit_authentication_request_get_scheme(request) {
-            case WEBKIT_AUTHENTICATION_SCHEME_NEGOTIATE:
-                return self.negotiateAsked(request)
-            case WEBKIT_AUTHENTICATION_SCHEME_NTLM, WEBKIT_AUTHENTICATION_SCHEME_HTTP_BASIC,
-                WEBKIT_AUTHENTICATION_SCHEME_HTTP_DIGEST:
-                return webkit_authentication_request_is_for_proxy(request) == 0 ? self.passwordAsked(request) : false
-            default:
-                return false
-            }
-        })
+    /// `authenticate` while the handler is connected: `true` when the session answered `request`
+    /// (or will, asynchronously), `false` for WebKit's default. After the end every request is
+    /// cancelled: nothing of an ended session answers a server.
+    func authenticate(_ request: WebKitDifferences.AuthenticationRequest) -> Bool {
+        if ended {
+            webkit_authentication_request_cancel(request)
+            return true
+        }
+        switch webkit_authentication_request_get_scheme(request) {
+        case WEBKIT_AUTHENTICATION_SCHEME_CLIENT_CERTIFICATE_REQUESTED:
+            return clientCertificateRequested(request)
+        case WEBKIT_AUTHENTICATION_SCHEME_CLIENT_CERTIFICATE_PIN_REQUESTED:
+            return clientCertificatePINRequested(request)
+        case WEBKIT_AUTHENTICATION_SCHEME_NEGOTIATE:
+            return negotiateAsked(request)
+        case WEBKIT_AUTHENTICATION_SCHEME_NTLM, WEBKIT_AUTHENTICATION_SCHEME_HTTP_BASIC, WEBKIT_AUTHENTICATION_SCHEME_HTTP_DIGEST:
+            return webkit_authentication_request_is_for_proxy(request) == 0 ? passwordAsked(request) : false
+        default:
+            return false
+        }
     }
 }

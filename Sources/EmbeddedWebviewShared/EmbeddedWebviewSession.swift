@@ -19,7 +19,7 @@ import WebviewHost
 ///
 /// This file sets the session up, wires WebKit's signals and tears it down; the jobs are
 /// elsewhere: navigation decisions (`+Navigation`), load events (`+Loads`), the move to the
-/// browser (`+BrowserHandOver`), failures
+/// browser (`+BrowserHandOver`), servers' challenges (`+Authenticate`), failures
 /// (``SignInLoadFailure``) and other apps (``ExternalAppLaunch``).
 @MainActor
 final class EmbeddedWebviewSession: WebviewProviderSession {
@@ -64,6 +64,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     var lastNavigationMethod: String?
     /// The pages whose 401 device challenge was answered (once each).
     var deviceChallengeAnswered: Set<URL> = []
+    /// The client certificate the app gave, loaded in ``prepare()`` (see `ClientCertificates`).
+    var clientCertificates = ClientCertificates()
 
     init(request: WebAuthRequest, reporter: WebAuthSessionReporter) {
         self.request = request
@@ -73,6 +75,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     private var usesCustomWebview: Bool { request.parameters.customWebview != nil }
 
     func prepare() async throws -> URL {
+        clientCertificates = try ClientCertificates(given: request.parameters.clientCertificate)
         if !usesCustomWebview, request.parameters.prefersEphemeralWebBrowserSession {
             try await SignInWebContexts.resetEphemeral()
         }
@@ -246,7 +249,6 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             if self.ended { return Self.refuseAfterEnd(decision, type: type) }
             return self.decidePolicy(decision, type: type)
         })
-        attachAuthenticate(to: view)
         connections.connect(view, "create", .create { [weak self] (action: WebKitDifferences.NavigationAction?) -> WebKitDifferences.Widget? in
             // window.open, target=_blank and friends: never a new window.
             guard let self, !self.ended, let action else { return nil }
@@ -272,6 +274,10 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             self?.window?.loadEnded()
             self?.reporter.fail(SignInLoadFailure.tls(uri: uri, errors: errors))
             return true
+        })
+        connections.connect(view, "authenticate", .pointerReturningBool { [weak self] (request: WebKitDifferences.AuthenticationRequest?) in
+            guard let self, let request else { return false }
+            return self.authenticate(request)
         })
         connections.connect(view, "web-process-terminated", .enumValue { [weak self] reason in
             if self?.ended ?? true { return }

@@ -8,7 +8,8 @@ import Foundation
 import GLibSupport
 
 /// A yes-or-no question over the sign-in window (or the window holding a caller's view): "Open
-/// mailto link?", "Continue in your browser?".
+/// mailto link?", "Continue in your browser?"; with `content` under its texts, a question that
+/// asks for more (which certificate, a PIN).
 ///
 /// A modal `GtkMessageDialog` transient for `window`, answered through its `response` signal
 /// (never `gtk_dialog_run`: a nested main loop would stall the main actor). `answer` is called
@@ -25,11 +26,12 @@ final class SignInQuestion {
     /// default button: `acceptByDefault` false means a deliberate click is needed to accept.
     init(
         title: String, detail: String, over window: WebKitDifferences.Window, cancel: String, accept: String,
-        acceptByDefault: Bool, answer: @escaping @MainActor (_ accepted: Bool) -> Void
+        acceptByDefault: Bool, content: WebKitDifferences.Widget? = nil, answer: @escaping @MainActor (_ accepted: Bool) -> Void
     ) {
         let widget = wvh_question_dialog_new(window, title)!
         dialog = GObjectRef(retaining: widget)
         wvh_message_dialog_set_secondary_text(widget, detail)
+        if let content { WebKitDifferences.appendToQuestion(content, wvh_message_dialog_get_message_area(widget)) }
         gtk_window_set_title(wvh_window(widget), title)
         let buttons = wvh_dialog(widget)
         nameForScreenReaders(gtk_dialog_add_button(buttons, cancel, GTK_RESPONSE_CANCEL.rawValue), label: cancel)
@@ -46,6 +48,12 @@ final class SignInQuestion {
         ShownDirection.apply(to: widget)
         gtk_widget_show(widget)
         gtk_window_present(wvh_window(widget))
+    }
+
+    /// Answers as the accept button (`true`) or Cancel would: a list's activated row, say.
+    func respond(accepted: Bool) {
+        guard let dialog, !finished else { return }
+        wvh_dialog_respond(dialog.pointer, accepted ? GTK_RESPONSE_ACCEPT.rawValue : GTK_RESPONSE_CANCEL.rawValue)
     }
 
     /// Closes the question without an answer (the session ended). Calling it again does nothing.

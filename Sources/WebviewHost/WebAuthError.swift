@@ -56,6 +56,10 @@ public struct WebAuthError: Error, Sendable, CustomStringConvertible, LocalizedE
         /// Kerberos) and the view could not answer it: no valid ticket (none, or expired), an
         /// ephemeral session, or a plain-http host Negotiate may not go to. The message says which.
         public static let integratedAuthenticationUnavailable = Code("integratedAuthenticationUnavailable")
+        /// A sign-in server asked for a client certificate (TLS client authentication) and none
+        /// could be given: none from the app (``WebviewParameters/clientCertificate``) and none
+        /// on the person's tokens, or the token refused the PIN the app gave.
+        public static let clientCertificateRequired = Code("clientCertificateRequired")
     }
 
     /// The OAuth error a server returned (RFC 6749 section 4.1.2.1).

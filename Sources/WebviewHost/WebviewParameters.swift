@@ -55,6 +55,16 @@ public struct WebviewParameters: Sendable {
     /// (PKeyAuth), so that they send it. `PublicClientApplication` sets it at Entra ID and AD FS
     /// authorities and only there; other providers never see it. Off by default.
     public var advertisesDeviceChallenge = false
+    /// The client certificate the embedded view offers when a sign-in server asks for one in the
+    /// TLS handshake (certificate-based sign-in); `nil`: the person chooses one of their tokens'
+    /// in the library's chooser (or ``clientCertificateChooser`` answers), and with none the
+    /// session ends with `clientCertificateRequired`. For this session only (see ``ClientCertificate``).
+    public var clientCertificate: ClientCertificate?
+    /// The app's own answer when a server asks for a client certificate and
+    /// ``clientCertificate`` is `nil`, instead of the library's chooser (which lists the
+    /// certificates on the person's tokens and remembers the choice per host for the app's run);
+    /// `nil` uses the library's. For this session only.
+    public var clientCertificateChooser: ClientCertificateChooser?
 
     public init(
         webviewType: WebviewType = .default,
@@ -69,7 +79,9 @@ public struct WebviewParameters: Sendable {
         providerOptions: [String: String] = [:],
         systemBrowserHandOver: SystemBrowserHandOverPolicy = .automatic,
         embeddedAgentRefusals: [EmbeddedAgentRefusal] = EmbeddedAgentRefusal.known,
-        systemBrowserRedirectURI: URL? = nil
+        systemBrowserRedirectURI: URL? = nil,
+        clientCertificate: ClientCertificate? = nil,
+        clientCertificateChooser: ClientCertificateChooser? = nil
     ) {
         self.webviewType = webviewType
         self.parentWindow = parentWindow
@@ -84,6 +96,8 @@ public struct WebviewParameters: Sendable {
         self.systemBrowserHandOver = systemBrowserHandOver
         self.embeddedAgentRefusals = embeddedAgentRefusals
         self.systemBrowserRedirectURI = systemBrowserRedirectURI
+        self.clientCertificate = clientCertificate
+        self.clientCertificateChooser = clientCertificateChooser
     }
 }
 

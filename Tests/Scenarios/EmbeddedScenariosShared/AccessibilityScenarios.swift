@@ -241,7 +241,7 @@ func keyboardScenario() async throws -> ScenarioReport {
 
 /// Runs `xdotool <arguments>` (real input events through XTest); its exit status.
 @MainActor
-private func xdotool(_ arguments: String) -> Int32 {
+func xdotool(_ arguments: String) -> Int32 {
     var status: gint = -1
     var error: UnsafeMutablePointer<GError>?
     guard g_spawn_command_line_sync("xdotool " + arguments, nil, nil, &status, &error) != 0 else {

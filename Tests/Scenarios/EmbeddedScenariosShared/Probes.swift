@@ -83,6 +83,13 @@ enum Probes {
         return Toolkit.toplevels().first { isA($0, type) && gtk_widget_get_visible(wvh_widget($0)) != 0 }
     }
 
+    /// The titles of the shown dialogs still open ("still open: <title>").
+    static func visibleDialogTitles() -> [String] {
+        let type = g_type_from_name("GtkDialog")
+        return Toolkit.toplevels().filter { isA($0, type) && gtk_widget_get_visible(wvh_widget($0)) != 0 }
+            .map { "still open: " + (gtk_window_get_title(wvh_window($0)).map { String(cString: $0) } ?? "") }
+    }
+
     /// The text of every label in `widget`.
     static func labelTexts(in widget: UnsafeMutableRawPointer) -> [String] {
         descendants(of: widget).filter { isA($0, gtk_label_get_type()) }

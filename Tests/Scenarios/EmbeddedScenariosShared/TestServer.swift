@@ -15,6 +15,10 @@ final class TestServer {
         var acceptLanguage: String? = nil
         var authorization: String? = nil
         var userAgent: String? = nil
+        /// The client certificate's subject (`g_tls_certificate_get_subject_name`), `nil` for none.
+        var clientSubject: String? = nil
+        /// Whether the client certificate chains to the server's client CA (no `GTlsCertificateFlags`).
+        var clientCertificateTrusted = false
     }
 
     struct Response {
@@ -40,10 +44,28 @@ final class TestServer {
     let scheme: String
 
     /// Listens on 127.0.0.1 on a port the kernel chooses; HTTPS when `certificate` is given.
-    init(certificate: UnsafeMutablePointer<GTlsCertificate>? = nil) throws {
+    init(certificate: UnsafeMutablePointer<GTlsCertificate>? = nil, clientCA: String? = nil) throws {
         scheme = certificate == nil ? "http" : "https"
         let server = wvh_soup_server_new_with_certificate(certificate)!
         self.server = server
+        if let clientCA {
+            let database = try withGError { g_tls_file_database_new(clientCA, $0) }
+            soup_server_set_tls_database(server, database)
+            g_object_unref(database.map { UnsafeMutableRawPointer($0) })
+            soup_server_set_tls_auth_mode(server, G_TLS_AUTHENTICATION_REQUIRED)
+            // libsoup refuses a client certificate with errors in the handshake unless the message's
+            // `accept-certificate` says otherwise: accept every one, so that the route sees (and
+            // reports) what it got; `clientCertificateTrusted` says whether it chains to `clientCA`.
+            let acceptAll: @convention(c) (OpaquePointer?, OpaquePointer?, UInt32, gpointer?) -> gboolean = { _, _, _, _ in 1 }
+            let started: @convention(c) (OpaquePointer?, OpaquePointer?, gpointer?) -> Void = { _, message, data in
+                guard let message else { return }
+                g_signal_connect_data(
+                    UnsafeMutableRawPointer(message), "accept-certificate", unsafeBitCast(data, to: GCallback.self), nil, nil, GConnectFlags(0))
+            }
+            g_signal_connect_data(
+                UnsafeMutableRawPointer(server), "request-started", unsafeBitCast(started, to: GCallback.self),
+                unsafeBitCast(acceptAll, to: gpointer.self), nil, GConnectFlags(0))
+        }
         let box = Unmanaged.passRetained(RouteBox(self)).toOpaque()
         soup_server_add_handler(
             server, nil,
@@ -63,6 +85,13 @@ final class TestServer {
             _ = soup_server_listen_local(server, 0, SoupServerListenOptions(options), error)
         }
         port = boundPort(of: server)
+    }
+
+    /// An HTTPS server that requires a client certificate in the TLS handshake
+    /// (`G_TLS_AUTHENTICATION_REQUIRED`) and checks it against the CA in `clientCA` (a PEM file);
+    /// each request carries the subject it got.
+    convenience init(certificate: UnsafeMutablePointer<GTlsCertificate>, requiringClientCertificatesFrom clientCA: String) throws {
+        try self.init(certificate: certificate, clientCA: clientCA)
     }
 
     /// `http(s)://127.0.0.1:<port><path>`.
@@ -114,10 +143,17 @@ final class TestServer {
         }
         let acceptLanguage = soup_message_headers_get_one(headers, "Accept-Language").map { String(cString: $0) }
         let authorization = soup_message_headers_get_one(headers, "Authorization").map { String(cString: $0) }
-        let userAgent = soup_message_headers_get_one(headers, "User-Agent").map { String(cString: $0) }
+        let peer = soup_server_message_get_tls_peer_certificate(message)
         let request = Request(
             method: method, path: path, query: query, cookie: cookie, body: body, acceptLanguage: acceptLanguage,
-            authorization: authorization, userAgent: userAgent)
+            authorization: authorization, userAgent: soup_message_headers_get_one(headers, "User-Agent").map { String(cString: $0) },
+            clientSubject: peer.flatMap { certificate in
+                g_tls_certificate_get_subject_name(certificate).map { name in
+                    defer { g_free(name) }
+                    return String(cString: name)
+                }
+            },
+            clientCertificateTrusted: peer != nil && soup_server_message_get_tls_peer_certificate_errors(message).rawValue == 0)
         requests.append(request)
         let response = routes[path]?(request) ?? Response(status: 404, body: "not found")
         if let delay = response.delay {

@@ -38,6 +38,7 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .pkeyAuth: EmbeddedScenarios.pkeyAuth
     case .signInCookies: EmbeddedScenarios.signInCookies
     case .negotiate: EmbeddedScenarios.negotiate
+    case .clientCertificate: EmbeddedScenarios.clientCertificate
     case .show: EmbeddedScenarios.show
     case .surface: EmbeddedScenarios.surface
     case .webPlatform: EmbeddedScenarios.webPlatform

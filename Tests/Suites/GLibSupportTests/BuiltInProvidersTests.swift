@@ -20,6 +20,7 @@ struct BuiltInProvidersTests {
         #expect(help.contains("embedded - "))
         #expect(help.contains("device challenge (PKeyAuth): answered"), "help says what the embedded view answers at work: \(help)")
         #expect(help.contains("Windows sign-in (Kerberos, Negotiate): answered with the person's ticket at"), "help says whether Negotiate can run: \(help)")
+        #expect(help.contains("client certificates: the app's"), "help says the app's client certificate is offered: \(help)")
         #expect(help.contains("]: available"))
         #expect(help.contains("unavailable: "))
     }

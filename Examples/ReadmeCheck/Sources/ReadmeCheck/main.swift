@@ -402,3 +402,19 @@ func myAuthorizationURL(redirectURI: URL, state: String) -> URL {
     components.queryItems = [.init(name: "redirect_uri", value: redirectURI.absoluteString), .init(name: "state", value: state)]
     return components.url!
 }
+
+/// README "At work": a kiosk's own certificate, and an app that answers the certificate request itself.
+func kioskCertificateParameters() -> WebviewParameters {
+    var parameters = WebviewParameters(webviewType: .embedded)
+    parameters.clientCertificate = .pem(
+        certificate: URL(fileURLWithPath: "/etc/kiosk/client.pem"),
+        privateKey: URL(fileURLWithPath: "/etc/kiosk/client.key"))
+    parameters.clientCertificate = .pkcs12(URL(fileURLWithPath: "/etc/kiosk/client.p12"), password: "…")
+    parameters.clientCertificate = .pkcs11(uri: "pkcs11:token=Kiosk;object=signin;type=cert", pin: "…")
+    parameters.clientCertificate = nil
+    // Or answer yourself instead of the library's chooser (nil ends the sign-in userCanceled):
+    parameters.clientCertificateChooser = { request in
+        request.candidates.first { $0.issuer.contains("CN=Contoso Issuing CA") }?.certificate
+    }
+    return parameters
+}

@@ -60,6 +60,10 @@ extension ReportKey where Value == String {
 extension ReportKey where Value == Int {
     /// Requests the device challenge's SubmitUrl received (`pkeyauth`).
     public static var pkeyAuthSubmits: Self { .init("pkeyAuthSubmits") }
+    /// Requests that reached the endpoint requiring a client certificate (`client-certificate`).
+    public static var certAuthRequests: Self { .init("certAuthRequests") }
+    /// Requests that reached the second session's endpoint (`client-certificate`, `token-twice`).
+    public static var secondCertAuthRequests: Self { .init("secondCertAuthRequests") }
     public static var appPageInMilliseconds: Self { .init("appPageInMilliseconds") }
     public static var appRequests: Self { .init("appRequests") }
     public static var authorizeRequests: Self { .init("authorizeRequests") }
@@ -195,6 +199,10 @@ extension ReportKey where Value == Bool {
 }
 
 extension ReportKey where Value == [String] {
+    /// Each question the certificate sign-in showed, in order: its title, then its texts (`client-certificate`).
+    public static var certificateQuestions: Self { .init("certificateQuestions") }
+    /// What the app's client certificate chooser was asked, once per call (`client-certificate`).
+    public static var appChooserRequests: Self { .init("appChooserRequests") }
     /// The sites `WebAuthSession.clearSiteData` deleted the data of (`site-data`).
     public static var clearedSites: Self { .init("clearedSites") }
     /// Every navigation decision and load event of the caller's view after the caller resumed (`ViewLoadLog`).

@@ -27,6 +27,8 @@ public enum EmbeddedScenario: String, ScenarioName {
     case signInCookies = "sign-in-cookies"
     /// Windows Integrated Authentication: `<window|custom-view> <persistent|ephemeral> <base> <trust|no-trust> [basic|dialog]` (NegotiateScenarios.swift).
     case negotiate
+    /// An endpoint requiring a client certificate: `<window|custom-view> <variant>` (ClientCertificateScenarios.swift).
+    case clientCertificate = "client-certificate"
     case show
     case surface
     case webPlatform = "web-platform"

@@ -1,0 +1,288 @@
+#if WEBKITGTK_6
+import CWebKitGTK4
+#else
+import CWebKitGTK3
+#endif
+import CGLib
+import Foundation
+import GLibSupport
+import WebviewHost
+
+/// The client certificate a session offers to servers that ask for one in the TLS handshake
+/// (`CLIENT_CERTIFICATE_REQUESTED`), and the PIN its token asks for
+/// (`CLIENT_CERTIFICATE_PIN_REQUESTED`): the app's ``ClientCertificate``, loaded when the session
+/// prepares, else one the person chooses among those on their PKCS #11 tokens (remembered per
+/// host for the rest of the app's run). The answer is never stored in WebKit
+/// (`WEBKIT_CREDENTIAL_PERSISTENCE_NONE`): a caller's view, and the library's next sessions, do
+/// not offer it after this session unless the library answers again.
+@MainActor
+struct ClientCertificates {
+    /// What the app gave, as GIO loaded it.
+    private(set) var certificate: GObjectRef<UnsafeMutablePointer<GTlsCertificate>>?
+    /// What the app gave (in its parameters, or from its chooser during the session).
+    var given: ClientCertificate?
+    /// The hosts it was offered to in this session.
+    var offeredTo: Set<String> = []
+    /// The app's PIN was given to the token once already.
+    var pinGiven = false
+    /// The certificate the person chose on a token, for this session.
+    var chosen: TokenCertificate?
+    /// Requests for a host whose certificate is being chosen (the page's other connections): they
+    /// get the same answer as the first.
+    var waiting: [String: [GObjectRef<WebKitDifferences.AuthenticationRequest>]] = [:]
+    /// The person's choice per host, for the rest of the app's run (as MSAL for macOS does).
+    static var remembered: [String: TokenCertificate] = [:]
+
+    /// No certificate: a server that asks ends the session.
+    init() { given = nil }
+
+    /// Loads `given` (see ``load(_:)``).
+    init(given: ClientCertificate?) throws(WebAuthError) {
+        self.given = given
+        certificate = try given.map { certificate throws(WebAuthError) in try Self.load(certificate) }
+    }
+
+    /// Loads `given` (GIO's `g_tls_certificate_new_from_*`); throws `invalidParameters` saying
+    /// which file or URI could not be used and why (unreadable, not a certificate, no private key,
+    /// a wrong PKCS #12 password).
+    static func load(_ given: ClientCertificate) throws(WebAuthError) -> GObjectRef<UnsafeMutablePointer<GTlsCertificate>> {
+        do throws(GLibError) {
+            let loaded: UnsafeMutablePointer<GTlsCertificate>? = switch given.source {
+            case .pem(let certificate, let key):
+                // With no key file, the key must be in the certificate's file: reading that file as
+                // both says "no private key" for a certificate alone.
+                try withGError { g_tls_certificate_new_from_files(certificate.path, (key ?? certificate).path, $0) }
+            case .pkcs12(let file, let password):
+                try withGError { g_tls_certificate_new_from_file_with_password(file.path, password ?? "", $0) }
+            case .pkcs11(let certificate, let key, _):
+                try withGError { g_tls_certificate_new_from_pkcs11_uris(certificate, key, $0) }
+            }
+            guard let loaded else { throw GLibError(domain: "g-tls-error-quark", code: 0, message: "no certificate") }
+            return GObjectRef(adopting: loaded)
+        } catch {
+            throw WebAuthError(
+                .invalidParameters,
+                "The client certificate the app gave (\(given)) cannot be used: \(error.message). "
+                    + "Give a certificate with its private key (WebviewParameters.clientCertificate).",
+                underlyingError: error)
+        }
+    }
+}
+
+extension EmbeddedWebviewSession {
+    /// A server asks for a client certificate: the app's, if it gave one; else the one the person
+    /// chose for that host earlier in the app's run; else the person chooses among the
+    /// certificates on their tokens (listed off the main thread; the request is answered then).
+    /// With none anywhere, the session ends with `clientCertificateRequired`, not with the load
+    /// failure WebKit's default answer (no certificate) would bring.
+    func clientCertificateRequested(_ request: WebKitDifferences.AuthenticationRequest) -> Bool {
+        let host = webkit_authentication_request_get_host(request).map { String(cString: $0) } ?? ""
+        if let certificate = clientCertificates.certificate {
+            offer(certificate.pointer, to: request, host: host)
+            return true
+        }
+        if let remembered = ClientCertificates.remembered[host] {
+            use(remembered, for: request, host: host)
+            return true
+        }
+        if clientCertificates.waiting[host] != nil {
+            clientCertificates.waiting[host]?.append(GObjectRef(retaining: request))
+            return true
+        }
+        clientCertificates.waiting[host] = []
+        let pending = GObjectRef(retaining: request)
+        Task { [weak self] in
+            let found = await Task.detached { TokenCertificates.list() }.value
+            guard let self, !self.ended else {
+                self?.cancelWaiting()
+                webkit_authentication_request_cancel(pending.pointer)
+                return
+            }
+            self.chooseCertificate(among: found, for: pending.pointer, host: host)
+        }
+        return true
+    }
+
+    private func chooseCertificate(among found: [TokenCertificate], for request: WebKitDifferences.AuthenticationRequest, host: String) {
+        if let chooser = self.request.parameters.clientCertificateChooser {
+            askApp(chooser, among: found, for: request, host: host)
+            return
+        }
+        guard !found.isEmpty else {
+            endForCertificate(request, WebAuthError(
+                .clientCertificateRequired,
+                "The sign-in server \(host) asked for a client certificate (certificate-based sign-in, a smart card), and there is "
+                    + "none: no usable certificate on the person's smart cards or tokens (PKCS #11 through p11-kit) and none from the app. "
+                    + "Insert the smart card, give one in WebviewParameters.clientCertificate, or sign in with the system browser.",
+                url: loading ?? requested))
+            return
+        }
+        guard let over = questionWindow else {
+            endForCertificate(request, WebAuthError(
+                .clientCertificateRequired,
+                "The sign-in server \(host) asked for a client certificate, and the caller's view is in no window to ask the person in. "
+                    + "Put the view in a window, or give the certificate in WebviewParameters.clientCertificate."))
+            return
+        }
+        let pending = GObjectRef(retaining: request)
+        question?.destroy()
+        question = ClientCertificateQuestions.choose(from: found, host: host, over: over) { [weak self] chosen in
+            guard let self else { return }
+            self.question = nil
+            guard let chosen else {
+                self.endForCertificate(pending.pointer, WebAuthError(
+                    .userCanceled, "The person cancelled the choice of a client certificate for \(host)."))
+                return
+            }
+            ClientCertificates.remembered[host] = chosen
+            self.use(chosen, for: pending.pointer, host: host)
+        }
+    }
+
+    /// The app's chooser answers instead of the library's: its certificate is loaded as the
+    /// parameters' would be (its PIN, if a token's, used once; else the library's PIN dialog asks).
+    private func askApp(
+        _ chooser: @escaping ClientCertificateChooser, among found: [TokenCertificate],
+        for request: WebKitDifferences.AuthenticationRequest, host: String
+    ) {
+        let pending = GObjectRef(retaining: request)
+        let candidates = found.map {
+            ClientCertificateRequest.Candidate(
+                subject: $0.subject, issuer: $0.issuer, notAfter: $0.notAfter, tokenLabel: $0.tokenLabel,
+                certificateURI: $0.certificateURI, privateKeyURI: $0.keyURI)
+        }
+        Task { [weak self] in
+            let answer = await chooser(ClientCertificateRequest(host: host, candidates: candidates))
+            guard let self, !self.ended else {
+                self?.cancelWaiting()
+                webkit_authentication_request_cancel(pending.pointer)
+                return
+            }
+            guard let answer else {
+                self.endForCertificate(pending.pointer, WebAuthError(
+                    .userCanceled, "The app's client certificate chooser gave no certificate for \(host)."))
+                return
+            }
+            do throws(WebAuthError) {
+                let certificate = try ClientCertificates.load(answer)
+                self.clientCertificates.given = answer
+                self.clientCertificates.chosen = found.first { $0.certificateURI == answer.pkcs11URI }
+                self.offer(certificate.pointer, to: pending.pointer, host: host)
+            } catch {
+                self.endForCertificate(pending.pointer, error)
+            }
+        }
+    }
+
+    /// Answers with a certificate on a token (GIO loads it from its `pkcs11:` URIs).
+    private func use(_ chosen: TokenCertificate, for request: WebKitDifferences.AuthenticationRequest, host: String) {
+        do throws(GLibError) {
+            let loaded = try withGError { g_tls_certificate_new_from_pkcs11_uris(chosen.certificateURI, chosen.keyURI, $0) }
+            guard let loaded else { throw GLibError(domain: "g-tls-error-quark", code: 0, message: "no certificate") }
+            let certificate = GObjectRef(adopting: loaded)
+            clientCertificates.chosen = chosen
+            offer(certificate.pointer, to: request, host: host)
+        } catch {
+            ClientCertificates.remembered[host] = nil
+            endForCertificate(request, WebAuthError(
+                .clientCertificateRequired,
+                "The certificate \(chosen.name) on \(chosen.tokenLabel) could not be used: \(error.message). Check that its token is still there.",
+                underlyingError: error))
+        }
+    }
+
+    /// Answers `request` with `certificate`, and the host's requests that waited for it.
+    private func offer(_ certificate: UnsafeMutablePointer<GTlsCertificate>, to request: WebKitDifferences.AuthenticationRequest, host: String) {
+        clientCertificates.offeredTo.insert(host)
+        let credential = webkit_credential_new_for_certificate(certificate, WEBKIT_CREDENTIAL_PERSISTENCE_NONE)
+        webkit_authentication_request_authenticate(request, credential)
+        for other in clientCertificates.waiting.removeValue(forKey: host) ?? [] {
+            webkit_authentication_request_authenticate(other.pointer, credential)
+        }
+        webkit_credential_free(credential)
+    }
+
+    /// Cancels every request waiting for a certificate.
+    private func cancelWaiting() {
+        for other in clientCertificates.waiting.values.joined() { webkit_authentication_request_cancel(other.pointer) }
+        clientCertificates.waiting = [:]
+    }
+
+    /// Cancels `request` (and every request waiting for a certificate) and ends the session with `error`.
+    private func endForCertificate(_ request: WebKitDifferences.AuthenticationRequest, _ error: WebAuthError) {
+        cancelWaiting()
+        webkit_authentication_request_cancel(request)
+        window?.loadEnded()
+        reporter.fail(error)
+    }
+
+    /// Where the library's questions go: its window, or the window holding the caller's view.
+    private var questionWindow: WebKitDifferences.Window? {
+        if let window { return window.window }
+        return webView.flatMap { WebKitDifferences.toplevelWindow(of: $0) }
+    }
+
+    /// The token holding the certificate asks for its PIN: the app's PIN, once (a token that asks
+    /// again refused it, and the session ends with `clientCertificateRequired` saying so, the
+    /// token's "final try" warning included, before a wrong PIN is tried again and locks it);
+    /// else the library's PIN dialog, again after a wrong PIN, with WebKit's flags said in words.
+    /// Cancel there ends the session with `userCanceled`.
+    func clientCertificatePINRequested(_ request: WebKitDifferences.AuthenticationRequest) -> Bool {
+        let flags = webkit_authentication_request_get_certificate_pin_flags(request).rawValue
+        let host = webkit_authentication_request_get_host(request).map { String(cString: $0) } ?? ""
+        if case .pkcs11(_, _, let pin?) = clientCertificates.given?.source {
+            let retry = flags & G_TLS_PASSWORD_RETRY.rawValue != 0 || clientCertificates.pinGiven
+            guard retry else {
+                clientCertificates.pinGiven = true
+                answer(request, pin: pin)
+                return true
+            }
+            let certificate = clientCertificates.given.map(\.description) ?? "the client certificate"
+            let why = flags & G_TLS_PASSWORD_FINAL_TRY.rawValue != 0
+                ? "refused the app's PIN; one more wrong PIN locks it. Check the PIN before trying again."
+                : "refused the app's PIN. Check the PIN the app gives."
+            endForCertificate(request, WebAuthError(
+                .clientCertificateRequired,
+                "The sign-in server \(host) asked for a client certificate, and the token holding \(certificate) " + why,
+                url: loading ?? requested))
+            return true
+        }
+        let token = clientCertificates.chosen?.tokenLabel ?? clientCertificates.given.flatMap(Self.tokenLabel) ?? host
+        let name = clientCertificates.chosen?.name ?? clientCertificates.given?.description ?? ""
+        guard let over = questionWindow else {
+            endForCertificate(request, WebAuthError(
+                .clientCertificateRequired,
+                "The token \(token) asks for its PIN, and the caller's view is in no window to ask the person in. "
+                    + "Put the view in a window, or give the PIN in ClientCertificate.pkcs11(uri:pin:)."))
+            return true
+        }
+        let pending = GObjectRef(retaining: request)
+        question?.destroy()
+        question = ClientCertificateQuestions.askPIN(token: token, certificate: name, host: host, flags: flags, over: over) { [weak self] pin in
+            guard let self else { return }
+            self.question = nil
+            guard let pin else {
+                self.endForCertificate(pending.pointer, WebAuthError(
+                    .userCanceled, "The person cancelled the PIN of \(token) asked for by \(host)."))
+                return
+            }
+            self.answer(pending.pointer, pin: pin)
+        }
+        return true
+    }
+
+    private func answer(_ request: WebKitDifferences.AuthenticationRequest, pin: String) {
+        let credential = webkit_credential_new_for_certificate_pin(pin, WEBKIT_CREDENTIAL_PERSISTENCE_NONE)
+        webkit_authentication_request_authenticate(request, credential)
+        webkit_credential_free(credential)
+    }
+
+    /// The `token=` attribute of an app's `pkcs11:` URI, percent-decoded.
+    private static func tokenLabel(_ certificate: ClientCertificate) -> String? {
+        guard case .pkcs11(let uri, _, _) = certificate.source else { return nil }
+        let path = uri.split(separator: "?").first.map(String.init) ?? uri
+        return path.dropFirst("pkcs11:".count).split(separator: ";")
+            .first { $0.lowercased().hasPrefix("token=") }
+            .flatMap { String($0.dropFirst("token=".count)).removingPercentEncoding }
+    }
+}

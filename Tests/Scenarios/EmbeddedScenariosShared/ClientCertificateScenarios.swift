@@ -1,0 +1,317 @@
+// Certificate-based sign-in (issue 32, part 1): the identity provider sends the view to an HTTPS
+// endpoint that requires a client certificate from its CA in the TLS handshake (as Entra ID's
+// certauth host does) and goes on to the redirect with the subject it got. The view answers with
+// the app's certificate (PEM files, one PEM file, PKCS #12); with none, or one it cannot use, the
+// session ends at once with an error that says so.
+import CGLib
+import Foundation
+import GLibSupport
+import ScenarioSupport
+import WebviewHost
+#if WEBKITGTK_6
+import CWebKitGTK4
+#else
+import CWebKitGTK3
+#endif
+
+extension EmbeddedScenarios {
+    /// `<window|custom-view> <variant>`; variants: `pem` (certificate and key files), `pem-one-file`,
+    /// `pkcs12`, `pkcs11` (a SoftHSM2 token, with its PIN), `pkcs11-wrong-pin`, `pkcs11-no-pin` (the
+    /// library's PIN dialog asks), `token` (no certificate from the app: the library's chooser lists
+    /// the token's, then its PIN dialog asks; answered with real key events), `token-wrong-pin`,
+    /// `token-cancel-chooser`, `token-cancel-pin`, `token-twice` (a second sign-in to the same host
+    /// uses the choice the person made in the first), `app-chooser` (the app's chooser answers with
+    /// the token's certificate and PIN), `app-chooser-cancel`, `app-chooser-file` (it answers with a
+    /// PEM file), `none` (the app gives none), `no-key` (a certificate file without its key),
+    /// `pkcs12-wrong-password`.
+    static let clientCertificate: Scenario = { arguments in
+        let mode = arguments.first ?? "window"
+        let variant = arguments.dropFirst().first ?? "pem"
+        let files = try TestCertificates()
+        defer { files.remove() }
+        // A SoftHSM2 token p11-kit knows (Debian's softhsm2 registers its module with p11-kit), in
+        // this test's own folder, holding the client's key and certificate: before WebKit starts
+        // its network process, which inherits SOFTHSM2_CONF.
+        // Every other variant gets an empty token folder: no token of the machine's shows up.
+        let token = variant.hasPrefix("pkcs11") || variant.hasPrefix("token") || variant.hasPrefix("app-chooser")
+            ? try files.softHSMToken() : nil
+        if token == nil { try files.emptySoftHSM() }
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        let serverCertificate = try Probes.selfSignedCertificate()
+        let certAuth = try TestServer(certificate: serverCertificate, requiringClientCertificatesFrom: files.ca)
+        let certAuthRoute: TestServer.Route = { request in
+            guard let subject = request.clientSubject, request.clientCertificateTrusted else {
+                return .html(Pages.plain("Refused", body: "client certificate: \(request.clientSubject ?? "none"), trusted: \(request.clientCertificateTrusted)"))
+            }
+            var query = URLComponents()
+            query.queryItems = [URLQueryItem(name: "code", value: subject), URLQueryItem(name: "state", value: "xyz")]
+            return .redirect(callback.url("/callback") + "?" + (query.percentEncodedQuery ?? ""))
+        }
+        certAuth.route("/certauth", certAuthRoute)
+        idp.route("/authorize") { _ in .html(Pages.plain("Sign in with a certificate")) }
+        var parameters: WebviewParameters
+        var appWindow: UnsafeMutableRawPointer?
+        if mode == "custom-view" {
+            let window = Toolkit.makeWindow(width: 640, height: 480)
+            let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
+            Toolkit.setChild(view, of: window)
+            Toolkit.show(window)
+            appWindow = window
+            parameters = WebviewParameters(webviewType: .embedded, customWebview: WebviewHandle(view))
+        } else {
+            appWindow = Probes.makeAppWindow()
+            parameters = windowParameters(parent: appWindow)
+        }
+        parameters.clientCertificate = switch variant {
+        case "pem": .pem(certificate: files.url(files.clientCertificate), privateKey: files.url(files.clientKey))
+        case "pem-one-file": .pem(certificate: files.url(files.clientCombined))
+        case "pkcs12": .pkcs12(files.url(files.clientPKCS12), password: TestCertificates.pkcs12Password)
+        case "no-key": .pem(certificate: files.url(files.clientCertificate))
+        case "pkcs12-wrong-password": .pkcs12(files.url(files.clientPKCS12), password: "not-the-password")
+        case "pkcs11": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI, pin: TestCertificates.tokenPIN)
+        case "pkcs11-wrong-pin": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI, pin: "0000")
+        case "pkcs11-no-pin": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI)
+        default: nil
+        }
+        // The app's own chooser: records what it was asked, answers as the variant says.
+        let asked = ChooserLog()
+        if variant.hasPrefix("app-chooser") {
+            let clientFiles = (certificate: files.url(files.clientCertificate), key: files.url(files.clientKey))
+            parameters.clientCertificateChooser = { request in
+                asked.requests.append("\(request.host): " + request.candidates.map { "\($0.subject) on \($0.tokenLabel)" }.joined(separator: "; "))
+                switch variant {
+                case "app-chooser-cancel": return nil
+                case "app-chooser-file": return .pem(certificate: clientFiles.certificate, privateKey: clientFiles.key)
+                default:
+                    guard let first = request.candidates.first else { return nil }
+                    return .pkcs11(uri: first.certificateURI, privateKeyURI: first.privateKeyURI, pin: TestCertificates.tokenPIN)
+                }
+            }
+        }
+        // A short timeout: a request left unanswered would show here as timedOut.
+        parameters.timeout = Patience.scaled(.seconds(30))
+        let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
+        var facts = ScenarioReport()
+        if !["no-key", "pkcs12-wrong-password"].contains(variant) {
+            // The provider's page, then (as its sign-in link would) the certificate endpoint, once the
+            // view trusts that endpoint's own test certificate (for this test's view only).
+            guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
+                return run.recorder.pageNeverLoaded()
+            }
+            Toolkit.allowCertificate(serverCertificate, host: "127.0.0.1", in: view)
+            Probes.evaluate("location.href = \(JSONString(certAuth.url("/certauth")))", in: view)
+        }
+        var shown: [String] = []
+        let shots = ProcessInfo.processInfo.environment["WVH_CERTIFICATE_SCREENSHOTS"]
+        /// Waits for the question titled `title` (a regular expression's start), records its texts,
+        /// then sends it `keys` with xdotool (real key events through XTest).
+        @MainActor func answer(_ title: String, _ keys: [String], shot: String? = nil) async {
+            let dialog = await waitForDialog(titled: title)
+            guard let dialog else {
+                shown.append("no question titled \(title)")
+                return
+            }
+            let name = gtk_window_get_title(wvh_window(dialog)).map { String(cString: $0) } ?? ""
+            shown.append("window: " + name)
+            shown += Probes.labelTexts(in: dialog)
+            if let shots, let shot {
+                // For the README's pictures only (never in a test run): time to paint.
+                await ScenarioHost.idle(.milliseconds(800))
+                _ = g_spawn_command_line_sync("import -window root \(shots)/\(shot)", nil, nil, nil, nil)
+            }
+            let slot = Probes.weakPointer(to: dialog)
+            for key in keys { _ = xdotool("search --onlyvisible --name '^\(name)$' windowfocus \(key)") }
+            // Answered: the question goes away before the next one is looked for.
+            _ = await ScenarioHost.wait(upTo: Patience.event) {
+                slot.pointee.map { gtk_widget_get_visible(wvh_widget($0)) == 0 } ?? true
+            }
+        }
+        switch variant {
+        case "token", "token-twice":
+            await answer("Choose a certificate", ["key Return"], shot: "chooser-\(mode).png")
+            await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"], shot: "pin-\(mode).png")
+        case "token-wrong-pin":
+            await answer("Choose a certificate", ["key Return"])
+            await answer("Enter the PIN of", ["type 0000", "key Return"])
+            await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"])
+        case "token-cancel-chooser":
+            await answer("Choose a certificate", ["key Escape"])
+        case "token-cancel-pin":
+            await answer("Choose a certificate", ["key Return"])
+            await answer("Enter the PIN of", ["key Escape"])
+        case "pkcs11-no-pin":
+            await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"])
+        default:
+            break
+        }
+        var result = try await run.outcome()
+        var last = run
+        if variant == "token-twice", case .success = result {
+            // The same host again, in a new session: no chooser (the choice is remembered); a PIN
+            // dialog only if the token asks again (WebKit may reuse the connection, or the token
+            // may still be logged in), answered if it comes. A new server on 127.0.0.1 (another port):
+            // a full handshake, where a resumed TLS session would not ask for the certificate at all.
+            let certAuthAgain = try TestServer(certificate: serverCertificate, requiringClientCertificatesFrom: files.ca)
+            certAuthAgain.route("/certauth", certAuthRoute)
+            let second = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
+            last = second
+            guard await second.recorder.waitForFinish(path: "/authorize"), let view = second.webview else {
+                return second.recorder.pageNeverLoaded()
+            }
+            Toolkit.allowCertificate(serverCertificate, host: "127.0.0.1", in: view)
+            Probes.evaluate("location.href = \(JSONString(certAuthAgain.url("/certauth")))", in: view)
+            while second.result == nil {
+                let dialog = await waitForDialog(titled: "(Choose a certificate|Enter the PIN of)", within: Patience.scaled(.seconds(40))) {
+                    second.result != nil
+                }
+                guard dialog != nil else { break }
+                await answer("(Choose a certificate|Enter the PIN of)", ["type \(TestCertificates.tokenPIN)", "key Return"])
+            }
+            result = try await second.outcome()
+            facts[.secondCertAuthRequests] = certAuthAgain.requests(to: "/certauth").count
+        }
+        let secondRequests = facts[.secondCertAuthRequests]
+        facts = last.facts(result)
+        facts[.secondCertAuthRequests] = secondRequests
+        facts[.certificateQuestions] = shown + Probes.visibleDialogTitles()
+        facts[.appChooserRequests] = asked.requests
+        facts[.mode] = mode
+        facts[.certAuthRequests] = certAuth.requests(to: "/certauth").count
+        facts[.authorizeRequests] = idp.requests(to: "/authorize").count
+        facts[.callbackRequests] = callback.requests.count
+        _ = appWindow
+        return facts
+    }
+
+    /// A shown dialog whose title matches `title` (a regular expression, from its start), waited
+    /// for up to `limit`; `nil` at once when `done` says there is nothing more to wait for.
+    @MainActor private static func waitForDialog(
+        titled title: String, within limit: Duration = Patience.event, orUntil done: () -> Bool = { false }
+    ) async -> UnsafeMutableRawPointer? {
+        let pattern = try? NSRegularExpression(pattern: "^" + title)
+        var found: UnsafeMutableRawPointer?
+        _ = await ScenarioHost.wait(upTo: limit) {
+            if done() { return true }
+            found = Toolkit.toplevels().first { window in
+                guard gtk_widget_get_visible(wvh_widget(window)) != 0,
+                    let name = gtk_window_get_title(wvh_window(window)).map({ String(cString: $0) })
+                else { return false }
+                return pattern?.firstMatch(in: name, range: NSRange(name.startIndex..., in: name)) != nil
+            }
+            return found != nil
+        }
+        return found
+    }
+
+    private static func JSONString(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+}
+
+/// A test CA, a client certificate it issued for TLS client authentication ("CN=Kiosk 7") in PEM
+/// files (apart and together) and in PKCS #12: made with `openssl` in a
+/// temporary folder.
+struct TestCertificates {
+    static let pkcs12Password = "p12-secret"
+    let folder: URL
+    var ca: String { path("ca.pem") }
+    var clientCertificate: String { path("client.pem") }
+    var clientKey: String { path("client.key") }
+    var clientCombined: String { path("client-with-key.pem") }
+    var clientPKCS12: String { path("client.p12") }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-client-certs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature\n".utf8).write(to: url(path("client.ext")))
+        try Self.openssl(
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out", ca, "-days", "1",
+            "-subj", "/CN=WebviewHost Test CA", "-addext", "basicConstraints=critical,CA:TRUE",
+            "-addext", "keyUsage=critical,keyCertSign,cRLSign")
+        try Self.openssl(
+            "req", "-newkey", "rsa:2048", "-nodes", "-keyout", clientKey, "-out", path("client.csr"),
+            "-subj", "/O=WebviewHost Tests/CN=Kiosk 7")
+        try Self.openssl(
+            "x509", "-req", "-in", path("client.csr"), "-CA", ca, "-CAkey", path("ca.key"), "-CAcreateserial",
+            "-out", clientCertificate, "-days", "1", "-extfile", path("client.ext"))
+        let combined = try Data(contentsOf: url(clientCertificate)) + Data(contentsOf: url(clientKey))
+        try combined.write(to: url(clientCombined))
+        try Self.openssl(
+            "pkcs12", "-export", "-in", clientCertificate, "-inkey", clientKey, "-out", clientPKCS12,
+            "-passout", "pass:\(Self.pkcs12Password)")
+    }
+
+    static let tokenPIN = "1234"
+
+    /// The `pkcs11:` URIs of the client's certificate and key on a new SoftHSM2 token.
+    struct Token {
+        var certificateURI: String
+        var keyURI: String
+    }
+
+    /// Makes a SoftHSM2 token in this folder (`SOFTHSM2_CONF` set for this process and its
+    /// children), imports the client's key with `softhsm2-util` and its certificate with GnuTLS's
+    /// `p11tool` (through p11-kit, as the view will find it).
+    func softHSMToken() throws -> Token {
+        let tokens = folder.appendingPathComponent("tokens")
+        try FileManager.default.createDirectory(at: tokens, withIntermediateDirectories: true)
+        try Data("directories.tokendir = \(tokens.path)\nobjectstore.backend = file\nlog.level = ERROR\n".utf8)
+            .write(to: url(path("softhsm2.conf")))
+        setenv("SOFTHSM2_CONF", path("softhsm2.conf"), 1)
+        let label = "WVH-\(UInt32.random(in: 0...UInt32.max))"
+        try Self.run(
+            "/usr/bin/softhsm2-util", "--init-token", "--free", "--label", label, "--pin", Self.tokenPIN, "--so-pin", "56785678")
+        try Self.run(
+            "/usr/bin/softhsm2-util", "--import", clientKey, "--token", label, "--label", "signin", "--id", "01",
+            "--pin", Self.tokenPIN)
+        try Self.run(
+            "/usr/bin/p11tool", "--login", "--set-pin", Self.tokenPIN, "--write", "--load-certificate", clientCertificate,
+            "--label", "signin", "--id", "01", "pkcs11:token=\(label)")
+        return Token(
+            certificateURI: "pkcs11:token=\(label);object=signin;type=cert",
+            keyURI: "pkcs11:token=\(label);object=signin;type=private")
+    }
+
+    /// Points SoftHSM2 at an empty token folder of this test's.
+    func emptySoftHSM() throws {
+        let tokens = folder.appendingPathComponent("no-tokens")
+        try FileManager.default.createDirectory(at: tokens, withIntermediateDirectories: true)
+        try Data("directories.tokendir = \(tokens.path)\nobjectstore.backend = file\nlog.level = ERROR\n".utf8)
+            .write(to: url(path("softhsm2.conf")))
+        setenv("SOFTHSM2_CONF", path("softhsm2.conf"), 1)
+    }
+
+    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+    func url(_ path: String) -> URL { URL(fileURLWithPath: path) }
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+
+    private static func openssl(_ arguments: String...) throws {
+        try run(["/usr/bin/openssl"] + arguments)
+    }
+
+    private static func run(_ arguments: String...) throws { try run(arguments) }
+
+    private static func run(_ arguments: [String]) throws {
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: arguments[0])
+        openssl.arguments = Array(arguments.dropFirst())
+        openssl.standardOutput = FileHandle.nullDevice
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        guard openssl.terminationStatus == 0 else {
+            throw ToolFailed(description: "\(arguments.prefix(2).joined(separator: " ")) failed (status \(openssl.terminationStatus))")
+        }
+    }
+}
+
+/// What the app's chooser was asked: "host: subject on token; ...", once per call.
+@MainActor
+final class ChooserLog {
+    var requests: [String] = []
+}
+
+struct ToolFailed: Error, CustomStringConvertible {
+    let description: String
+}
