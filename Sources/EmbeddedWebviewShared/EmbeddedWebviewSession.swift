@@ -97,6 +97,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         } else {
             // A window made ahead of time (prewarm) when one waits, else a new one.
             let ephemeral = request.parameters.prefersEphemeralWebBrowserSession
+            // This session's route for the shared context: the app's proxy or the desktop's.
+            SignInProxy.apply(request.parameters.networkProxy, to: SignInWebContexts.context(ephemeral: ephemeral))
             let window = PrewarmedWindows.take(ephemeral: ephemeral)
                 ?? SignInWindow(context: SignInWebContexts.context(ephemeral: ephemeral))
             window.configure(parameters: request.parameters) { [weak self] in
@@ -177,6 +179,9 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             self.window = nil
             webView = nil
             let ephemeral = request.parameters.prefersEphemeralWebBrowserSession
+            if request.parameters.networkProxy != nil {
+                SignInProxy.apply(nil, to: SignInWebContexts.context(ephemeral: ephemeral))
+            }
             whenIdle { [self] in
                 surface?.end()
                 connections.disconnectAll()

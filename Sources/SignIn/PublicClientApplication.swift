@@ -37,7 +37,7 @@ public final class PublicClientApplication: Sendable {
         try configuration.check()
         self.configuration = configuration
         let storage = try configuration.makeTokenCacheStorage()
-        let authority = Authority(issuerURL: configuration.authority, connection: ProviderConnection(timeout: configuration.networkTimeout))
+        let authority = Authority(issuerURL: configuration.authority, connection: ProviderConnection(timeout: configuration.networkTimeout, proxy: configuration.networkProxy))
         self.authority = authority
         cache = TokenCache(
             storage: storage, scope: .init(clientID: configuration.clientID, authority: configuration.authority),
@@ -83,7 +83,7 @@ public final class PublicClientApplication: Sendable {
         let clientInfo = try await authority.sendsClientInfo()
         try interaction.checkNotCanceled()
 
-        let session = WebAuthSession(redirectURI: configuration.redirectURI, parameters: parameters.webviewParameters)
+        let session = WebAuthSession(redirectURI: configuration.redirectURI, parameters: configuration.routed(parameters.webviewParameters))
         interaction.attach(session)
         // One authorization request per redirect URI: the prepared one, and a fresh one (its own
         // state, nonce and PKCE pair) if the sign-in is handed over to the person's browser.

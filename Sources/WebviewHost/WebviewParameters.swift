@@ -41,6 +41,12 @@ public struct WebviewParameters: Sendable {
     /// when the browser can deliver to it (a loopback `http` URI or an app scheme). Set it when
     /// the session's redirect is an `https` URI only a web view can intercept.
     public var systemBrowserRedirectURI: URL?
+    /// The proxy of the library's sign-in window for this session; `nil` (the default) follows the
+    /// desktop's proxy settings (GIO's default resolver; the ProxyResolver portal in Flatpak).
+    /// `PublicClientApplication` sets it from its configuration's `networkProxy`, so its own
+    /// requests and the window's pages take the same route. A caller's view
+    /// (``customWebview``) keeps the proxy the app gave its web context or network session.
+    public var networkProxy: NetworkProxy? = nil
 
     public init(
         webviewType: WebviewType = .default,

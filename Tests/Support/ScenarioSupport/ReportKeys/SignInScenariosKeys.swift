@@ -21,6 +21,8 @@ extension ReportKey where Value == String {
     public static var replayAnswer: Self { .init("replayAnswer") }
     public static var subject: Self { .init("subject") }
     public static var username: Self { .init("username") }
+    /// The account the device-code sign-in gave (`through-proxy`).
+    public static var deviceUsername: Self { .init("deviceUsername") }
 }
 
 extension ReportKey where Value == Int {

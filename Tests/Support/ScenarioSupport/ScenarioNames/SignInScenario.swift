@@ -10,6 +10,7 @@ public enum SignInScenario: String, ScenarioName {
     case signOut = "sign-out"
     case twoAccounts = "two-accounts"
     case deviceCodeWindow = "device-code-window"
+    case throughProxy = "through-proxy"
 
     public static var program: String? { "SignInScenarios" }
 }

@@ -1,0 +1,159 @@
+import Foundation
+import ScenarioSupport
+import Testing
+import WebviewHost
+
+@testable import SignIn
+
+/// The desktop's proxy is the route of every request of a sign-in (issue 33): the embedded view's
+/// pages and SignIn's own requests (discovery, keys, token, device code, renewal) go through a
+/// real recording proxy (tinyproxy) the test starts, set as GNOME's proxy settings (manual) or as
+/// the environment's `http_proxy`; with the proxy down, the sign-in fails at once with `network`.
+extension GlewlwydSignInTests {
+    /// The desktop's proxy as GNOME's settings give it: mode manual, `host:port` for HTTP, no
+    /// hosts bypassed, read by GIO's GNOME resolver (glib-networking) from a keyfile backend.
+    func gnomeProxyEnvironment(desktop: TestDesktop, port: Int) throws -> [String: String] {
+        var environment = desktop.environment
+        let config = URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]!).appendingPathComponent("glib-2.0/settings")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try """
+            [system/proxy]
+            mode='manual'
+            ignore-hosts=@as []
+            [system/proxy/http]
+            host='127.0.0.1'
+            port=\(port)
+            """.write(to: config.appendingPathComponent("keyfile"), atomically: true, encoding: .utf8)
+        environment["XDG_CURRENT_DESKTOP"] = "GNOME"
+        environment["GSETTINGS_BACKEND"] = "keyfile"
+        // The test desktop's XDG_DATA_DIRS holds no schemas: org.gnome.system.proxy from the system.
+        environment["GSETTINGS_SCHEMA_DIR"] = "/usr/share/glib-2.0/schemas"
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "no_proxy"] { environment[name] = "" }
+        return environment
+    }
+
+    func proxiedRun(_ scenario: SignInScenario, _ arguments: [String], environment: [String: String]) async throws -> ScenarioReport {
+        var environment = environment
+        environment["ISSUER"] = server.issuer.absoluteString
+        environment["GLEWLWYD_USERNAME"] = server.username
+        environment["GLEWLWYD_PASSWORD"] = server.password
+        return try await ScenarioRunner.run(scenario, arguments: arguments, environment: environment, timeout: .seconds(150))
+    }
+
+    /// What went through `proxy` to Glewlwyd: SignIn's requests and the view's pages, each named once.
+    func expectEverythingThrough(_ proxy: RecordingProxy, _ report: ScenarioReport) {
+        #expect(report[.outcome] == "success", "\(report[.message] ?? "")")
+        #expect(report[.username] == server.userEmail)
+        #expect(report[.renewedAccessTokenDiffers] == true)
+        #expect(report[.signOutOutcome] == "signedOut")
+        #expect(report[.deviceUsername] == server.userEmail)
+        let glewlwyd = "\(server.issuer.host ?? ""):\(server.issuer.port ?? 80)"
+        let carried = proxy.paths(at: glewlwyd)
+        let oidc = server.issuer.path
+        // SignIn's own requests.
+        #expect(carried.contains("GET \(oidc)/.well-known/openid-configuration"), "discovery: \(carried)")
+        #expect(carried.contains { $0.hasPrefix("GET \(oidc)/jwks") }, "keys: \(carried)")
+        #expect(carried.filter { $0 == "POST \(oidc)/token" }.count >= 3, "code, refresh and device-code token requests: \(carried)")
+        #expect(carried.contains { $0.hasPrefix("POST \(oidc)/device_authorization") }, "device authorization: \(carried)")
+        // The view's pages: the authorization request, and the end-session page.
+        #expect(carried.contains("GET \(oidc)/auth"), "the view's authorization page: \(carried)")
+        #expect(carried.contains { $0.hasPrefix("GET \(oidc)/end_session") }, "the view's sign-out page: \(carried)")
+    }
+
+    @Test("GNOME's proxy settings (manual): sign-in in the library's window, renewal, sign-out and device code all go through the proxy")
+    func everythingThroughGNOMEProxy() async throws {
+        let proxy = try await RecordingProxy()
+        defer { proxy.stop() }
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        let report = try await proxiedRun(
+            .throughProxy, ["window", server.clientID, server.deviceClientID],
+            environment: try gnomeProxyEnvironment(desktop: desktop, port: proxy.port))
+        expectEverythingThrough(proxy, report)
+    }
+
+    @Test("The environment's http_proxy: sign-in in the app's own view, renewal, sign-out and device code all go through the proxy")
+    func everythingThroughEnvironmentProxy() async throws {
+        let proxy = try await RecordingProxy()
+        defer { proxy.stop() }
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        var environment = desktop.environment
+        environment["http_proxy"] = proxy.url
+        environment["no_proxy"] = ""
+        environment["XDG_CURRENT_DESKTOP"] = ""
+        let report = try await proxiedRun(.throughProxy, ["view", server.clientID, server.deviceClientID], environment: environment)
+        expectEverythingThrough(proxy, report)
+    }
+
+    @Test("The app's proxy (networkProxy), no desktop proxy: sign-in in the library's window, renewal, sign-out and device code all go through it")
+    func everythingThroughAppProxy() async throws {
+        let proxy = try await RecordingProxy()
+        defer { proxy.stop() }
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        var environment = desktop.environment
+        environment["SIGNIN_NETWORK_PROXY"] = proxy.url
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "no_proxy"] { environment[name] = "" }
+        let report = try await proxiedRun(.throughProxy, ["window", server.clientID, server.deviceClientID], environment: environment)
+        expectEverythingThrough(proxy, report)
+    }
+
+    @Test("The desktop's proxy is down: the sign-in fails at once with a network error that names the proxy")
+    func proxyDown() async throws {
+        let port = try RecordingProxy.freePort()
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        let started = ContinuousClock.now
+        let report = try await proxiedRun(
+            .embeddedWindow, [server.clientID], environment: try gnomeProxyEnvironment(desktop: desktop, port: port))
+        #expect(report[.outcome] == "network", "\(report[.message] ?? "")")
+        #expect(report[.message]?.contains("127.0.0.1:\(port)") == true, "names the proxy: \(report[.message] ?? "")")
+        #expect(report[.message]?.contains("proxy") == true, "\(report[.message] ?? "")")
+        #expect(report[.notifications]?.isEmpty == true, "no page was shown: \(report[.notifications] ?? [])")
+        #expect(ContinuousClock.now - started < Patience.scaled(.seconds(30)), "fails at once, not at the 30 s network timeout")
+    }
+}
+
+/// The app's proxy in-process: SignIn's own requests through it (the scripted browser's are not).
+extension GlewlwydSignInTests {
+    func makeApplication(proxy: String) throws -> PublicClientApplication {
+        var configuration = PublicClientApplicationConfiguration(
+            clientID: server.clientID, authority: server.issuer, redirectURI: requestedRedirect,
+            defaultScopes: ["openid", "profile", "email", "offline_access"], networkTimeout: 15, tokenCacheStorage: InMemoryTokenCacheStorage())
+        configuration.networkProxy = try NetworkProxy(proxy)
+        return try PublicClientApplication(configuration: configuration)
+    }
+
+    @Test("The app's proxy: discovery, keys and the token requests of a sign-in and a renewal go through it")
+    func signInRequestsThroughAppProxy() async throws {
+        let proxy = try await RecordingProxy()
+        defer { proxy.stop() }
+        let app = try makeApplication(proxy: proxy.url)
+        let result = try await acquireToken(app, through: provider(.signIn([alice]))).get()
+        _ = try await app.acquireTokenSilent(with: SilentTokenParameters(scopes: [], account: result.account, forceRefresh: true))
+        let carried = proxy.paths(at: "\(server.issuer.host ?? ""):\(server.issuer.port ?? 80)")
+        let oidc = server.issuer.path
+        #expect(carried.contains("GET \(oidc)/.well-known/openid-configuration"), "\(carried)")
+        #expect(carried.contains { $0.hasPrefix("GET \(oidc)/jwks") }, "\(carried)")
+        #expect(carried.filter { $0 == "POST \(oidc)/token" }.count == 2, "the code exchange and the refresh: \(carried)")
+    }
+
+    @Test("The app's proxy refuses connections: a network error at once that names the proxy, no page shown")
+    func appProxyDown() async throws {
+        let port = try RecordingProxy.freePort()
+        let app = try makeApplication(proxy: "http://127.0.0.1:\(port)")
+        let browser = provider(.signIn([alice]))
+        let started = ContinuousClock.now
+        let outcome = await acquireToken(app, through: browser)
+        guard case .failure(let error) = outcome else {
+            Issue.record("signed in without the proxy")
+            return
+        }
+        #expect(error.code == .network)
+        #expect(error.message.contains("http://127.0.0.1:\(port)"), "\(error.message)")
+        #expect(error.message.contains("proxy"), "\(error.message)")
+        #expect(ContinuousClock.now - started < .seconds(10), "at once, not at the 15 s timeout")
+        #expect(browser.log.authorizationURLs.isEmpty, "no sign-in page was opened: \(browser.log.all)")
+    }
+}
