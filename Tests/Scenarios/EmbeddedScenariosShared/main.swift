@@ -44,5 +44,6 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .localizedWindows: EmbeddedScenarios.localizedWindows
     case .accessibility: EmbeddedScenarios.accessibility
     case .keyboard: EmbeddedScenarios.keyboard
+    case .proxy: EmbeddedScenarios.proxy
     }
 }

@@ -32,6 +32,8 @@ public enum EmbeddedScenario: String, ScenarioName {
     case localizedWindows = "localized-windows"
     case accessibility
     case keyboard
+    /// The app's proxy for the library's window, then a session without one: `<proxy URL>` (ProxyScenarios.swift).
+    case proxy
 
     /// `nil`: the tests name the program of the toolkit they test.
     public static var program: String? { nil }

@@ -1,22 +1,21 @@
-import Foundation
-import ScenarioSupport
+public import Foundation
 
 /// A real HTTP proxy on 127.0.0.1 (Debian's tinyproxy) that logs every request it carries: the
 /// route a test gives the desktop, and what went through it.
-final class RecordingProxy: Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public final class RecordingProxy: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    let port: Int
-    let folder: URL
+    public let port: Int
+    public let folder: URL
     private let process: CleanSpawn
 
     /// `http://127.0.0.1:<port>`.
-    var url: String { "http://127.0.0.1:\(port)" }
+    public var url: String { "http://127.0.0.1:\(port)" }
 
     /// Starts tinyproxy in the foreground on a free port and waits (scaled deadline) until it accepts connections.
-    init() async throws {
+    public init() async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tinyproxy-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         port = try Self.freePort()
@@ -52,7 +51,7 @@ final class RecordingProxy: Sendable {
     }
 
     /// Every request it carried, as `METHOD URL` (its log's `Request` lines).
-    var requests: [String] {
+    public var requests: [String] {
         let text = (try? String(contentsOf: folder.appendingPathComponent("tinyproxy.log"), encoding: .utf8)) ?? ""
         return text.split(separator: "\n").compactMap { line in
             guard let range = line.range(of: "]: Request (file descriptor ") else { return nil }
@@ -63,7 +62,7 @@ final class RecordingProxy: Sendable {
     }
 
     /// The paths requested at `host:port` through the proxy, query removed.
-    func paths(at authority: String) -> [String] {
+    public func paths(at authority: String) -> [String] {
         requests.compactMap { request in
             let parts = request.split(separator: " ")
             guard parts.count == 2, let url = URLComponents(string: String(parts[1])),
@@ -74,14 +73,14 @@ final class RecordingProxy: Sendable {
     }
 
     /// Ends tinyproxy and removes its folder.
-    func stop() {
+    public func stop() {
         kill(-process.pid, SIGTERM)
         _ = process.waitForExit()
         try? FileManager.default.removeItem(at: folder)
     }
 
     /// A port nothing listens on now (bound to port 0, then closed).
-    static func freePort() throws -> Int {
+    public static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         defer { close(fd) }
