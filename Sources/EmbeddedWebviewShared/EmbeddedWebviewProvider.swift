@@ -38,6 +38,7 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
         [
             "Entra ID's device challenge (PKeyAuth): answered as a device without a registered key",
             "client certificates and smart cards: not answered yet (WebKit sends no certificate)",
+            SignInProxy.helpNote(),
         ]
     }
 

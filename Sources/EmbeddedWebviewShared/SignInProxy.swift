@@ -32,6 +32,24 @@ enum SignInProxy {
         set(WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings, on: store)
     }
 
+    /// The `help` line: the proxy the desktop gives (GIO's default resolver, named by its type),
+    /// which the view's pages and SignIn's requests take unless the app gives its own.
+    nonisolated static func helpNote() -> String {
+        let probe = "https://login.example.com/"
+        guard let resolver = g_proxy_resolver_get_default() else { return "proxy: none (GIO has no proxy resolver)" }
+        let kind = g_type_name(wvh_object_type(UnsafeMutableRawPointer(resolver))).map { String(cString: $0) } ?? "?"
+        var error: UnsafeMutablePointer<GError>?
+        guard let proxies = g_proxy_resolver_lookup(resolver, probe, nil, &error) else {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "?"
+            if let error { g_error_free(error) }
+            return "proxy: the desktop's settings cannot be read (\(kind): \(message))"
+        }
+        defer { g_strfreev(proxies) }
+        let first = proxies[0].map { String(cString: $0) } ?? "direct://"
+        let route = first == "direct://" ? "none, direct connections" : first
+        return "proxy: \(route) (the desktop's, from \(kind), for \(probe)); the sign-in pages and SignIn's requests take it unless the app sets networkProxy"
+    }
+
     private static func set(_ mode: WebKitNetworkProxyMode, _ settings: OpaquePointer?, on store: WebKitDifferences.DataStore) {
         #if WEBKITGTK_6
         webkit_network_session_set_proxy_settings(store, mode, settings)

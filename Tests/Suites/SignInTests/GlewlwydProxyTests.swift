@@ -99,6 +99,19 @@ extension GlewlwydSignInTests {
         expectEverythingThrough(proxy, report)
     }
 
+    @Test("WEBVIEW_HOST_PROVIDER=help names the desktop's proxy (GNOME's settings), and says when there is none")
+    func helpNamesTheProxy() async throws {
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        let port = try RecordingProxy.freePort()
+        let proxied = try await proxiedRun(.help, [], environment: try gnomeProxyEnvironment(desktop: desktop, port: port))
+        #expect(proxied[.message]?.contains("proxy: http://127.0.0.1:\(port) (the desktop's, from GProxyResolverGnome") == true, "\(proxied[.message] ?? "")")
+        var direct = desktop.environment
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "no_proxy", "XDG_CURRENT_DESKTOP"] { direct[name] = "" }
+        let none = try await proxiedRun(.help, [], environment: direct)
+        #expect(none[.message]?.contains("proxy: none, direct connections") == true, "\(none[.message] ?? "")")
+    }
+
     @Test("The desktop's proxy is down: the sign-in fails at once with a network error that names the proxy")
     func proxyDown() async throws {
         let port = try RecordingProxy.freePort()
