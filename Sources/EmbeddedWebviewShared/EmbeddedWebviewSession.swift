@@ -212,6 +212,11 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     /// Connects the session's handlers to `view`. After the end only the library's window still
     /// has them (until it is destroyed): they refuse every navigation and show no error page.
     private func attachHandlers(to view: WebKitDifferences.WebView) {
+        // HTTP authentication: which requests the session answers (EmbeddedWebviewSession+Authenticate.swift).
+        connections.connect(view, "authenticate", .pointerReturningBool { [weak self] (request: WebKitDifferences.AuthenticationRequest?) in
+            guard let self, !self.ended, let request else { return false }
+            return self.authenticate(request)
+        })
         connections.connect(view, "decide-policy", .decidePolicy { [weak self] (decision: WebKitDifferences.PolicyDecision?, type) in
             guard let self, let decision else { return false }
             if self.ended { return Self.refuseAfterEnd(decision, type: type) }

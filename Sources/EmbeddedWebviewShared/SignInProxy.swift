@@ -32,6 +32,32 @@ enum SignInProxy {
         set(WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings, on: store)
     }
 
+    /// A proxy's 407 in the view: the credential the view and SignIn's requests share
+    /// (``ProxyAuthentication``), asked once; kept by WebKit for this run only
+    /// (`WEBKIT_CREDENTIAL_PERSISTENCE_FOR_SESSION`), never on disk. Without ``ProxyAuthentication/ask``
+    /// WebKit's default handling (`false`).
+    static func authenticate(_ request: WebKitDifferences.AuthenticationRequest) -> Bool {
+        guard ProxyAuthentication.ask != nil, let host = webkit_authentication_request_get_host(request) else { return false }
+        let proxy = "\(String(cString: host)):\(webkit_authentication_request_get_port(request))"
+        let realm = webkit_authentication_request_get_realm(request).map { String(cString: $0) }
+        let retrying = webkit_authentication_request_is_retry(request) != 0
+        let basic = webkit_authentication_request_get_scheme(request) == WEBKIT_AUTHENTICATION_SCHEME_HTTP_BASIC
+        g_object_ref(UnsafeMutableRawPointer(request))
+        let held = UnsafeSendableRequest(request)
+        Task { @MainActor in
+            let request = held.request
+            defer { g_object_unref(UnsafeMutableRawPointer(request)) }
+            guard let credential = await ProxyAuthentication.answer(proxy: proxy, realm: realm, basic: basic, retrying: retrying) else {
+                webkit_authentication_request_cancel(request)
+                return
+            }
+            let answer = webkit_credential_new(credential.user, credential.password, WEBKIT_CREDENTIAL_PERSISTENCE_FOR_SESSION)
+            webkit_authentication_request_authenticate(request, answer)
+            webkit_credential_free(answer)
+        }
+        return true
+    }
+
     /// The `help` line: the proxy the desktop gives (GIO's default resolver, named by its type),
     /// which the view's pages and SignIn's requests take unless the app gives its own.
     nonisolated static func helpNote() -> String {
@@ -57,4 +83,11 @@ enum SignInProxy {
         webkit_website_data_manager_set_network_proxy_settings(webkit_web_context_get_website_data_manager(store), mode, settings)
         #endif
     }
+}
+
+/// A `WebKitAuthenticationRequest *` the session holds a reference to until the answer, used on
+/// the main actor only.
+private struct UnsafeSendableRequest: @unchecked Sendable {
+    let request: WebKitDifferences.AuthenticationRequest
+    init(_ request: WebKitDifferences.AuthenticationRequest) { self.request = request }
 }

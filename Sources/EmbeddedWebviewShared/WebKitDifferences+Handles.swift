@@ -24,4 +24,11 @@ extension WebKitDifferences {
     typealias PermissionStateQuery = OpaquePointer
     /// A `WebKitScriptDialog *` (boxed, so opaque): `script-dialog`'s argument.
     typealias ScriptDialog = OpaquePointer
+    #if WEBKITGTK_6
+    /// A `WebKitAuthenticationRequest *` (`authenticate`'s argument): a final type in 6.0, so opaque.
+    typealias AuthenticationRequest = OpaquePointer
+    #else
+    /// A `WebKitAuthenticationRequest *` (`authenticate`'s argument): its instance struct is public in 4.1.
+    typealias AuthenticationRequest = UnsafeMutablePointer<WebKitAuthenticationRequest>
+    #endif
 }

@@ -47,10 +47,17 @@ struct ProviderConnection: Sendable {
         switch await HTTPExchange.run(request, timeout: timeout, proxy: proxy) {
         case .success(let answer):
             if answer.status == 407 {
+                if answer.proxyRefusedPasswords {
+                    throw WebAuthError(
+                        .network,
+                        "The proxy \(answer.proxy ?? "in use") refused the user name and password \(ProxyAuthentication.maximumAttempts) times; "
+                            + "check them with your administrator, then sign in again.",
+                        url: url)
+                }
                 throw WebAuthError(
                     .network,
-                    "The proxy \(answer.proxy ?? "in use") asks for a user name and password to reach the sign-in server at \(url.host ?? "?"); "
-                        + "sign-in requests cannot give them yet: use a proxy that lets this computer through, or ask your administrator.",
+                    "The proxy \(answer.proxy ?? "in use") asks for a user name and password to reach the sign-in server at \(url.host ?? "?") and was given none; "
+                        + "the app answers it through ProxyAuthentication.ask.",
                     url: url)
             }
             return (answer.status, answer.body)
@@ -92,6 +99,8 @@ enum HTTPExchange {
         let body: Data
         /// The proxy the request went through (`http://host:port`), `nil` when direct.
         let proxy: String?
+        /// The proxy refused ``ProxyAuthentication/maximumAttempts`` passwords.
+        var proxyRefusedPasswords = false
     }
 
     struct Failure: Error, Sendable, CustomStringConvertible {
@@ -149,13 +158,30 @@ enum HTTPExchange {
         defer { g_object_unref(UnsafeMutableRawPointer(message)) }
         let headers = soup_message_get_request_headers(message)
         for (name, value) in request.headers { soup_message_headers_replace(headers, name, value) }
+        // A plain-http request goes to the proxy as it is (no tunnel): the Basic credential the
+        // proxy accepted goes with it at once. Never on https, where headers reach the server.
+        if request.url.scheme == "http", let proxy, let authority = URLComponents(string: proxy).map({ "\($0.host ?? ""):\($0.port ?? 80)" }),
+            let credential = ProxyAuthentication.heldBasicCredential(for: authority)
+        {
+            let token = Data("\(credential.user):\(credential.password)".utf8).base64EncodedString()
+            soup_message_headers_replace(headers, "Proxy-Authorization", "Basic " + token)
+        }
         if let body = request.body {
             let bytes = body.data.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
             soup_message_set_request_body_from_bytes(message, body.contentType, bytes)
             g_bytes_unref(bytes)
         }
+        let asker = ProxyAsker()
+        let handler: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, gboolean, gpointer?) -> gboolean = {
+            _, auth, retrying, data in
+            guard let auth, let data else { return 0 }
+            return Unmanaged<ProxyAsker>.fromOpaque(data).takeUnretainedValue().authenticate(auth.assumingMemoryBound(to: SoupAuth.self), retrying: retrying != 0)
+        }
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(message), "authenticate", unsafeBitCast(handler, to: GCallback.self),
+            Unmanaged.passUnretained(asker).toOpaque(), nil, GConnectFlags(rawValue: 0))
         var error: UnsafeMutablePointer<GError>?
-        let bytes = soup_session_send_and_read(session, message, cancellation.cancellable, &error)
+        let bytes = withExtendedLifetime(asker) { soup_session_send_and_read(session, message, cancellation.cancellable, &error) }
         if let error {
             defer { g_error_free(error) }
             let text = String(cString: error.pointee.message)
@@ -176,7 +202,9 @@ enum HTTPExchange {
             if let start = g_bytes_get_data(bytes, &size), size > 0 { data = Data(bytes: start, count: Int(size)) }
             g_bytes_unref(bytes)
         }
-        return .success(Answer(status: Int(soup_message_get_status(message).rawValue), body: data, proxy: proxy))
+        var answer = Answer(status: Int(soup_message_get_status(message).rawValue), body: data, proxy: proxy)
+        if answer.status == 407, let asked = asker.proxy { answer.proxyRefusedPasswords = ProxyAuthentication.refusedTooOften(asked) }
+        return .success(answer)
     }
 
     /// The app's proxy as a `GSimpleProxyResolver` (its URL for every scheme, its bypassed hosts).
@@ -200,6 +228,45 @@ enum HTTPExchange {
         guard let first = proxies[0] else { return nil }
         let proxy = String(cString: first)
         return proxy == "direct://" ? nil : proxy
+    }
+}
+
+/// Answers a proxy's 407 for one exchange (libsoup's `authenticate` signal, on the exchange's
+/// thread): the credential the view and every request share (``ProxyAuthentication``), asked on
+/// the main actor while this thread waits.
+private final class ProxyAsker: Sendable {
+    private let asked = Mutex<String?>(nil)
+
+    /// The proxy (`host:port`) that asked, if one did.
+    var proxy: String? { asked.withLock { $0 } }
+
+    func authenticate(_ auth: UnsafeMutablePointer<SoupAuth>, retrying: Bool) -> gboolean {
+        guard soup_auth_is_for_proxy(auth) != 0, let authority = soup_auth_get_authority(auth) else { return 0 }
+        let proxy = String(cString: authority)
+        let realm = soup_auth_get_realm(auth).map { String(cString: $0) }
+        let basic = soup_auth_get_scheme_name(auth).map { String(cString: $0).lowercased() == "basic" } ?? false
+        asked.withLock { $0 = proxy }
+        let answer = Answer()
+        Task { @MainActor in
+            answer.set(await ProxyAuthentication.answer(proxy: proxy, realm: realm, basic: basic, retrying: retrying))
+        }
+        guard let credential = answer.wait() else { return 0 }
+        soup_auth_authenticate(auth, credential.user, credential.password)
+        return 1
+    }
+
+    /// The main actor's answer, handed to the waiting exchange thread.
+    private final class Answer: Sendable {
+        private let value = Mutex<ProxyCredential?>(nil)
+        private let done = DispatchSemaphore(value: 0)
+        func set(_ credential: ProxyCredential?) {
+            value.withLock { $0 = credential }
+            done.signal()
+        }
+        func wait() -> ProxyCredential? {
+            done.wait()
+            return value.withLock { $0 }
+        }
     }
 }
 

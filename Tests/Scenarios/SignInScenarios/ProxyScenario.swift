@@ -28,6 +28,15 @@ func proxyScenario(where mode: String, clientID: String, deviceClientID: String)
     let driver = PageDriver(script: autopilotScript(username: "alice", passwords: ["alice-password"]))
     defer { driver.stop() }
     var step = "sign-in"
+    // SIGNIN_PROXY_PASSWORDS: the app answers the proxy's question with these, one per question
+    // (the last again when they run out); the test counts the questions.
+    let asks = Asks()
+    if let passwords = environment["SIGNIN_PROXY_PASSWORDS"]?.split(separator: ",").map(String.init), !passwords.isEmpty {
+        ProxyAuthentication.ask = { _ in
+            let index = asks.next()
+            return ProxyCredential(user: "alice-proxy", password: passwords[min(index, passwords.count - 1)])
+        }
+    }
     do throws(WebAuthError) {
         // SIGNIN_NETWORK_PROXY: the app's proxy, on both configurations.
         let appProxy = try environment["SIGNIN_NETWORK_PROXY"].map { address throws(WebAuthError) in try NetworkProxy(address) }
@@ -79,5 +88,19 @@ func proxyScenario(where mode: String, clientID: String, deviceClientID: String)
         facts[.message] = "\(step): \(error.message)"
     }
     facts[.loads] = driver.loads
+    facts[.proxyAsks] = asks.count
     return facts
+}
+
+/// The questions the proxy asked the app.
+final class Asks: Sendable {
+    private let value = Mutex(0)
+    var count: Int { value.withLock { $0 } }
+    /// Counts one question; returns how many came before it.
+    func next() -> Int {
+        value.withLock { count in
+            count += 1
+            return count - 1
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ScenarioSupport
 import Testing
 import WebviewHost
@@ -112,6 +113,19 @@ extension GlewlwydSignInTests {
         #expect(none[.message]?.contains("proxy: none, direct connections") == true, "\(none[.message] ?? "")")
     }
 
+    @Test("A proxy that asks for a password (407): asked once, the answer shared by the view's pages and SignIn's requests of a sign-in, renewal, sign-out and device code")
+    func proxyPasswordAskedOnce() async throws {
+        let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
+        defer { proxy.stop() }
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        var environment = try gnomeProxyEnvironment(desktop: desktop, port: proxy.port)
+        environment["SIGNIN_PROXY_PASSWORDS"] = "proxy-secret"
+        let report = try await proxiedRun(.throughProxy, ["window", server.clientID, server.deviceClientID], environment: environment)
+        expectEverythingThrough(proxy, report)
+        #expect(report[.proxyAsks] == 1, "asked once for the whole run")
+    }
+
     @Test("The desktop's proxy is down: the sign-in fails at once with a network error that names the proxy")
     func proxyDown() async throws {
         let port = try RecordingProxy.freePort()
@@ -150,6 +164,44 @@ extension GlewlwydSignInTests {
         #expect(carried.contains("GET \(oidc)/.well-known/openid-configuration"), "\(carried)")
         #expect(carried.contains { $0.hasPrefix("GET \(oidc)/jwks") }, "\(carried)")
         #expect(carried.filter { $0 == "POST \(oidc)/token" }.count == 2, "the code exchange and the refresh: \(carried)")
+    }
+
+    @Test("A proxy that refuses every password: three questions, then a network error saying so (the password in no message)")
+    func wrongProxyPasswordThreeTimes() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("refusing-proxy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("requests.log")
+        let proxy = try CleanSpawn(
+            ["python3", Checkout.fixture("Proxy/refusing_proxy.py").path, log.path], environment: ProcessInfo.processInfo.environment,
+            processGroup: true)
+        defer {
+            kill(-proxy.pid, SIGTERM)
+            _ = proxy.waitForExit()
+        }
+        let port = try #require(String(decoding: proxy.output!.availableData, as: UTF8.self).split(separator: "\n").first.flatMap { Int($0) })
+        let challenges = Mutex<[ProxyChallenge]>([])
+        ProxyAuthentication.ask = { challenge in
+            challenges.withLock { $0.append(challenge) }
+            return ProxyCredential(user: "alice-proxy", password: "wrong-secret-\(challenge.attempt)")
+        }
+        defer {
+            ProxyAuthentication.ask = nil
+            ProxyAuthentication.forgetCredentials()
+        }
+        let app = try makeApplication(proxy: "http://127.0.0.1:\(port)")
+        let outcome = await acquireToken(app, through: provider(.signIn([alice])))
+        guard case .failure(let error) = outcome else {
+            Issue.record("signed in through a proxy that refuses every password")
+            return
+        }
+        #expect(error.code == .network)
+        #expect(error.message.contains("The proxy http://127.0.0.1:\(port) refused the user name and password 3 times"), "\(error.message)")
+        #expect(!error.message.contains("wrong-secret") && !"\(error)".contains("wrong-secret"))
+        #expect(challenges.withLock { $0.map(\.attempt) } == [1, 2, 3])
+        #expect(challenges.withLock { $0.map(\.proxy) } == Array(repeating: "127.0.0.1:\(port)", count: 3))
+        let requests = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n") ?? []
+        #expect(requests.filter { $0.hasSuffix(" with") }.count == 3, "three answers tried: \(requests)")
     }
 
     @Test("The app's proxy refuses connections: a network error at once that names the proxy, no page shown")

@@ -14,8 +14,9 @@ public final class RecordingProxy: Sendable {
     /// `http://127.0.0.1:<port>`.
     public var url: String { "http://127.0.0.1:\(port)" }
 
-    /// Starts tinyproxy in the foreground on a free port and waits (scaled deadline) until it accepts connections.
-    public init() async throws {
+    /// Starts tinyproxy in the foreground on a free port and waits (scaled deadline) until it
+    /// accepts connections; with `basicAuth`, it answers 407 to requests without that user and password.
+    public init(basicAuth: (user: String, password: String)? = nil) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tinyproxy-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         port = try Self.freePort()
@@ -28,6 +29,7 @@ public final class RecordingProxy: Sendable {
             LogLevel Info
             MaxClients 100
             Allow 127.0.0.1
+            \(basicAuth.map { "BasicAuth \($0.user) \($0.password)" } ?? "")
             """
         let file = folder.appendingPathComponent("tinyproxy.conf")
         try configuration.write(to: file, atomically: true, encoding: .utf8)

@@ -26,6 +26,8 @@ extension ReportKey where Value == String {
 }
 
 extension ReportKey where Value == Int {
+    /// How many times the app was asked for the proxy's password (`through-proxy`).
+    public static var proxyAsks: Self { .init("proxyAsks") }
     public static var accessTokenLength: Self { .init("accessTokenLength") }
 }
 
