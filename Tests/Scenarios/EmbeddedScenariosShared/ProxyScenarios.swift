@@ -1,5 +1,11 @@
+#if WEBKITGTK_6
+import CWebKitGTK4
+#else
+import CWebKitGTK3
+#endif
 import Foundation
 import ScenarioSupport
+import Synchronization
 import WebviewHost
 
 extension EmbeddedScenarios {
@@ -25,6 +31,39 @@ extension EmbeddedScenarios {
         let direct = SessionRun(
             redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil), authorizationURL: idp.url("/authorize-direct"))
         facts.merge(direct.facts(try await direct.outcome(), prefix: "direct."))
+        return facts
+    }
+}
+
+extension EmbeddedScenarios {
+    // A proxy that asks for a password (the desktop's proxy: the test sets http_proxy), answered
+    // by the app through ProxyAuthentication.ask: a session in the library's window, then one in
+    // the app's own view. arguments: the password the app answers with.
+    static let proxyPassword: Scenario = { arguments in
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        idp.route("/authorize-window") { _ in .redirect(callback.url("/callback") + "?code=window&state=xyz") }
+        idp.route("/authorize-view") { _ in .redirect(callback.url("/callback") + "?code=view&state=xyz") }
+        let asked = Mutex<[String]>([])
+        let password = arguments[0]
+        ProxyAuthentication.ask = { challenge in
+            asked.withLock { $0.append("\(challenge.proxy) \(challenge.attempt)") }
+            return ProxyCredential(user: "alice-proxy", password: password)
+        }
+        var facts = ScenarioReport()
+        facts[.idpPort] = idp.port
+        let inWindow = SessionRun(
+            redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil), authorizationURL: idp.url("/authorize-window"))
+        facts.merge(inWindow.facts(try await inWindow.outcome(), prefix: "window."))
+        let window = Toolkit.makeWindow(width: 700, height: 560)
+        let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
+        Toolkit.setChild(view, of: window)
+        Toolkit.show(window)
+        let inView = SessionRun(
+            redirectURI: callback.url("/callback"), parameters: WebviewParameters(customWebview: WebviewHandle(view)),
+            authorizationURL: idp.url("/authorize-view"))
+        facts.merge(inView.facts(try await inView.outcome(), prefix: "view."))
+        facts[.proxyQuestions] = asked.withLock { $0 }
         return facts
     }
 }

@@ -45,5 +45,6 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .accessibility: EmbeddedScenarios.accessibility
     case .keyboard: EmbeddedScenarios.keyboard
     case .proxy: EmbeddedScenarios.proxy
+    case .proxyPassword: EmbeddedScenarios.proxyPassword
     }
 }

@@ -20,3 +20,29 @@ extension EmbeddedWebviewProviderTests {
         #expect(carried == ["GET /authorize-proxied"], "through the proxy: \(carried); all it carried: \(proxy.requests)")
     }
 }
+
+extension EmbeddedWebviewProviderTests {
+    @Test("A proxy that asks for a password (the desktop's, http_proxy): the app is asked once; the library's window and the app's view both load through it",
+          arguments: Platform.x11)
+    func proxyPasswordAskedOnceForWindowAndView(_ platform: Platform) async throws {
+        let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
+        defer { proxy.stop() }
+        let home = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let report = try await ScenarioRunner.run(
+            EmbeddedScenario.proxyPassword, in: platform.toolkit.program, arguments: ["proxy-secret"],
+            environment: [
+                "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+                "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+                "http_proxy": proxy.url, "no_proxy": "", "XDG_CURRENT_DESKTOP": "",
+            ],
+            display: platform.display)
+        #expect(report[.outcome.prefixed(by: "window.")] == "success")
+        #expect(report[.code.prefixed(by: "window.")] == "window")
+        #expect(report[.outcome.prefixed(by: "view.")] == "success")
+        #expect(report[.code.prefixed(by: "view.")] == "view")
+        #expect(report[.proxyQuestions] == ["127.0.0.1:\(proxy.port) 1"], "asked once")
+        let carried = proxy.paths(at: "127.0.0.1:\(report[.idpPort] ?? 0)")
+        #expect(carried.contains("GET /authorize-window") && carried.contains("GET /authorize-view"), "\(carried)")
+    }
+}

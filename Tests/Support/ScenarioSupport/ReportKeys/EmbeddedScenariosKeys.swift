@@ -184,6 +184,8 @@ extension ReportKey where Value == Bool {
 }
 
 extension ReportKey where Value == [String] {
+    /// The questions ProxyAuthentication.ask got, `host:port attempt` (`proxy-password`).
+    public static var proxyQuestions: Self { .init("proxyQuestions") }
     /// The sites `WebAuthSession.clearSiteData` deleted the data of (`site-data`).
     public static var clearedSites: Self { .init("clearedSites") }
     /// Every navigation decision and load event of the caller's view after the caller resumed (`ViewLoadLog`).
