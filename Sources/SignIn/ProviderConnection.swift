@@ -117,7 +117,7 @@ enum HTTPExchange {
         let cancellation = Cancellation()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Answer, Failure>, Never>) in
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { cancellation.cancel(timedOut: true) }
+                cancellation.armDeadline(after: timeout)
                 let thread = Thread {
                     let result = exchange(request, timeout: timeout, proxy: proxy, cancellation: cancellation)
                     cancellation.finish()
@@ -171,7 +171,7 @@ enum HTTPExchange {
             soup_message_set_request_body_from_bytes(message, body.contentType, bytes)
             g_bytes_unref(bytes)
         }
-        let asker = ProxyAsker()
+        let asker = ProxyAsker(cancellation: cancellation)
         let handler: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, gboolean, gpointer?) -> gboolean = {
             _, auth, retrying, data in
             guard let auth, let data else { return 0 }
@@ -236,6 +236,9 @@ enum HTTPExchange {
 /// the main actor while this thread waits.
 private final class ProxyAsker: Sendable {
     private let asked = Mutex<String?>(nil)
+    private let cancellation: Cancellation
+
+    init(cancellation: Cancellation) { self.cancellation = cancellation }
 
     /// The proxy (`host:port`) that asked, if one did.
     var proxy: String? { asked.withLock { $0 } }
@@ -246,7 +249,17 @@ private final class ProxyAsker: Sendable {
         let realm = soup_auth_get_realm(auth).map { String(cString: $0) }
         let basic = soup_auth_get_scheme_name(auth).map { String(cString: $0).lowercased() == "basic" } ?? false
         asked.withLock { $0 = proxy }
+        // Without a question to ask, the main actor is not needed (nor waited for: a program may
+        // not be running it while this request waits).
+        if !retrying, let held = ProxyAuthentication.heldCredential(for: proxy) {
+            soup_auth_authenticate(auth, held.user, held.password)
+            return 1
+        }
+        guard ProxyAuthentication.ask != nil else { return 0 }
         let answer = Answer()
+        // The time limit is the server's, not the person's: it waits while they answer.
+        cancellation.asking(true)
+        defer { cancellation.asking(false) }
         Task { @MainActor in
             answer.set(await ProxyAuthentication.answer(proxy: proxy, realm: realm, basic: basic, retrying: retrying))
         }
@@ -276,6 +289,7 @@ private final class Cancellation: Sendable {
     nonisolated(unsafe) let cancellable: UnsafeMutablePointer<GCancellable>
     private let deadlinePassed = Atomic<Bool>(false)
     private let finished = Atomic<Bool>(false)
+    private let askingPerson = Atomic<Bool>(false)
 
     init() { cancellable = g_cancellable_new() }
     deinit { g_object_unref(cancellable) }
@@ -288,6 +302,21 @@ private final class Cancellation: Sendable {
         if timedOut { deadlinePassed.store(true, ordering: .releasing) }
         g_cancellable_cancel(cancellable)
     }
+
+    /// Cancels the exchange `timeout` seconds from now; while the app is being asked a proxy's
+    /// password then, it looks again `timeout` seconds later (the person's time is not the server's).
+    func armDeadline(after timeout: TimeInterval) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
+            if askingPerson.load(ordering: .acquiring) {
+                armDeadline(after: timeout)
+            } else {
+                cancel(timedOut: true)
+            }
+        }
+    }
+
+    /// Whether the exchange waits for the app's answer to a proxy's question.
+    func asking(_ waiting: Bool) { askingPerson.store(waiting, ordering: .releasing) }
 
     /// The exchange has its result: a later deadline or task cancellation does nothing.
     func finish() { finished.store(true, ordering: .releasing) }

@@ -9,7 +9,7 @@ public import Foundation
 /// ```
 public struct NetworkProxy: Hashable, Sendable, CustomStringConvertible {
     /// The schemes a proxy URL may have.
-    public static let schemes: Set<String> = ["http", "https", "socks5", "socks4a", "socks4", "socks"]
+    public static let schemes: Set<String> = ["http", "https", "socks5", "socks4a", "socks4"]
 
     /// The proxy: `http://`, `https://` or `socks5://` (`socks4a://`, `socks4://`) with a host and
     /// a port.

@@ -99,6 +99,12 @@ public enum ProxyAuthentication {
         return credential
     }
 
+    /// The credential held for `proxy`, read on any thread: a request answers with it without
+    /// waiting for the main actor.
+    package static func heldCredential(for proxy: String) -> ProxyCredential? {
+        state.withLock { $0.asking[proxy] == nil ? $0.held[proxy] : nil }
+    }
+
     /// The credential held for `proxy` when it asks with the Basic scheme: a request can send it
     /// at once (`Proxy-Authorization`) instead of after a 407, which some proxies answer by closing
     /// the connection before a POST's body is sent.
