@@ -176,7 +176,7 @@ let package = Package(
         .target(
             name: "SignIn",
             dependencies: [
-                "TokenCache", "WebviewHost", "CQREncode",
+                "TokenCache", "WebviewHost", "CQREncode", "CGLib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -33,6 +33,7 @@ wvh_error_get_type (void)
     { WVH_ERROR_DEVICE_CODE_BLOCKED, "WVH_ERROR_DEVICE_CODE_BLOCKED", "device-code-blocked" },
     { WVH_ERROR_INTEGRATED_AUTHENTICATION_UNAVAILABLE, "WVH_ERROR_INTEGRATED_AUTHENTICATION_UNAVAILABLE",
       "integrated-authentication-unavailable" },
+    { WVH_ERROR_CLIENT_CERTIFICATE_REQUIRED, "WVH_ERROR_CLIENT_CERTIFICATE_REQUIRED", "client-certificate-required" },
     { 0, NULL, NULL },
   };
   if (g_once_init_enter (&type))

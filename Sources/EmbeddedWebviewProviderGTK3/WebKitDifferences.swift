@@ -13,8 +13,6 @@ import WebviewHostGTK3
 enum WebKitDifferences {
     /// Where a sign-in window's web data lives: a `WebKitWebContext` (the views of one context
     /// share its web process pool, cookies and storage).
-    /// A `WebKitAuthenticationRequest *` (`authenticate`'s argument; its instance struct is public in 4.1).
-    typealias AuthenticationRequest = UnsafeMutablePointer<WebKitAuthenticationRequest>
     typealias DataStore = UnsafeMutablePointer<WebKitWebContext>
     /// A `WebKitURIRequest *` (derivable in 4.1, so a typed pointer).
     typealias URIRequest = UnsafeMutablePointer<WebKitURIRequest>

@@ -14,8 +14,6 @@ import WebviewHostGTK4
 @MainActor
 enum WebKitDifferences {
     /// Where a sign-in window's web data lives: a `WebKitNetworkSession *` (final in 6.0, so opaque).
-    /// A `WebKitAuthenticationRequest *` (`authenticate`'s argument; final in 6.0, so opaque).
-    typealias AuthenticationRequest = OpaquePointer
     typealias DataStore = OpaquePointer
     /// A `WebKitURIRequest *` (final in 6.0, so opaque).
     typealias URIRequest = OpaquePointer

@@ -42,6 +42,7 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
                 + "else the person's smart cards and PKCS #11 tokens (p11-kit) in the library's chooser and PIN dialog; "
                 + "none anywhere ends the sign-in with clientCertificateRequired",
             NegotiateHosts.helpNote,
+            SignInProxy.helpNote(),
         ]
     }
 

@@ -9,10 +9,10 @@ import GLibSupport
 import WebviewHost
 
 /// WebKit's `authenticate` signal: the challenges a sign-in's servers put to the view. Each scheme
-/// the session answers calls into its own files (client certificates: `ClientCertificates`;
-/// Negotiate and the password schemes: `+Negotiate`); every other scheme gets WebKit's default
-/// (`FALSE`: its credentials dialog, inside the view). Connected with the session's other view
-/// signals and disconnected with them.
+/// the session answers calls into its own files (a proxy's password: `SignInProxy`; client
+/// certificates: `ClientCertificates`; Negotiate and the password schemes: `+Negotiate`); every
+/// other scheme gets WebKit's default (`FALSE`: its credentials dialog, inside the view).
+/// Connected with the session's other view signals and disconnected with them.
 extension EmbeddedWebviewSession {
     /// `authenticate` while the handler is connected: `true` when the session answered `request`
     /// (or will, asynchronously), `false` for WebKit's default. After the end every request is
@@ -22,6 +22,10 @@ extension EmbeddedWebviewSession {
             webkit_authentication_request_cancel(request)
             return true
         }
+        // A proxy's password (407): one credential, asked once, shared with SignIn's requests.
+        if webkit_authentication_request_is_for_proxy(request) != 0 {
+            return SignInProxy.authenticate(request)
+        }
         switch webkit_authentication_request_get_scheme(request) {
         case WEBKIT_AUTHENTICATION_SCHEME_CLIENT_CERTIFICATE_REQUESTED:
             return clientCertificateRequested(request)
@@ -30,7 +34,7 @@ extension EmbeddedWebviewSession {
         case WEBKIT_AUTHENTICATION_SCHEME_NEGOTIATE:
             return negotiateAsked(request)
         case WEBKIT_AUTHENTICATION_SCHEME_NTLM, WEBKIT_AUTHENTICATION_SCHEME_HTTP_BASIC, WEBKIT_AUTHENTICATION_SCHEME_HTTP_DIGEST:
-            return webkit_authentication_request_is_for_proxy(request) == 0 ? passwordAsked(request) : false
+            return passwordAsked(request)
         default:
             return false
         }

@@ -130,6 +130,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         } else {
             // A window made ahead of time (prewarm) when one waits, else a new one.
             let ephemeral = request.parameters.prefersEphemeralWebBrowserSession
+            // This session's route for the shared context: the app's proxy or the desktop's.
+            SignInProxy.apply(request.parameters.networkProxy, to: SignInWebContexts.context(ephemeral: ephemeral))
             let window = PrewarmedWindows.take(ephemeral: ephemeral)
                 ?? SignInWindow(context: SignInWebContexts.context(ephemeral: ephemeral))
             window.configure(parameters: request.parameters) { [weak self] in
@@ -214,6 +216,9 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             self.window = nil
             webView = nil
             let ephemeral = request.parameters.prefersEphemeralWebBrowserSession
+            if request.parameters.networkProxy != nil {
+                SignInProxy.apply(nil, to: SignInWebContexts.context(ephemeral: ephemeral))
+            }
             whenIdle { [self] in
                 surface?.end()
                 connections.disconnectAll()
@@ -244,6 +249,11 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     /// Connects the session's handlers to `view`. After the end only the library's window still
     /// has them (until it is destroyed): they refuse every navigation and show no error page.
     private func attachHandlers(to view: WebKitDifferences.WebView) {
+        // HTTP authentication: which requests the session answers (EmbeddedWebviewSession+Authenticate.swift).
+        connections.connect(view, "authenticate", .pointerReturningBool { [weak self] (request: WebKitDifferences.AuthenticationRequest?) in
+            guard let self, !self.ended, let request else { return false }
+            return self.authenticate(request)
+        })
         connections.connect(view, "decide-policy", .decidePolicy { [weak self] (decision: WebKitDifferences.PolicyDecision?, type) in
             guard let self, let decision else { return false }
             if self.ended { return Self.refuseAfterEnd(decision, type: type) }

@@ -27,7 +27,7 @@ extension PublicClientApplication {
     func acquireToken(
         with parameters: InteractiveTokenParameters, through broker: any TokenBroker, interaction: InteractionHandle
     ) async throws(WebAuthError) -> AuthenticationResult {
-        let session = WebAuthSession(redirectURI: configuration.redirectURI, parameters: parameters.webviewParameters)
+        let session = WebAuthSession(redirectURI: configuration.redirectURI, parameters: configuration.routed(parameters.webviewParameters))
         interaction.attach(session)
         let request = TokenBrokerRequest(
             client: brokerClient, scopes: brokerScopes(parameters.scopes), loginHint: parameters.loginHint,

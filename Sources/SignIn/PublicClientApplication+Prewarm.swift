@@ -10,6 +10,6 @@ extension PublicClientApplication {
     @MainActor
     @discardableResult
     public func prewarm(webviewParameters: WebviewParameters = WebviewParameters()) -> WebviewProviderID? {
-        WebAuthSession.prewarm(parameters: webviewParameters, authorityHost: configuration.authority.host)
+        WebAuthSession.prewarm(parameters: configuration.routed(webviewParameters), authorityHost: configuration.authority.host)
     }
 }

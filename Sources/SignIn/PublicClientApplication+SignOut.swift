@@ -63,7 +63,7 @@ extension PublicClientApplication {
                 return .failed(error)
             }
         }
-        var webview = parameters.webviewParameters
+        var webview = configuration.routed(parameters.webviewParameters)
         if webview.browserCompletion == .defaultPage { webview.browserCompletion = .signedOutPage }
         webview.systemBrowserHandOver = .never  // a logout page ends the session of its own user agent only
         let session = WebAuthSession(redirectURI: parameters.postLogoutRedirectURI ?? configuration.redirectURI, parameters: webview)

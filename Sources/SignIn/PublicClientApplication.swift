@@ -37,7 +37,7 @@ public final class PublicClientApplication: Sendable {
         try configuration.check()
         self.configuration = configuration
         let storage = try configuration.makeTokenCacheStorage()
-        let authority = Authority(issuerURL: configuration.authority, connection: ProviderConnection(timeout: configuration.networkTimeout))
+        let authority = Authority(issuerURL: configuration.authority, connection: ProviderConnection(timeout: configuration.networkTimeout, proxy: configuration.networkProxy))
         self.authority = authority
         cache = TokenCache(
             storage: storage, scope: .init(clientID: configuration.clientID, authority: configuration.authority),
@@ -83,7 +83,7 @@ public final class PublicClientApplication: Sendable {
         let clientInfo = try await authority.sendsClientInfo()
         try interaction.checkNotCanceled()
 
-        var webviewParameters = parameters.webviewParameters
+        var webviewParameters = configuration.routed(parameters.webviewParameters)
         // MSAL's advertisement of the device challenge, to Entra ID and AD FS only.
         webviewParameters.advertisesDeviceChallenge = webviewParameters.advertisesDeviceChallenge || clientInfo
             || configuration.authority.pathComponents.dropFirst().first?.lowercased() == "adfs"

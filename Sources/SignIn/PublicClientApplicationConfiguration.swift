@@ -1,4 +1,5 @@
 public import Foundation
+public import WebviewHost
 
 /// How a ``PublicClientApplication`` reaches its identity provider (MSAL's `MSALPublicClientApplicationConfig`).
 public struct PublicClientApplicationConfiguration: Sendable {
@@ -41,6 +42,13 @@ public struct PublicClientApplicationConfiguration: Sendable {
     /// the person's browser. A broker that fails or has none leaves the sign-in as it is. On by
     /// default; it has no effect without a registered broker.
     public var usesBrokerSignInCookies: Bool = true
+    /// The proxy for every request of a sign-in: ``ProviderConnection``'s own (discovery, keys,
+    /// token, device code, sign-out) and the library's sign-in window's pages. `nil` (the
+    /// default) follows the desktop's proxy settings, as WebKit does (GIO's default resolver:
+    /// GNOME's settings, the `http_proxy` variables, the ProxyResolver portal in Flatpak).
+    /// A view of the app's own (``WebviewParameters/customWebview``) keeps the proxy the app set
+    /// on it: give it the same one.
+    public var networkProxy: NetworkProxy? = nil
     /// Called on the main actor when ``PublicClientApplication/acquireToken(with:)`` cannot open
     /// the token cache's store, before the sign-in page is shown (the store is opened first, a
     /// keyring's unlock prompt included, within the store's time limit): return whether to sign
@@ -73,5 +81,15 @@ public struct PublicClientApplicationConfiguration: Sendable {
         self.now = now
         self.tokenCacheStorage = tokenCacheStorage
         self.tokenCacheUnavailable = tokenCacheUnavailable
+    }
+}
+
+extension PublicClientApplicationConfiguration {
+    /// `parameters` with this configuration's ``networkProxy``: the view's pages take the route of
+    /// SignIn's own requests.
+    func routed(_ parameters: WebviewParameters) -> WebviewParameters {
+        var parameters = parameters
+        if let networkProxy { parameters.networkProxy = networkProxy }
+        return parameters
     }
 }

@@ -65,6 +65,12 @@ public struct WebviewParameters: Sendable {
     /// certificates on the person's tokens and remembers the choice per host for the app's run);
     /// `nil` uses the library's. For this session only.
     public var clientCertificateChooser: ClientCertificateChooser?
+    /// The proxy of the library's sign-in window for this session; `nil` (the default) follows the
+    /// desktop's proxy settings (GIO's default resolver; the ProxyResolver portal in Flatpak).
+    /// `PublicClientApplication` sets it from its configuration's `networkProxy`, so its own
+    /// requests and the window's pages take the same route. A caller's view
+    /// (``customWebview``) keeps the proxy the app gave its web context or network session.
+    public var networkProxy: NetworkProxy? = nil
 
     public init(
         webviewType: WebviewType = .default,

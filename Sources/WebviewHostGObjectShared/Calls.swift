@@ -151,6 +151,7 @@ extension WebAuthError {
         .deviceCodeExpired: WVH_ERROR_DEVICE_CODE_EXPIRED, .deviceCodeDenied: WVH_ERROR_DEVICE_CODE_DENIED,
         .deviceCodeBlocked: WVH_ERROR_DEVICE_CODE_BLOCKED,
         .integratedAuthenticationUnavailable: WVH_ERROR_INTEGRATED_AUTHENTICATION_UNAVAILABLE,
+        .clientCertificateRequired: WVH_ERROR_CLIENT_CERTIFICATE_REQUIRED,
     ]
 
     /// A new `GError` of `WVH_ERROR` (transfer full): the message, and the provider's `error`

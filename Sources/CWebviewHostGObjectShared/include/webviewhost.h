@@ -52,6 +52,7 @@ GQuark wvh_error_quark (void);
  * @WVH_ERROR_DEVICE_CODE_BLOCKED: the provider blocked the device code.
  * @WVH_ERROR_INTEGRATED_AUTHENTICATION_UNAVAILABLE: the page asked for Kerberos (Negotiate) and the view
  *   cannot answer it (no or an expired ticket, an ephemeral session, a host not allowed); the message says which.
+ * @WVH_ERROR_CLIENT_CERTIFICATE_REQUIRED: a server asked for a client certificate and none could be given.
  *
  * Why a call failed.
  */
@@ -81,6 +82,7 @@ typedef enum {
   WVH_ERROR_DEVICE_CODE_DENIED,
   WVH_ERROR_DEVICE_CODE_BLOCKED,
   WVH_ERROR_INTEGRATED_AUTHENTICATION_UNAVAILABLE,
+  WVH_ERROR_CLIENT_CERTIFICATE_REQUIRED,
 } WvhError;
 
 /**

@@ -47,5 +47,7 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .localizedWindows: EmbeddedScenarios.localizedWindows
     case .accessibility: EmbeddedScenarios.accessibility
     case .keyboard: EmbeddedScenarios.keyboard
+    case .proxy: EmbeddedScenarios.proxy
+    case .proxyPassword: EmbeddedScenarios.proxyPassword
     }
 }

@@ -191,6 +191,11 @@ ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check(nil, 
     case .deviceCodeWindow: { arguments in
         await deviceCodeWindowScenario(clientID: arguments[0], how: arguments[1], screenshot: arguments[2])
     }
+    // A sign-in, a renewal, a sign-out and a device code through the desktop's proxy (issue 33).
+    // arguments: where ("window", "view"), the client id, the device client's id.
+    case .throughProxy: { arguments in
+        await proxyScenario(where: arguments[0], clientID: arguments[1], deviceClientID: arguments[2])
+    }
     // What WEBVIEW_HOST_PROVIDER=help prints here (the sandbox, the portals, each provider).
     case .help: { _ in
         var facts = ScenarioReport()

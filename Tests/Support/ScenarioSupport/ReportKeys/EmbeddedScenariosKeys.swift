@@ -203,6 +203,8 @@ extension ReportKey where Value == [String] {
     public static var certificateQuestions: Self { .init("certificateQuestions") }
     /// What the app's client certificate chooser was asked, once per call (`client-certificate`).
     public static var appChooserRequests: Self { .init("appChooserRequests") }
+    /// The questions ProxyAuthentication.ask got, `host:port attempt` (`proxy-password`).
+    public static var proxyQuestions: Self { .init("proxyQuestions") }
     /// The sites `WebAuthSession.clearSiteData` deleted the data of (`site-data`).
     public static var clearedSites: Self { .init("clearedSites") }
     /// Every navigation decision and load event of the caller's view after the caller resumed (`ViewLoadLog`).

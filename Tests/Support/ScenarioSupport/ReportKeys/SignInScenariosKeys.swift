@@ -21,9 +21,13 @@ extension ReportKey where Value == String {
     public static var replayAnswer: Self { .init("replayAnswer") }
     public static var subject: Self { .init("subject") }
     public static var username: Self { .init("username") }
+    /// The account the device-code sign-in gave (`through-proxy`).
+    public static var deviceUsername: Self { .init("deviceUsername") }
 }
 
 extension ReportKey where Value == Int {
+    /// How many times the app was asked for the proxy's password (`through-proxy`).
+    public static var proxyAsks: Self { .init("proxyAsks") }
     public static var accessTokenLength: Self { .init("accessTokenLength") }
 }
 

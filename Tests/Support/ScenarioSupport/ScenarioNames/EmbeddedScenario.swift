@@ -37,6 +37,10 @@ public enum EmbeddedScenario: String, ScenarioName {
     case localizedWindows = "localized-windows"
     case accessibility
     case keyboard
+    /// The app's proxy for the library's window, then a session without one: `<proxy URL>` (ProxyScenarios.swift).
+    case proxy
+    /// A proxy that asks for a password, answered by the app: `<password>` (ProxyScenarios.swift).
+    case proxyPassword = "proxy-password"
 
     /// `nil`: the tests name the program of the toolkit they test.
     public static var program: String? { nil }

@@ -15,6 +15,7 @@ public enum SignInScenario: String, ScenarioName {
     case brokerCookie = "broker-cookie"
     /// N sign-ins in the library's window at ISSUER, resident memory after 5 and after N (Tests/Benchmarks/gobject-rss.sh).
     case rssSignIns = "rss-sign-ins"
+    case throughProxy = "through-proxy"
 
     public static var program: String? { "SignInScenarios" }
 }

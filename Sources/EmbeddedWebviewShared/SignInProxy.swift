@@ -1,0 +1,93 @@
+#if WEBKITGTK_6
+import CWebKitGTK4
+#else
+import CWebKitGTK3
+#endif
+import CGLib
+import Foundation
+import WebviewHost
+
+/// The route of the library's window's pages: the app's proxy (``WebviewParameters/networkProxy``)
+/// or the desktop's (WebKit's default mode: GIO's default resolver, the ProxyResolver portal in
+/// Flatpak). The library's web contexts are shared by every session, so each session of the
+/// library's window sets its own route on its context, and the end puts the default back. A
+/// caller's view is not touched: its proxy is the app's.
+@MainActor
+enum SignInProxy {
+    /// Sets `proxy` (or the desktop's, for `nil`) on `store` (`webkit_website_data_manager_set_network_proxy_settings`
+    /// in WebKitGTK 4.1, `webkit_network_session_set_proxy_settings` in 6.0).
+    static func apply(_ proxy: NetworkProxy?, to store: WebKitDifferences.DataStore) {
+        guard let proxy else {
+            set(WEBKIT_NETWORK_PROXY_MODE_DEFAULT, nil, on: store)
+            return
+        }
+        var hosts: [UnsafeMutablePointer<gchar>?] = proxy.bypassHosts.map { g_strdup($0) } + [nil]
+        defer { hosts.forEach { g_free($0) } }
+        let settings = hosts.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<gchar>?.self, capacity: buffer.count) {
+                webkit_network_proxy_settings_new(proxy.url.absoluteString, $0)
+            }
+        }
+        defer { webkit_network_proxy_settings_free(settings) }
+        set(WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings, on: store)
+    }
+
+    /// A proxy's 407 in the view: the credential the view and SignIn's requests share
+    /// (``ProxyAuthentication``), asked once; kept by WebKit for this run only
+    /// (`WEBKIT_CREDENTIAL_PERSISTENCE_FOR_SESSION`), never on disk. Without ``ProxyAuthentication/ask``
+    /// WebKit's default handling (`false`).
+    static func authenticate(_ request: WebKitDifferences.AuthenticationRequest) -> Bool {
+        guard ProxyAuthentication.ask != nil, let host = webkit_authentication_request_get_host(request) else { return false }
+        let proxy = "\(String(cString: host)):\(webkit_authentication_request_get_port(request))"
+        let realm = webkit_authentication_request_get_realm(request).map { String(cString: $0) }
+        let retrying = webkit_authentication_request_is_retry(request) != 0
+        let basic = webkit_authentication_request_get_scheme(request) == WEBKIT_AUTHENTICATION_SCHEME_HTTP_BASIC
+        g_object_ref(UnsafeMutableRawPointer(request))
+        let held = UnsafeSendableRequest(request)
+        Task { @MainActor in
+            let request = held.request
+            defer { g_object_unref(UnsafeMutableRawPointer(request)) }
+            guard let credential = await ProxyAuthentication.answer(proxy: proxy, realm: realm, basic: basic, retrying: retrying) else {
+                webkit_authentication_request_cancel(request)
+                return
+            }
+            let answer = webkit_credential_new(credential.user, credential.password, WEBKIT_CREDENTIAL_PERSISTENCE_FOR_SESSION)
+            webkit_authentication_request_authenticate(request, answer)
+            webkit_credential_free(answer)
+        }
+        return true
+    }
+
+    /// The `help` line: the proxy the desktop gives (GIO's default resolver, named by its type),
+    /// which the view's pages and SignIn's requests take unless the app gives its own.
+    nonisolated static func helpNote() -> String {
+        let probe = "https://login.example.com/"
+        guard let resolver = g_proxy_resolver_get_default() else { return "proxy: none (GIO has no proxy resolver)" }
+        let kind = g_type_name(wvh_object_type(UnsafeMutableRawPointer(resolver))).map { String(cString: $0) } ?? "?"
+        var error: UnsafeMutablePointer<GError>?
+        guard let proxies = g_proxy_resolver_lookup(resolver, probe, nil, &error) else {
+            let message = error.map { String(cString: $0.pointee.message) } ?? "?"
+            if let error { g_error_free(error) }
+            return "proxy: the desktop's settings cannot be read (\(kind): \(message))"
+        }
+        defer { g_strfreev(proxies) }
+        let first = proxies[0].map { String(cString: $0) } ?? "direct://"
+        let route = first == "direct://" ? "none, direct connections" : first
+        return "proxy: \(route) (the desktop's, from \(kind), for \(probe)); the sign-in pages and SignIn's requests take it unless the app sets networkProxy"
+    }
+
+    private static func set(_ mode: WebKitNetworkProxyMode, _ settings: OpaquePointer?, on store: WebKitDifferences.DataStore) {
+        #if WEBKITGTK_6
+        webkit_network_session_set_proxy_settings(store, mode, settings)
+        #else
+        webkit_website_data_manager_set_network_proxy_settings(webkit_web_context_get_website_data_manager(store), mode, settings)
+        #endif
+    }
+}
+
+/// A `WebKitAuthenticationRequest *` the session holds a reference to until the answer, used on
+/// the main actor only.
+private struct UnsafeSendableRequest: @unchecked Sendable {
+    let request: WebKitDifferences.AuthenticationRequest
+    init(_ request: WebKitDifferences.AuthenticationRequest) { self.request = request }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+
+/// A user name and password for a proxy that asks for one (HTTP 407). Kept in memory for the
+/// app's run only, never written anywhere; its description hides the password.
+public struct ProxyCredential: Sendable, Hashable, CustomStringConvertible {
+    public let user: String
+    public let password: String
+
+    public init(user: String, password: String) {
+        self.user = user
+        self.password = password
+    }
+
+    public var description: String { "user \(user) (password hidden)" }
+}
+
+/// A proxy asking for a user name and password: what ``ProxyAuthentication/ask`` is told.
+public struct ProxyChallenge: Sendable, Hashable {
+    /// The proxy, as `host:port`.
+    public let proxy: String
+    /// The realm the proxy names, if any.
+    public let realm: String?
+    /// 1 for the first question; 2 and 3 after the proxy refused the previous answer.
+    public let attempt: Int
+}
+
+/// Proxies that ask for a password (407): one credential per proxy, asked once, shared by the
+/// embedded view's pages and `SignIn`'s requests, held in memory for the app's run.
+///
+/// Set ``ask`` once, before the first sign-in, to answer with the app's own dialog or settings.
+/// After ``maximumAttempts`` refused answers the request fails (`SignIn`: `network`, saying so)
+/// and the next one asks afresh.
+public enum ProxyAuthentication {
+    /// What the app answers a proxy's question with, on the main actor; `nil` cancels.
+    public typealias Ask = @MainActor @Sendable (ProxyChallenge) async -> ProxyCredential?
+
+    /// How many answers a proxy may refuse before the request fails.
+    public static let maximumAttempts = 3
+
+    private struct State {
+        var ask: Ask?
+        /// The credential each proxy (`host:port`) accepted or was last given.
+        var held: [String: ProxyCredential] = [:]
+        /// Answers each proxy refused since its last question was settled.
+        var refused: [String: Int] = [:]
+        /// The proxies that asked with the Basic scheme.
+        var basic: Set<String> = []
+        /// The question being asked, per proxy: a second request waits for it instead of asking again.
+        var asking: [String: Task<ProxyCredential?, Never>] = [:]
+    }
+
+    private static let state = Mutex(State())
+
+    /// The app's answer to a proxy's question; `nil` (the default): nobody is asked, and the
+    /// request goes on without a password (the proxy refuses it).
+    public static var ask: Ask? {
+        get { state.withLock { $0.ask } }
+        set { state.withLock { $0.ask = newValue } }
+    }
+
+    /// Forgets every credential held (for example when the person signs out of the network).
+    public static func forgetCredentials() {
+        state.withLock {
+            $0.held = [:]
+            $0.refused = [:]
+        }
+    }
+
+    /// What a request answers `proxy`'s 407 with: the credential held, or the app's answer.
+    /// `retrying`: the proxy refused the credential given to this request. `nil`: no answer (no
+    /// ``ask``, the app cancelled, or ``maximumAttempts`` refused: see ``refusedTooOften(_:)``).
+    @MainActor
+    package static func answer(proxy: String, realm: String?, basic: Bool, retrying: Bool) async -> ProxyCredential? {
+        let pending: Task<ProxyCredential?, Never>? = state.withLock { state in
+            if basic { state.basic.insert(proxy) } else { state.basic.remove(proxy) }
+            if let asking = state.asking[proxy] { return asking }
+            if retrying {
+                state.held[proxy] = nil
+                state.refused[proxy, default: 0] += 1
+                if state.refused[proxy, default: 0] >= maximumAttempts { return nil }
+            } else if state.held[proxy] != nil {
+                return nil
+            }
+            guard let ask = state.ask else { return nil }
+            let challenge = ProxyChallenge(proxy: proxy, realm: realm, attempt: state.refused[proxy, default: 0] + 1)
+            let task = Task { @MainActor in await ask(challenge) }
+            state.asking[proxy] = task
+            return task
+        }
+        guard let pending else { return state.withLock { $0.held[proxy] } }
+        let credential = await pending.value
+        state.withLock { state in
+            if state.asking[proxy] == pending {
+                state.asking[proxy] = nil
+                state.held[proxy] = credential
+            }
+        }
+        return credential
+    }
+
+    /// The credential held for `proxy`, read on any thread: a request answers with it without
+    /// waiting for the main actor.
+    package static func heldCredential(for proxy: String) -> ProxyCredential? {
+        state.withLock { $0.asking[proxy] == nil ? $0.held[proxy] : nil }
+    }
+
+    /// The credential held for `proxy` when it asks with the Basic scheme: a request can send it
+    /// at once (`Proxy-Authorization`) instead of after a 407, which some proxies answer by closing
+    /// the connection before a POST's body is sent.
+    package static func heldBasicCredential(for proxy: String) -> ProxyCredential? {
+        state.withLock { $0.basic.contains(proxy) ? $0.held[proxy] : nil }
+    }
+
+    /// Whether `proxy` refused ``maximumAttempts`` answers; reading it settles the question, so
+    /// the next request asks afresh.
+    package static func refusedTooOften(_ proxy: String) -> Bool {
+        state.withLock { state in
+            guard state.refused[proxy, default: 0] >= maximumAttempts else { return false }
+            state.refused[proxy] = nil
+            return true
+        }
+    }
+}

@@ -1,0 +1,224 @@
+import Foundation
+import Synchronization
+import ScenarioSupport
+import Testing
+import WebviewHost
+
+@testable import SignIn
+
+/// The desktop's proxy is the route of every request of a sign-in (issue 33): the embedded view's
+/// pages and SignIn's own requests (discovery, keys, token, device code, renewal) go through a
+/// real recording proxy (tinyproxy) the test starts, set as GNOME's proxy settings (manual) or as
+/// the environment's `http_proxy`; with the proxy down, the sign-in fails at once with `network`.
+extension GlewlwydSignInTests {
+    /// The desktop's proxy as GNOME's settings give it: mode manual, `host:port` for HTTP, no
+    /// hosts bypassed, read by GIO's GNOME resolver (glib-networking) from a keyfile backend.
+    func gnomeProxyEnvironment(desktop: TestDesktop, port: Int) throws -> [String: String] {
+        var environment = desktop.environment
+        let config = URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]!).appendingPathComponent("glib-2.0/settings")
+        try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
+        try """
+            [system/proxy]
+            mode='manual'
+            ignore-hosts=@as []
+            [system/proxy/http]
+            host='127.0.0.1'
+            port=\(port)
+            """.write(to: config.appendingPathComponent("keyfile"), atomically: true, encoding: .utf8)
+        environment["XDG_CURRENT_DESKTOP"] = "GNOME"
+        environment["GSETTINGS_BACKEND"] = "keyfile"
+        // The test desktop's XDG_DATA_DIRS holds no schemas: org.gnome.system.proxy from the system.
+        environment["GSETTINGS_SCHEMA_DIR"] = "/usr/share/glib-2.0/schemas"
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "no_proxy"] { environment[name] = "" }
+        return environment
+    }
+
+    func proxiedRun(_ scenario: SignInScenario, _ arguments: [String], environment: [String: String]) async throws -> ScenarioReport {
+        var environment = environment
+        environment["ISSUER"] = server.issuer.absoluteString
+        environment["GLEWLWYD_USERNAME"] = server.username
+        environment["GLEWLWYD_PASSWORD"] = server.password
+        return try await ScenarioRunner.run(scenario, arguments: arguments, environment: environment, timeout: .seconds(150))
+    }
+
+    /// What went through `proxy` to Glewlwyd: SignIn's requests and the view's pages, each named once.
+    func expectEverythingThrough(_ proxy: RecordingProxy, _ report: ScenarioReport) {
+        #expect(report[.outcome] == "success", "\(report[.message] ?? "")")
+        #expect(report[.username] == server.userEmail)
+        #expect(report[.renewedAccessTokenDiffers] == true)
+        #expect(report[.signOutOutcome] == "signedOut")
+        #expect(report[.deviceUsername] == server.userEmail)
+        let glewlwyd = "\(server.issuer.host ?? ""):\(server.issuer.port ?? 80)"
+        let carried = proxy.paths(at: glewlwyd)
+        let oidc = server.issuer.path
+        // SignIn's own requests.
+        #expect(carried.contains("GET \(oidc)/.well-known/openid-configuration"), "discovery: \(carried)")
+        #expect(carried.contains { $0.hasPrefix("GET \(oidc)/jwks") }, "keys: \(carried)")
+        #expect(carried.filter { $0 == "POST \(oidc)/token" }.count >= 3, "code, refresh and device-code token requests: \(carried)")
+        #expect(carried.contains { $0.hasPrefix("POST \(oidc)/device_authorization") }, "device authorization: \(carried)")
+        // The view's pages: the authorization request, and the end-session page.
+        #expect(carried.contains("GET \(oidc)/auth"), "the view's authorization page: \(carried)")
+        #expect(carried.contains { $0.hasPrefix("GET \(oidc)/end_session") }, "the view's sign-out page: \(carried)")
+    }
+
+    @Test("GNOME's proxy settings (manual): sign-in in the library's window, renewal, sign-out and device code all go through the proxy")
+    func everythingThroughGNOMEProxy() async throws {
+        let proxy = try await RecordingProxy()
+        defer { proxy.stop() }
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        let report = try await proxiedRun(
+            .throughProxy, ["window", server.clientID, server.deviceClientID],
+            environment: try gnomeProxyEnvironment(desktop: desktop, port: proxy.port))
+        expectEverythingThrough(proxy, report)
+    }
+
+    @Test("The environment's http_proxy: sign-in in the app's own view, renewal, sign-out and device code all go through the proxy")
+    func everythingThroughEnvironmentProxy() async throws {
+        let proxy = try await RecordingProxy()
+        defer { proxy.stop() }
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        var environment = desktop.environment
+        environment["http_proxy"] = proxy.url
+        environment["no_proxy"] = ""
+        environment["XDG_CURRENT_DESKTOP"] = ""
+        let report = try await proxiedRun(.throughProxy, ["view", server.clientID, server.deviceClientID], environment: environment)
+        expectEverythingThrough(proxy, report)
+    }
+
+    @Test("The app's proxy (networkProxy), no desktop proxy: sign-in in the library's window, renewal, sign-out and device code all go through it")
+    func everythingThroughAppProxy() async throws {
+        let proxy = try await RecordingProxy()
+        defer { proxy.stop() }
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        var environment = desktop.environment
+        environment["SIGNIN_NETWORK_PROXY"] = proxy.url
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "no_proxy"] { environment[name] = "" }
+        let report = try await proxiedRun(.throughProxy, ["window", server.clientID, server.deviceClientID], environment: environment)
+        expectEverythingThrough(proxy, report)
+    }
+
+    @Test("WEBVIEW_HOST_PROVIDER=help names the desktop's proxy (GNOME's settings), and says when there is none")
+    func helpNamesTheProxy() async throws {
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        let port = try RecordingProxy.freePort()
+        let proxied = try await proxiedRun(.help, [], environment: try gnomeProxyEnvironment(desktop: desktop, port: port))
+        #expect(proxied[.message]?.contains("proxy: http://127.0.0.1:\(port) (the desktop's, from GProxyResolverGnome") == true, "\(proxied[.message] ?? "")")
+        var direct = desktop.environment
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "no_proxy", "XDG_CURRENT_DESKTOP"] { direct[name] = "" }
+        let none = try await proxiedRun(.help, [], environment: direct)
+        #expect(none[.message]?.contains("proxy: none, direct connections") == true, "\(none[.message] ?? "")")
+    }
+
+    @Test("A proxy that asks for a password (407): asked once, the answer shared by the view's pages and SignIn's requests of a sign-in, renewal, sign-out and device code")
+    func proxyPasswordAskedOnce() async throws {
+        let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
+        defer { proxy.stop() }
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        var environment = try gnomeProxyEnvironment(desktop: desktop, port: proxy.port)
+        environment["SIGNIN_PROXY_PASSWORDS"] = "proxy-secret"
+        let report = try await proxiedRun(.throughProxy, ["window", server.clientID, server.deviceClientID], environment: environment)
+        expectEverythingThrough(proxy, report)
+        #expect(report[.proxyAsks] == 1, "asked once for the whole run")
+    }
+
+    @Test("The desktop's proxy is down: the sign-in fails at once with a network error that names the proxy")
+    func proxyDown() async throws {
+        let port = try RecordingProxy.freePort()
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        let started = ContinuousClock.now
+        let report = try await proxiedRun(
+            .embeddedWindow, [server.clientID], environment: try gnomeProxyEnvironment(desktop: desktop, port: port))
+        #expect(report[.outcome] == "network", "\(report[.message] ?? "")")
+        #expect(report[.message]?.contains("127.0.0.1:\(port)") == true, "names the proxy: \(report[.message] ?? "")")
+        #expect(report[.message]?.contains("proxy") == true, "\(report[.message] ?? "")")
+        #expect(report[.notifications]?.isEmpty == true, "no page was shown: \(report[.notifications] ?? [])")
+        #expect(ContinuousClock.now - started < Patience.scaled(.seconds(30)), "fails at once, not at the 30 s network timeout")
+    }
+}
+
+/// The app's proxy in-process: SignIn's own requests through it (the scripted browser's are not).
+extension GlewlwydSignInTests {
+    func makeApplication(proxy: String) throws -> PublicClientApplication {
+        var configuration = PublicClientApplicationConfiguration(
+            clientID: server.clientID, authority: server.issuer, redirectURI: requestedRedirect,
+            defaultScopes: ["openid", "profile", "email", "offline_access"], networkTimeout: 15, tokenCacheStorage: InMemoryTokenCacheStorage())
+        configuration.networkProxy = try NetworkProxy(proxy)
+        return try PublicClientApplication(configuration: configuration)
+    }
+
+    @Test("The app's proxy: discovery, keys and the token requests of a sign-in and a renewal go through it")
+    func signInRequestsThroughAppProxy() async throws {
+        let proxy = try await RecordingProxy()
+        defer { proxy.stop() }
+        let app = try makeApplication(proxy: proxy.url)
+        let result = try await acquireToken(app, through: provider(.signIn([alice]))).get()
+        _ = try await app.acquireTokenSilent(with: SilentTokenParameters(scopes: [], account: result.account, forceRefresh: true))
+        let carried = proxy.paths(at: "\(server.issuer.host ?? ""):\(server.issuer.port ?? 80)")
+        let oidc = server.issuer.path
+        #expect(carried.contains("GET \(oidc)/.well-known/openid-configuration"), "\(carried)")
+        #expect(carried.contains { $0.hasPrefix("GET \(oidc)/jwks") }, "\(carried)")
+        #expect(carried.filter { $0 == "POST \(oidc)/token" }.count == 2, "the code exchange and the refresh: \(carried)")
+    }
+
+    @Test("A proxy that refuses every password: three questions, then a network error saying so (the password in no message)")
+    func wrongProxyPasswordThreeTimes() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("refusing-proxy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("requests.log")
+        let proxy = try CleanSpawn(
+            ["python3", Checkout.fixture("Proxy/refusing_proxy.py").path, log.path], environment: ProcessInfo.processInfo.environment,
+            processGroup: true)
+        defer {
+            kill(-proxy.pid, SIGTERM)
+            _ = proxy.waitForExit()
+        }
+        let port = try #require(String(decoding: proxy.output!.availableData, as: UTF8.self).split(separator: "\n").first.flatMap { Int($0) })
+        let challenges = Mutex<[ProxyChallenge]>([])
+        ProxyAuthentication.ask = { challenge in
+            challenges.withLock { $0.append(challenge) }
+            return ProxyCredential(user: "alice-proxy", password: "wrong-secret-\(challenge.attempt)")
+        }
+        defer {
+            ProxyAuthentication.ask = nil
+            ProxyAuthentication.forgetCredentials()
+        }
+        let app = try makeApplication(proxy: "http://127.0.0.1:\(port)")
+        let outcome = await acquireToken(app, through: provider(.signIn([alice])))
+        guard case .failure(let error) = outcome else {
+            Issue.record("signed in through a proxy that refuses every password")
+            return
+        }
+        #expect(error.code == .network)
+        #expect(error.message.contains("The proxy http://127.0.0.1:\(port) refused the user name and password 3 times"), "\(error.message)")
+        #expect(!error.message.contains("wrong-secret") && !"\(error)".contains("wrong-secret"))
+        #expect(challenges.withLock { $0.map(\.attempt) } == [1, 2, 3])
+        #expect(challenges.withLock { $0.map(\.proxy) } == Array(repeating: "127.0.0.1:\(port)", count: 3))
+        let requests = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n") ?? []
+        #expect(requests.filter { $0.hasSuffix(" with") }.count == 3, "three answers tried: \(requests)")
+    }
+
+    @Test("The app's proxy refuses connections: a network error at once that names the proxy, no page shown")
+    func appProxyDown() async throws {
+        let port = try RecordingProxy.freePort()
+        let app = try makeApplication(proxy: "http://127.0.0.1:\(port)")
+        let browser = provider(.signIn([alice]))
+        let started = ContinuousClock.now
+        let outcome = await acquireToken(app, through: browser)
+        guard case .failure(let error) = outcome else {
+            Issue.record("signed in without the proxy")
+            return
+        }
+        #expect(error.code == .network)
+        #expect(error.message.contains("http://127.0.0.1:\(port)"), "\(error.message)")
+        #expect(error.message.contains("proxy"), "\(error.message)")
+        #expect(ContinuousClock.now - started < .seconds(10), "at once, not at the 15 s timeout")
+        #expect(browser.log.authorizationURLs.isEmpty, "no sign-in page was opened: \(browser.log.all)")
+    }
+}

@@ -1,0 +1,100 @@
+public import Foundation
+
+/// A real HTTP proxy on 127.0.0.1 (Debian's tinyproxy) that logs every request it carries: the
+/// route a test gives the desktop, and what went through it.
+public final class RecordingProxy: Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public let port: Int
+    public let folder: URL
+    private let process: CleanSpawn
+
+    /// `http://127.0.0.1:<port>`.
+    public var url: String { "http://127.0.0.1:\(port)" }
+
+    /// Starts tinyproxy in the foreground on a free port and waits (scaled deadline) until it
+    /// accepts connections; with `basicAuth`, it answers 407 to requests without that user and password.
+    public init(basicAuth: (user: String, password: String)? = nil) async throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("tinyproxy-\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        port = try Self.freePort()
+        let log = folder.appendingPathComponent("tinyproxy.log").path
+        let configuration = """
+            Port \(port)
+            Listen 127.0.0.1
+            Timeout 60
+            LogFile "\(log)"
+            LogLevel Info
+            MaxClients 100
+            Allow 127.0.0.1
+            \(basicAuth.map { "BasicAuth \($0.user) \($0.password)" } ?? "")
+            """
+        let file = folder.appendingPathComponent("tinyproxy.conf")
+        try configuration.write(to: file, atomically: true, encoding: .utf8)
+        do {
+            process = try CleanSpawn(
+                ["tinyproxy", "-d", "-c", file.path], environment: ProcessInfo.processInfo.environment,
+                outputFiles: (output: folder.appendingPathComponent("out").path, errors: folder.appendingPathComponent("err").path),
+                processGroup: true)
+        } catch {
+            throw Failure(description: "could not start tinyproxy (apt-get install tinyproxy): \(error)")
+        }
+        let deadline = ContinuousClock.now + Patience.scaled(.seconds(10))
+        while !((try? String(contentsOfFile: log, encoding: .utf8))?.contains("Accepting connections") ?? false) {
+            if process.hasEnded() || ContinuousClock.now > deadline {
+                stop()
+                let errors = (try? String(contentsOf: folder.appendingPathComponent("err"), encoding: .utf8)) ?? ""
+                throw Failure(description: "tinyproxy did not start listening on port \(port): \(errors)")
+            }
+            try await Task.sleep(for: .milliseconds(20))  // polling its log for readiness, with a deadline
+        }
+    }
+
+    /// Every request it carried, as `METHOD URL` (its log's `Request` lines).
+    public var requests: [String] {
+        let text = (try? String(contentsOf: folder.appendingPathComponent("tinyproxy.log"), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").compactMap { line in
+            guard let range = line.range(of: "]: Request (file descriptor ") else { return nil }
+            guard let colon = line[range.upperBound...].firstIndex(of: ":") else { return nil }
+            let request = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            return request.replacingOccurrences(of: " HTTP/1.1", with: "").replacingOccurrences(of: " HTTP/1.0", with: "")
+        }
+    }
+
+    /// The paths requested at `host:port` through the proxy, query removed.
+    public func paths(at authority: String) -> [String] {
+        requests.compactMap { request in
+            let parts = request.split(separator: " ")
+            guard parts.count == 2, let url = URLComponents(string: String(parts[1])),
+                "\(url.host ?? ""):\(url.port ?? 80)" == authority
+            else { return nil }
+            return "\(parts[0]) \(url.path)"
+        }
+    }
+
+    /// Ends tinyproxy and removes its folder.
+    public func stop() {
+        kill(-process.pid, SIGTERM)
+        _ = process.waitForExit()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A port nothing listens on now (bound to port 0, then closed).
+    public static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw Failure(description: "bind: errno \(errno)") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
