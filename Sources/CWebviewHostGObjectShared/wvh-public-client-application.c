@@ -12,7 +12,7 @@
  */
 struct _WvhPublicClientApplication {
   GObject parent_instance;
-  char *client_id, *authority, *redirect_uri, *token_cache;
+  char *client_id, *authority, *redirect_uri, *token_cache, *network_proxy;
   gpointer bridge;
 };
 
@@ -21,7 +21,7 @@ static void wvh_public_client_application_initable_init (GInitableIface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (WvhPublicClientApplication, wvh_public_client_application, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (G_TYPE_INITABLE, wvh_public_client_application_initable_init))
 
-enum { PROP_0, PROP_CLIENT_ID, PROP_AUTHORITY, PROP_REDIRECT_URI, PROP_TOKEN_CACHE, N_PROPS };
+enum { PROP_0, PROP_CLIENT_ID, PROP_AUTHORITY, PROP_REDIRECT_URI, PROP_TOKEN_CACHE, PROP_NETWORK_PROXY, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 enum { SIGNAL_DID_START_LOAD, SIGNAL_DID_FINISH_LOAD, SIGNAL_DID_FAIL, SIGNAL_DID_COMPLETE, SIGNAL_WILL_SWITCH_TO_BROKER_APP,
@@ -38,6 +38,7 @@ wvh_public_client_application_finalize (GObject *object)
   g_free (self->authority);
   g_free (self->redirect_uri);
   g_free (self->token_cache);
+  g_free (self->network_proxy);
   G_OBJECT_CLASS (wvh_public_client_application_parent_class)->finalize (object);
 }
 
@@ -50,6 +51,7 @@ wvh_public_client_application_get_property (GObject *object, guint id, GValue *v
   case PROP_AUTHORITY: g_value_set_string (value, self->authority); break;
   case PROP_REDIRECT_URI: g_value_set_string (value, self->redirect_uri); break;
   case PROP_TOKEN_CACHE: g_value_set_string (value, self->token_cache); break;
+  case PROP_NETWORK_PROXY: g_value_set_string (value, self->network_proxy); break;
   default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
   }
 }
@@ -63,6 +65,7 @@ wvh_public_client_application_set_property (GObject *object, guint id, const GVa
   case PROP_AUTHORITY: g_free (self->authority); self->authority = g_value_dup_string (value); break;
   case PROP_REDIRECT_URI: g_free (self->redirect_uri); self->redirect_uri = g_value_dup_string (value); break;
   case PROP_TOKEN_CACHE: g_free (self->token_cache); self->token_cache = g_value_dup_string (value); break;
+  case PROP_NETWORK_PROXY: g_free (self->network_proxy); self->network_proxy = g_value_dup_string (value); break;
   default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
   }
 }
@@ -73,7 +76,8 @@ wvh_public_client_application_initable_init_impl (GInitable *initable, GCancella
   WvhPublicClientApplication *self = WVH_PUBLIC_CLIENT_APPLICATION (initable);
   if (self->bridge != NULL)
     return TRUE;
-  self->bridge = wvh_bridge_application_new (self->client_id, self->authority, self->redirect_uri, self->token_cache, error);
+  self->bridge = wvh_bridge_application_new (self->client_id, self->authority, self->redirect_uri, self->token_cache,
+                                             self->network_proxy, error);
   return self->bridge != NULL;
 }
 
@@ -117,6 +121,14 @@ wvh_public_client_application_class_init (WvhPublicClientApplicationClass *klass
    * `file:` and a path for a file of MSAL's format (unencrypted; mode 0600).
    */
   properties[PROP_TOKEN_CACHE] = g_param_spec_string ("token-cache", NULL, NULL, NULL, flags);
+  /**
+   * WvhPublicClientApplication:network-proxy:
+   *
+   * The proxy for every request of a sign-in (the library's requests and its window's pages),
+   * as the Swift configuration's `networkProxy`: `http://host:port`, `https://`, `socks5://`;
+   * %NULL (the default) follows the desktop's proxy settings.
+   */
+  properties[PROP_NETWORK_PROXY] = g_param_spec_string ("network-proxy", NULL, NULL, NULL, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**

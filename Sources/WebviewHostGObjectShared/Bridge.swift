@@ -42,7 +42,7 @@ enum ProcessSetup {
 @_cdecl("wvh_bridge_application_new")
 @MainActor public func wvh_bridge_application_new(
     _ clientID: UnsafePointer<CChar>?, _ authority: UnsafePointer<CChar>?, _ redirectURI: UnsafePointer<CChar>?,
-    _ tokenCache: UnsafePointer<CChar>?, _ errorPointer: UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?
+    _ tokenCache: UnsafePointer<CChar>?, _ networkProxy: UnsafePointer<CChar>?, _ errorPointer: UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?
 ) -> UnsafeMutableRawPointer? {
     MainActor.preconditionIsolated("WebviewHost's GObject calls are made on the main thread")
     do {
@@ -58,9 +58,11 @@ enum ProcessSetup {
             guard let redirectURL = URL(string: redirectText) else {
                 throw WebAuthError(.invalidParameters, "The redirect URI \"\(redirectText)\" is not a URL.")
             }
-            let application = try PublicClientApplication(configuration: .init(
+            var configuration = PublicClientApplicationConfiguration(
                 clientID: String(cString: clientID), authority: authorityURL, redirectURI: redirectURL,
-                tokenCacheStorage: try tokenCacheStorage(InteractiveCall.text(tokenCache))))
+                tokenCacheStorage: try tokenCacheStorage(InteractiveCall.text(tokenCache)))
+            if let proxy = InteractiveCall.text(networkProxy) { configuration.networkProxy = try NetworkProxy(proxy) }
+            let application = try PublicClientApplication(configuration: configuration)
             return Unmanaged.passRetained(BridgedApplication(application)).toOpaque()
         } catch {
             error.set(on: errorPointer)

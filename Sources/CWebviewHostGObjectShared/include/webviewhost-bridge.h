@@ -63,7 +63,7 @@ gboolean wvh_bridge_unregister_provider (const char *id);
 gboolean wvh_bridge_session_report (gpointer bridge, WvhBridgeReport report, const char *url, WvhError code, const char *message);
 void wvh_bridge_session_free (gpointer bridge);
 gpointer wvh_bridge_application_new (const char *client_id, const char *authority, const char *redirect_uri, const char *token_cache,
-                                     GError **error);
+                                     const char *network_proxy, GError **error);
 void wvh_bridge_application_free (gpointer bridge);
 void wvh_bridge_acquire_token (gpointer bridge, WvhPublicClientApplication *emitter, const WvhBridgeInteractive *parameters,
                                GCancellable *cancellable, WvhBridgeDone done, gpointer data);

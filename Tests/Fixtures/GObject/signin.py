@@ -52,6 +52,14 @@ if mode == "bad-authority":
         report["outcome"] = "error"
         report["error"] = error_facts(error)
         report["isWebviewHostError"] = error.matches(WebviewHost.error_quark(), WebviewHost.Error.INVALID_PARAMETERS)
+    # A proxy URL the library refuses: the same domain, through the construct property.
+    try:
+        app = WebviewHost.PublicClientApplication(client_id=client_id, authority=issuer, redirect_uri=REDIRECT,
+                                                  token_cache="memory", network_proxy="ftp://proxy.example.com")
+        app.init(None)
+        report["proxyOutcome"] = "made"
+    except GLib.Error as error:
+        report["proxyError"] = error_facts(error)
     print(json.dumps(report), flush=True)
     sys.exit(0)
 

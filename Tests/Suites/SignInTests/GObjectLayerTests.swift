@@ -193,6 +193,9 @@ extension GlewlwydSignInTests {
         #expect(error["code"] as? Int == 5, "WVH_ERROR_INVALID_PARAMETERS")
         #expect((error["message"] as? String)?.contains("must be an https URL") == true, "\(error)")
         #expect(report["isWebviewHostError"] as? Bool == true)
+        let proxy = try #require(report["proxyError"] as? [String: Any], "network-proxy ftp:// was refused: \(report)")
+        #expect(proxy["domain"] as? String == "webview-host-error-quark")
+        #expect(proxy["code"] as? Int == 5)
     }
 }
 
