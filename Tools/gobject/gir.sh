@@ -29,11 +29,19 @@ vapi="$prefix/share/vala/vapi"
 mkdir -p "$lib/webviewhost-swift" "$lib/girepository-1.0" "$lib/pkgconfig" "$prefix/share/gir-1.0" "$include" "$vapi"
 
 install -m 0755 "$bin/lib$library.so" "$lib/"
-# The Swift runtime the library loads from the toolchain, beside it; found through its RUNPATH.
+# The Swift runtime the library loads from the toolchain, beside it; found through its RUNPATH:
+# lib/webviewhost-swift, set with patchelf; without patchelf (a Flatpak SDK), lib itself, which
+# the RUNPATH the toolchain gave ($ORIGIN) already names.
+runtime_dir="$lib/webviewhost-swift"
+command -v patchelf >/dev/null || runtime_dir="$lib"
 ldd "$lib/lib$library.so" | awk -v swift="$(dirname "$(dirname "$(command -v swift)")")" \
-  'index($3, swift) == 1 { print $3 }' | while read -r runtime; do install -m 0644 "$runtime" "$lib/webviewhost-swift/"; done
-patchelf --set-rpath '$ORIGIN/webviewhost-swift' "$lib/lib$library.so"
-for runtime in "$lib"/webviewhost-swift/*.so; do patchelf --set-rpath '$ORIGIN' "$runtime"; done
+  'index($3, swift) == 1 { print $3 }' | while read -r runtime; do install -m 0644 "$runtime" "$runtime_dir/"; done
+if command -v patchelf >/dev/null; then
+  patchelf --set-rpath '$ORIGIN/webviewhost-swift' "$lib/lib$library.so"
+  for runtime in "$lib"/webviewhost-swift/*.so; do patchelf --set-rpath '$ORIGIN' "$runtime"; done
+else
+  rmdir "$lib/webviewhost-swift" 2>/dev/null || true
+fi
 
 install -m 0644 "$shared/include/webviewhost.h" "Sources/CWebviewHostGObject$target/include/webviewhost-toolkit.h" "$include/"
 pkg_flags=()
