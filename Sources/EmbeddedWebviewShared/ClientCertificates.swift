@@ -25,6 +25,11 @@ struct ClientCertificates {
     var offeredTo: Set<String> = []
     /// The app's PIN was given to the token once already.
     var pinGiven = false
+    /// How many PINs the token refused in this session (the library's dialog).
+    var wrongPINs = 0
+    /// After this many wrong PINs the session ends instead of asking again: most smart cards
+    /// (PIV, OpenPGP cards) lock after three.
+    static let maximumWrongPINs = 3
     /// The certificate the person chose on a token, for this session.
     var chosen: TokenCertificate?
     /// Requests for a host whose certificate is being chosen (the page's other connections): they
@@ -255,6 +260,18 @@ extension EmbeddedWebviewSession {
                 "The token \(token) asks for its PIN, and the caller's view is in no window to ask the person in. "
                     + "Put the view in a window, or give the PIN in ClientCertificate.pkcs11(uri:pin:)."))
             return true
+        }
+        if flags & G_TLS_PASSWORD_RETRY.rawValue != 0 {
+            clientCertificates.wrongPINs += 1
+            if clientCertificates.wrongPINs >= ClientCertificates.maximumWrongPINs {
+                endForCertificate(request, WebAuthError(
+                    .clientCertificateRequired,
+                    "The token \(token) refused \(clientCertificates.wrongPINs) PINs for the certificate \(host) asked for; "
+                        + "the sign-in was stopped before another try could lock it. The person needs the token's right PIN "
+                        + "(or its administrator, when it is locked).",
+                    url: loading ?? requested))
+                return true
+            }
         }
         let pending = GObjectRef(retaining: request)
         question?.destroy()

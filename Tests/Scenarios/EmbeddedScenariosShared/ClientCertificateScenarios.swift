@@ -18,7 +18,7 @@ extension EmbeddedScenarios {
     /// `<window|custom-view> <variant>`; variants: `pem` (certificate and key files), `pem-one-file`,
     /// `pkcs12`, `pkcs11` (a SoftHSM2 token, with its PIN), `pkcs11-wrong-pin`, `pkcs11-no-pin` (the
     /// library's PIN dialog asks), `token` (no certificate from the app: the library's chooser lists
-    /// the token's, then its PIN dialog asks; answered with real key events), `token-wrong-pin`,
+    /// the token's, then its PIN dialog asks; answered with real key events), `token-wrong-pin`, `token-wrong-pin-thrice`,
     /// `token-cancel-chooser`, `token-cancel-pin`, `token-twice` (a second sign-in to the same host
     /// uses the choice the person made in the first), `app-chooser` (the app's chooser answers with
     /// the token's certificate and PIN), `app-chooser-cancel`, `app-chooser-file` (it answers with a
@@ -135,6 +135,9 @@ extension EmbeddedScenarios {
             await answer("Choose a certificate", ["key Return"])
             await answer("Enter the PIN of", ["type 0000", "key Return"])
             await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"])
+        case "token-wrong-pin-thrice":
+            await answer("Choose a certificate", ["key Return"])
+            for _ in 1...3 { await answer("Enter the PIN of", ["type 0000", "key Return"]) }
         case "token-cancel-chooser":
             await answer("Choose a certificate", ["key Escape"])
         case "token-cancel-pin":

@@ -91,6 +91,16 @@ extension EmbeddedWebviewProviderTests {
         #expect(questions[pinDialogs[1]...].contains { $0.contains("The PIN was wrong. Try again.") }, "\(questions)")
     }
 
+    @Test("Three wrong PINs end the sign-in with clientCertificateRequired, saying so, before a fourth try", arguments: Platform.x11)
+    func clientCertificateThreeWrongPINs(_ platform: Platform) async throws {
+        let report = try await Self.scenario(.clientCertificate, "window", "token-wrong-pin-thrice", on: platform)
+        #expect(report[.outcome] == "clientCertificateRequired", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        #expect(report[.errorMessage]?.contains("refused 3 PINs") == true, "\(report[.errorMessage] ?? "")")
+        let questions = report[.certificateQuestions] ?? []
+        #expect(questions.filter { $0.hasPrefix("window: Enter the PIN of") }.count == 3, "three PIN dialogs, no fourth: \(questions)")
+        #expect(report[.certAuthRequests] == 0, "nothing reached the page that asked")
+    }
+
     @Test(
         "Cancel in the chooser or the PIN dialog ends the session userCanceled, nothing sent",
         arguments: Platform.x11, ["token-cancel-chooser", "token-cancel-pin"])
