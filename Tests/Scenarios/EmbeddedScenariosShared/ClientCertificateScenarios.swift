@@ -89,8 +89,10 @@ extension EmbeddedScenarios {
                 }
             }
         }
-        // A short timeout: a request left unanswered would show here as timedOut.
-        parameters.timeout = Patience.scaled(.seconds(30))
+        // A request left unanswered shows here as timedOut. Not shorter: on a loaded machine the
+        // token's questions, typed with real key events, and the PKCS #11 signing take a while
+        // (30 s was seen to run out in CI with the chooser already answered).
+        parameters.timeout = Patience.scaled(.seconds(90))
         let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
         var facts = ScenarioReport()
         if !["no-key", "pkcs12-wrong-password"].contains(variant) {
@@ -121,10 +123,14 @@ extension EmbeddedScenarios {
                 _ = g_spawn_command_line_sync("import -window root \(shots)/\(shot)", nil, nil, nil, nil)
             }
             let slot = Probes.weakPointer(to: dialog)
-            for key in keys { _ = xdotool("search --onlyvisible --name '^\(name)$' windowfocus \(key)") }
-            // Answered: the question goes away before the next one is looked for.
-            _ = await ScenarioHost.wait(upTo: Patience.event) {
-                slot.pointee.map { gtk_widget_get_visible(wvh_widget($0)) == 0 } ?? true
+            let answered = { slot.pointee.map { gtk_widget_get_visible(wvh_widget($0)) == 0 } ?? true }
+            // Answered: the question goes away before the next one is looked for. On a loaded
+            // machine a dialog just mapped may not have the keyboard yet (GTK 4 without a window
+            // manager): keys it did not take are sent again, after clearing what was typed.
+            for attempt in 1...3 {
+                if attempt > 1 { _ = xdotool("search --onlyvisible --name '^\(name)$' windowfocus key ctrl+a BackSpace") }
+                for key in keys { _ = xdotool("search --onlyvisible --name '^\(name)$' windowfocus \(key)") }
+                if await ScenarioHost.wait(upTo: attempt < 3 ? Patience.scaled(.seconds(6)) : Patience.event, until: answered) { break }
             }
         }
         switch variant {
