@@ -209,7 +209,6 @@ extension GlewlwydSignInTests {
         let port = try RecordingProxy.freePort()
         let app = try makeApplication(proxy: "http://127.0.0.1:\(port)")
         let browser = provider(.signIn([alice]))
-        let started = ContinuousClock.now
         let outcome = await acquireToken(app, through: browser)
         guard case .failure(let error) = outcome else {
             Issue.record("signed in without the proxy")
@@ -218,7 +217,9 @@ extension GlewlwydSignInTests {
         #expect(error.code == .network)
         #expect(error.message.contains("http://127.0.0.1:\(port)"), "\(error.message)")
         #expect(error.message.contains("proxy"), "\(error.message)")
-        #expect(ContinuousClock.now - started < .seconds(10), "at once, not at the 15 s timeout")
+        // Refused at once, not the 15 s timeout (which says "did not answer within"); the words
+        // tell, a wall-clock bound would not on a loaded machine.
+        #expect(!error.message.contains("did not answer within"), "at once, not at the 15 s timeout: \(error.message)")
         #expect(browser.log.authorizationURLs.isEmpty, "no sign-in page was opened: \(browser.log.all)")
     }
 }
