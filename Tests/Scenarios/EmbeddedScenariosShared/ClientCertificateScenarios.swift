@@ -154,7 +154,7 @@ extension EmbeddedScenarios {
         default:
             break
         }
-        var result = try await run.outcome()
+        var result = try await run.outcome(within: Patience.scaled(.seconds(150)))  // past the session's own 90 s
         var last = run
         if variant == "token-twice", case .success = result {
             // The same host again, in a new session: no chooser (the choice is remembered); a PIN
@@ -177,7 +177,7 @@ extension EmbeddedScenarios {
                 guard dialog != nil else { break }
                 await answer("(Choose a certificate|Enter the PIN of)", ["type \(TestCertificates.tokenPIN)", "key Return"])
             }
-            result = try await second.outcome()
+            result = try await second.outcome(within: Patience.scaled(.seconds(150)))
             facts[.secondCertAuthRequests] = certAuthAgain.requests(to: "/certauth").count
         }
         let secondRequests = facts[.secondCertAuthRequests]

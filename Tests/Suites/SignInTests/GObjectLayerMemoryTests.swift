@@ -8,7 +8,9 @@ import Testing
 /// GTK's suppressions, against the Entra-like provider on 127.0.0.1 (fake_entra.py, which
 /// answers at once: the run is slow under valgrind). `Tools/gobject/definite-leaks.py` then reads
 /// the definite leaks whose innermost frame outside the allocators is the library's own.
-@Suite(.serialized) struct GObjectLayerMemoryTests {
+/// Part of the Glewlwyd suite, which runs its tests one at a time: memcheck is heavy, and the other
+/// GObject apps' runs must not share the machine with it.
+extension GlewlwydSignInTests {
     @Test("valgrind memcheck: no definite leak the library allocated, over a sign-in, a renewal and a sign-out from C")
     func noDefiniteLeakFromTheLibrary() async throws {
         let layer = try await GlewlwydSignInTests.preparedGObjectLayer()

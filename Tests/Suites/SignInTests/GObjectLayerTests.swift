@@ -53,7 +53,8 @@ extension GlewlwydSignInTests {
         let run = try await PrivateXServer.with { display in
             var environment = display.environment(from: desktop.environment)
             environment["GI_TYPELIB_PATH"] = prefix.appendingPathComponent("lib/girepository-1.0").path
-            return try await ScriptRunner.run(command[0], Array(command.dropFirst()), environment: environment, timeout: 200)
+            // Generous: CI runs other suites beside these, and an app signs in, renews and signs out.
+            return try await ScriptRunner.run(command[0], Array(command.dropFirst()), environment: environment, timeout: 420)
         }
         let line = run.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
         let report = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
