@@ -143,17 +143,10 @@ extension EmbeddedWebviewSession {
     /// registered key, once, for a page it loaded with GET (a form's POST cannot be sent again);
     /// a second 401 for the same page, or one to a POST, ends the session saying so.
     func deviceChallengeInResponse(_ decision: WebKitDifferences.PolicyDecision) -> Bool {
-        let responseDecision = wvh_response_policy_decision(decision)
-        guard webkit_response_policy_decision_is_main_frame_main_resource(responseDecision) != 0,
-            let response = webkit_response_policy_decision_get_response(responseDecision),
-            webkit_uri_response_get_status_code(response) == 401,
-            let headers = webkit_uri_response_get_http_headers(response),
-            let list = soup_message_headers_get_list(headers, "WWW-Authenticate"),
-            let url = webkit_uri_response_get_uri(response).flatMap({ URL(string: String(cString: $0)) })
-        else { return false }
+        guard let response = Self.mainFrame401Challenge(decision), let url = response.url else { return false }
         let challenge: PKeyAuthChallenge
         do {
-            guard let read = try PKeyAuthChallenge(wwwAuthenticate: String(cString: list), url: url) else { return false }
+            guard let read = try PKeyAuthChallenge(wwwAuthenticate: response.header, url: url) else { return false }
             challenge = read
         } catch {
             webkit_policy_decision_ignore(decision)

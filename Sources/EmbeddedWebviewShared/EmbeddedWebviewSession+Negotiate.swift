@@ -21,19 +21,25 @@ extension EmbeddedWebviewSession {
     /// A main-frame response: a 401 that offers Negotiate and nothing a person can type a password
     /// for ends the session (Negotiate was not answered, or failed). `true` when decided here.
     func negotiateUnanswered(_ decision: WebKitDifferences.PolicyDecision) -> Bool {
+        guard let challenge = Self.mainFrame401Challenge(decision) else { return false }
+        let schemes = NegotiateChallenge.schemes(in: challenge.header)
+        guard NegotiateChallenge.onlyNegotiate(schemes) else { return false }
+        webkit_policy_decision_ignore(decision)
+        endForNegotiate(url: challenge.url)
+        return true
+    }
+
+    /// A main-frame `401`'s `WWW-Authenticate` (all of its headers, comma-joined) and the URL that
+    /// answered it; `nil` for any other response. Read by the Negotiate and PKeyAuth checks.
+    static func mainFrame401Challenge(_ decision: WebKitDifferences.PolicyDecision) -> (header: String, url: URL?)? {
         let responseDecision = wvh_response_policy_decision(decision)
         guard webkit_response_policy_decision_is_main_frame_main_resource(responseDecision) != 0,
             let response = webkit_response_policy_decision_get_response(responseDecision),
             webkit_uri_response_get_status_code(response) == 401,
             let headers = webkit_uri_response_get_http_headers(response),
             let list = soup_message_headers_get_list(headers, "WWW-Authenticate")
-        else { return false }
-        let schemes = NegotiateChallenge.schemes(in: String(cString: list))
-        guard NegotiateChallenge.onlyNegotiate(schemes) else { return false }
-        let url = webkit_uri_response_get_uri(response).flatMap { URL(string: String(cString: $0)) }
-        webkit_policy_decision_ignore(decision)
-        endForNegotiate(url: url)
-        return true
+        else { return nil }
+        return (String(cString: list), webkit_uri_response_get_uri(response).flatMap { URL(string: String(cString: $0)) })
     }
 
     /// WebKit asks for credentials for Negotiate (its own attempt failed): no password helps.
