@@ -50,6 +50,8 @@ final class BrokerBus: @unchecked Sendable {
         /// The `GDBusConnection`, made on first use and again after it closed.
         var connection: GObjectRef<OpaquePointer>?
         var subscription: guint = 0
+        /// Whoever waits for the connection being made (empty: no attempt under way).
+        var connectionWaiters: [ConnectionWaiter] = []
         var pending: [UInt64: Pending] = [:]
         var nextID: UInt64 = 0
         /// Calls whose task was cancelled before their GDBus call started.
@@ -59,6 +61,8 @@ final class BrokerBus: @unchecked Sendable {
     /// `nil`: the session bus of `DBUS_SESSION_BUS_ADDRESS` (or of the user's systemd instance).
     let address: String?
     private let callTimeoutMilliseconds: Int32
+    /// The limit of one attempt to connect (authentication and `Hello`): the call limit, at most 15 s.
+    let connectAttemptMilliseconds: Int32
     private let worker = GLibWorkerThread.shared
     let state = Mutex(State())
 
@@ -66,6 +70,7 @@ final class BrokerBus: @unchecked Sendable {
         self.address = address
         let milliseconds = callTimeout.components.seconds * 1000 + callTimeout.components.attoseconds / 1_000_000_000_000_000
         callTimeoutMilliseconds = Int32(clamping: milliseconds)
+        connectAttemptMilliseconds = max(1, min(callTimeoutMilliseconds, 15_000))
     }
 
     deinit {
@@ -152,18 +157,12 @@ final class BrokerBus: @unchecked Sendable {
         }
     }
 
-    /// On the worker thread.
+    /// On the worker thread. The call is pending (a cancel or the broker leaving ends it) while
+    /// the connection is made, and starts on it unless it ended meanwhile.
     private func start(
         id: UInt64, continuation: CheckedContinuation<Result<Reply, Failure>, Never>, destination: String, path: String,
         interface: String, method: String, arguments: [String], timeout: Int32, toBroker: Bool
     ) {
-        let connection: GObjectRef<OpaquePointer>
-        switch connect() {
-        case .success(let made): connection = made
-        case .failure(let failure):
-            continuation.resume(returning: .failure(failure))
-            return
-        }
         let cancellable = GObjectRef(adopting: g_cancellable_new()!)
         let alreadyCanceled = state.withLock { state -> Bool in
             // A cancel that ran before this start found nothing to end: remember it by the id.
@@ -175,28 +174,36 @@ final class BrokerBus: @unchecked Sendable {
             continuation.resume(returning: .failure(.canceled))
             return
         }
-        var children = arguments.map { g_variant_new_string($0) }
-        let parameters = children.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
-        let ended: @Sendable (Result<Reply, Failure>) -> Void = { [self] outcome in end(id, with: outcome) }
-        g_dbus_connection_call(
-            connection.pointer, destination, path, interface, method, parameters, nil, wvh_dbus_call_flags_none(), timeout,
-            cancellable.pointer,
-            { source, result, data in
-                let ended = UserData<@Sendable (Result<Reply, Failure>) -> Void>.take(data)
-                var error: UnsafeMutablePointer<GError>?
-                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-                let outcome: Result<Reply, Failure>
-                if let reply {
-                    outcome = BrokerBus.decode(reply)
-                    g_variant_unref(reply)
-                } else if let error {
-                    outcome = .failure(BrokerBus.failure(from: error))
-                    g_error_free(error)
-                } else {
-                    outcome = .failure(.unavailable("the call ended without a reply or an error"))
-                }
-                ended(outcome)
-            }, UserData.retained(ended))
+        withConnection { [self] outcome in
+            let connection: GObjectRef<OpaquePointer>
+            switch outcome {
+            case .success(let made): connection = made
+            case .failure(let failure): return end(id, with: .failure(failure))
+            }
+            guard let cancellable = state.withLock({ $0.pending[id]?.cancellable }) else { return }  // ended while connecting
+            var children = arguments.map { g_variant_new_string($0) }
+            let parameters = children.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
+            let ended: @Sendable (Result<Reply, Failure>) -> Void = { [self] outcome in end(id, with: outcome) }
+            g_dbus_connection_call(
+                connection.pointer, destination, path, interface, method, parameters, nil, wvh_dbus_call_flags_none(), timeout,
+                cancellable.pointer,
+                { source, result, data in
+                    let ended = UserData<@Sendable (Result<Reply, Failure>) -> Void>.take(data)
+                    var error: UnsafeMutablePointer<GError>?
+                    let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
+                    let outcome: Result<Reply, Failure>
+                    if let reply {
+                        outcome = BrokerBus.decode(reply)
+                        g_variant_unref(reply)
+                    } else if let error {
+                        outcome = .failure(BrokerBus.failure(from: error))
+                        g_error_free(error)
+                    } else {
+                        outcome = .failure(.unavailable("the call ended without a reply or an error"))
+                    }
+                    ended(outcome)
+                }, UserData.retained(ended))
+        }
     }
 
     /// Resumes the call `id` once (later ends do nothing) and cancels its GDBus call; on the worker thread.

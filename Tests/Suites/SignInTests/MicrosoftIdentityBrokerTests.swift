@@ -110,6 +110,40 @@ struct MicrosoftIdentityBrokerTests {
         #expect(failure?.code == .brokerUnavailable)
     }
 
+    /// A bus that takes the connection and never says a word (a hung `dbus-daemon`): the calls to it
+    /// end `brokerUnavailable` after two bounded attempts, and meanwhile another broker of the
+    /// process, on a bus that answers, is not held up (every broker shares one worker thread).
+    @Test func aBusThatNeverAnswersEndsItsCallsAndHoldsUpNoOtherBroker() async throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("silent-bus-\(UUID().uuidString)").path
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        #expect(listener >= 0)
+        defer {
+            close(listener)
+            unlink(path)
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { bytes in
+            for (index, byte) in path.utf8.enumerated() { bytes[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        #expect(listen(listener, 8) == 0)  // connections are taken (the backlog) and never accepted nor answered
+
+        let silent = MicrosoftIdentityBroker(busAddress: "unix:path=\(path)", callTimeout: .seconds(3))
+        let stuck = Task { await error { _ = try await silent.accounts(for: Self.client) } }
+        try await withDouble { _, broker in
+            // Started after the silent bus's first attempt: it must not wait for that attempt to end.
+            let accounts = try await broker.accounts(for: Self.client)
+            #expect(accounts.count == 1)
+        }
+        let failure = await stuck.value
+        #expect(failure?.code == .brokerUnavailable)
+        #expect(failure?.localizedDescription.contains("did not answer within 6") == true, "\(String(describing: failure))")
+    }
+
     // MARK: - What each call sends, against what real clients send
 
     @Test(arguments: shapes)
