@@ -8,7 +8,7 @@ import Testing
 /// on GTK 3 and GTK 4; with none, or one it cannot use, the session ends at once with an error
 /// that says so (not `network`, not a timeout).
 extension EmbeddedWebviewProviderTests {
-    @Test("The app's client certificate reaches the server that requires it", arguments: Platform.x11, ["window", "custom-view"])
+    @Test("The app's client certificate reaches the server that requires it", arguments: Platform.standard, ["window", "custom-view"])
     func clientCertificateGiven(_ platform: Platform, mode: String) async throws {
         for variant in ["pem", "pem-one-file", "pkcs12"] {
             let report = try await Self.scenario(.clientCertificate, mode, variant, on: platform)
@@ -43,7 +43,7 @@ extension EmbeddedWebviewProviderTests {
         }
     }
 
-    @Test("The app's certificate on a PKCS #11 token (SoftHSM2 through p11-kit) reaches the server, the token's PIN given", arguments: Platform.x11, ["window", "custom-view"])
+    @Test("The app's certificate on a PKCS #11 token (SoftHSM2 through p11-kit) reaches the server, the token's PIN given", arguments: Platform.standard, ["window", "custom-view"])
     func clientCertificateOnToken(_ platform: Platform, mode: String) async throws {
         let report = try await Self.scenario(.clientCertificate, mode, "pkcs11", on: platform)
         #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
@@ -126,7 +126,7 @@ extension EmbeddedWebviewProviderTests {
         #expect(report[.secondCertAuthRequests] == 1, "the second sign-in reached the endpoint with the certificate")
     }
 
-    @Test("The app answers itself: its chooser gets the host and the token's certificates, and its answer is used", arguments: Platform.x11)
+    @Test("The app answers itself: its chooser gets the host and the token's certificates, and its answer is used", arguments: Platform.standard)
     func clientCertificateAppChooser(_ platform: Platform) async throws {
         for variant in ["app-chooser", "app-chooser-file"] {
             let report = try await Self.scenario(.clientCertificate, "custom-view", variant, on: platform)
