@@ -56,6 +56,13 @@ final class SignInQuestion {
         wvh_dialog_respond(dialog.pointer, accepted ? GTK_RESPONSE_ACCEPT.rawValue : GTK_RESPONSE_CANCEL.rawValue)
     }
 
+    /// Whether the accept button (and Enter, when it is the default) can answer now: a chooser
+    /// with nothing chosen yet cannot.
+    func setAcceptable(_ acceptable: Bool) {
+        guard let dialog, !finished else { return }
+        gtk_dialog_set_response_sensitive(wvh_dialog(dialog.pointer), GTK_RESPONSE_ACCEPT.rawValue, acceptable ? 1 : 0)
+    }
+
     /// Closes the question without an answer (the session ended). Calling it again does nothing.
     func destroy() {
         finished = true
