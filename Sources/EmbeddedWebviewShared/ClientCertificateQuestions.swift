@@ -13,9 +13,9 @@ import WebviewHost
 @MainActor
 enum ClientCertificateQuestions {
     /// "Choose a certificate": the host that asks, and one row per certificate (its name, issuer,
-    /// expiry and token); the only one is chosen, and with several the accept button waits for a
-    /// highlighted row (the keyboard focus entering the list highlights one). `answer` gets the chosen one, or `nil`
-    /// for Cancel, Escape or closing the dialog.
+    /// expiry and token); the only one is chosen, and with several none is: the keyboard starts on
+    /// Cancel and the accept button waits for a highlighted row (a click, or Tab into the list).
+    /// `answer` gets the chosen one, or `nil` for Cancel, Escape or closing the dialog.
     static func choose(
         from certificates: [TokenCertificate], host: String, over window: WebKitDifferences.Window,
         answer: @escaping @MainActor (TokenCertificate?) -> Void
@@ -41,8 +41,8 @@ enum ClientCertificateQuestions {
         var chosenIndex: Int?
         weak var shown: SignInQuestion?
         let rows = SignalConnections()
-        // Connected before the dialog shows: the keyboard focus entering the list selects a row,
-        // and what is highlighted is what is sent. The accept button (and Enter) waits for a row.
+        // Connected before the dialog shows, so that what is highlighted is what is sent. The
+        // accept button (and Enter) waits for a row.
         rows.connect(list, "row-selected", .pointer { (row: UnsafeMutablePointer<GtkListBoxRow>?) in
             chosenIndex = row.map { Int(gtk_list_box_row_get_index($0)) }
             shown?.setAcceptable(chosenIndex != nil)
@@ -62,7 +62,10 @@ enum ClientCertificateQuestions {
                 "question", "{host} asks for a certificate to sign you in. Choose the one to send, or cancel the sign-in.",
                 ["host": host]),
             over: window, cancel: ShownText.tr("button", "_Cancel"), accept: ShownText.tr("button", "_Use Certificate"),
-            acceptByDefault: true, content: list
+            acceptByDefault: true, content: list,
+            // With several, the keyboard starts on Cancel, not in the list (a row the focus enters
+            // is selected): none is chosen for the person. Tab goes to the list.
+            focusesCancel: certificates.count > 1
         ) { accepted in
             rows.disconnectAll()
             let certificate = accepted ? chosen() : nil

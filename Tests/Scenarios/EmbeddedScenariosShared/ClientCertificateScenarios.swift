@@ -154,10 +154,9 @@ extension EmbeddedScenarios {
         case "pkcs11-no-pin":
             await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"])
         case "token-two":
-            // Two certificates fit (and one for servers only does not): the accept button takes a
-            // click exactly when a row is highlighted (the keyboard focus entering the list may
-            // highlight the first). The person then clicks "Kiosk 8" (the row is focused and
-            // selected, as a click does) and presses Enter.
+            // Two certificates fit (and one for servers only does not): none is chosen for the
+            // person, and the accept button waits. The person then clicks "Kiosk 8" (the row is
+            // focused and selected, as a click does) and presses Enter.
             if let dialog = await waitForDialog(titled: "Choose a certificate"), let list = Probes.firstListBox(in: dialog) {
                 chooserState.append("selected: \(gtk_list_box_get_selected_row(wvh_list_box(list)) == nil ? "none" : "a row")")
                 chooserState.append("accept sensitive: \(Probes.buttonSensitive(labeled: "_Use Certificate", in: dialog).map(String.init) ?? "no button")")
@@ -171,7 +170,7 @@ extension EmbeddedScenarios {
                 }
                 chooserState.append("accept sensitive after the choice: \(Probes.buttonSensitive(labeled: "_Use Certificate", in: dialog).map(String.init) ?? "no button")")
             }
-            await answer("Choose a certificate", ["key Return"])
+            await answer("Choose a certificate", ["key Return"], shot: "chooser-two-\(mode).png")
             await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"])
         default:
             break
