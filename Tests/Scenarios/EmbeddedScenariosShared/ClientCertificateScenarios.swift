@@ -23,7 +23,8 @@ extension EmbeddedScenarios {
     /// uses the choice the person made in the first), `app-chooser` (the app's chooser answers with
     /// the token's certificate and PIN), `app-chooser-cancel`, `app-chooser-file` (it answers with a
     /// PEM file), `none` (the app gives none), `no-key` (a certificate file without its key),
-    /// `pkcs12-wrong-password`, `token-two` (two certificates fit and a server's does not: the person
+    /// `pkcs12-wrong-password`, `pkcs11-locked` and `token-locked` (the token says it is locked: run
+    /// with Tests/Fixtures/LockedToken's module in place of SoftHSM2's), `token-two` (two certificates fit and a server's does not: the person
     /// picks the second).
     static let clientCertificate: Scenario = { arguments in
         let mode = arguments.first ?? "window"
@@ -37,6 +38,9 @@ extension EmbeddedScenarios {
         let token = variant.hasPrefix("pkcs11") || variant.hasPrefix("token") || variant.hasPrefix("app-chooser")
             ? try files.softHSMToken(others: variant == "token-two") : nil
         if token == nil { try files.emptySoftHSM() }
+        // The token made, it now says it is locked (Tests/Fixtures/LockedToken, in place of SoftHSM2's
+        // module for this scenario): read by the module in this process and in WebKit's.
+        if variant.hasSuffix("-locked") { setenv("WVH_TOKEN_LOCKED", "1", 1) }
         let callback = try callbackListener()
         let idp = try TestServer()
         let serverCertificate = try Probes.selfSignedCertificate()
@@ -73,6 +77,7 @@ extension EmbeddedScenarios {
         case "pkcs11": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI, pin: TestCertificates.tokenPIN)
         case "pkcs11-wrong-pin": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI, pin: "0000")
         case "pkcs11-no-pin": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI)
+        case "pkcs11-locked": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI, pin: TestCertificates.tokenPIN)
         default: nil
         }
         // The app's own chooser: records what it was asked, answers as the variant says.
@@ -146,6 +151,8 @@ extension EmbeddedScenarios {
         case "token-wrong-pin-thrice":
             await answer("Choose a certificate", ["key Return"])
             for _ in 1...3 { await answer("Enter the PIN of", ["type 0000", "key Return"]) }
+        case "token-locked":
+            await answer("Choose a certificate", ["key Return"])
         case "token-cancel-chooser":
             await answer("Choose a certificate", ["key Escape"])
         case "token-cancel-pin":
