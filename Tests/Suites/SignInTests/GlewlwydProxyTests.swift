@@ -33,12 +33,15 @@ extension GlewlwydSignInTests {
         return environment
     }
 
-    func proxiedRun(_ scenario: SignInScenario, _ arguments: [String], environment: [String: String]) async throws -> ScenarioReport {
+    /// `program`: SignInScenarios (GTK 3) by default, or SignInScenariosGTK4.
+    func proxiedRun(
+        _ scenario: SignInScenario, _ arguments: [String], environment: [String: String], program: String? = nil
+    ) async throws -> ScenarioReport {
         var environment = environment
         environment["ISSUER"] = server.issuer.absoluteString
         environment["GLEWLWYD_USERNAME"] = server.username
         environment["GLEWLWYD_PASSWORD"] = server.password
-        return try await ScenarioRunner.run(scenario, arguments: arguments, environment: environment, timeout: .seconds(150))
+        return try await ScenarioRunner.run(scenario, in: program, arguments: arguments, environment: environment, timeout: .seconds(150))
     }
 
     /// What went through `proxy` to Glewlwyd: SignIn's requests and the view's pages, each named once.
