@@ -80,13 +80,15 @@ extension EmbeddedScenarios {
         idp.route("/authorize-window") { _ in .redirect(callback.url("/callback") + "?code=window&state=xyz") }
         idp.route("/authorize-view") { _ in .redirect(callback.url("/callback") + "?code=view&state=xyz") }
         var facts = ScenarioReport()
-        var parameters = windowParameters(parent: nil)
+        let shots = ProcessInfo.processInfo.environment["WVH_PROXY_SCREENSHOT"]
+        // The README's picture shows the question over an app's window.
+        let appWindow = shots == nil ? nil : Probes.makeAppWindow()
+        var parameters = windowParameters(parent: appWindow)
         parameters.timeout = Patience.scaled(.seconds(90))
         let inWindow = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize-window"))
         var shown: [String] = []
         var overSignInWindow: [String] = []
         var fieldNames: [String] = []
-        let shots = ProcessInfo.processInfo.environment["WVH_PROXY_SCREENSHOT"]
         /// Waits for the proxy's question, records its texts, then sends it `keys` with xdotool;
         /// `false` when no question came.
         @MainActor func answer(_ keys: [String]) async -> Bool {
@@ -149,6 +151,7 @@ extension EmbeddedScenarios {
         facts[.proxyDialogs] = shown + Probes.visibleDialogTitles()
         facts[.proxyDialogOverSignInWindow] = overSignInWindow
         facts[.proxyFieldNames] = fieldNames
+        _ = appWindow
         return facts
     }
 }
