@@ -36,26 +36,30 @@ enum SignInProxy {
     /// (``ProxyAuthentication``), asked once (the app's `ask`, else the library's dialog over
     /// `window`); kept by WebKit for this run only (`WEBKIT_CREDENTIAL_PERSISTENCE_FOR_SESSION`),
     /// never on disk. No answer (the question cancelled, or refused ``ProxyAuthentication/maximumAttempts``
-    /// times) cancels the request and calls `unanswered` with the `network` error that says which;
-    /// with nobody to ask, WebKit's default handling (`false`).
+    /// times, or refused with a 401: ``isRefusal(_:)``) cancels the request and calls `unanswered`
+    /// with the `network` error that says which; with nobody to ask, WebKit's default handling (`false`).
     static func authenticate(
         _ request: WebKitDifferences.AuthenticationRequest, over window: WebKitDifferences.Window?,
         unanswered: @escaping @MainActor (WebAuthError) -> Void
     ) -> Bool {
-        guard ProxyAuthentication.canAsk, let host = webkit_authentication_request_get_host(request) else { return false }
         let realm = webkit_authentication_request_get_realm(request).map { String(cString: $0) }
-        let proxy: String
-        let retrying: Bool
-        if webkit_authentication_request_is_for_proxy(request) != 0 {
-            proxy = "\(String(cString: host)):\(webkit_authentication_request_get_port(request))"
-            retrying = webkit_authentication_request_is_retry(request) != 0
-            if let realm { proxiesByRealm[realm] = proxy }
-        } else {
-            // The proxy refused the answer, reported as the page's own challenge (see isRefusal).
-            guard let realm, let asked = proxiesByRealm[realm] else { return false }
-            proxy = asked
-            retrying = true
+        if webkit_authentication_request_is_for_proxy(request) == 0 {
+            // The proxy's 401 to the answer it was given (see isRefusal): WebKit would send another
+            // answer to the page, not to the proxy, and keeps sending the refused one to the proxy
+            // for the rest of the run; the sign-in ends saying so (SignIn's requests ask afresh).
+            guard let realm, let proxy = proxiesByRealm[realm] else { return false }
+            webkit_authentication_request_cancel(request)
+            ProxyAuthentication.refusedForGood(proxy)
+            unanswered(WebAuthError(
+                .network,
+                "The proxy \(proxy) refused the user name and password with 401 instead of 407, so the sign-in window cannot give it another "
+                    + "until the app restarts (WebKit keeps the refused one); check them with your administrator, then restart the app and sign in again."))
+            return true
         }
+        guard ProxyAuthentication.canAsk, let host = webkit_authentication_request_get_host(request) else { return false }
+        let proxy = "\(String(cString: host)):\(webkit_authentication_request_get_port(request))"
+        let retrying = webkit_authentication_request_is_retry(request) != 0
+        if let realm { proxiesByRealm[realm] = proxy }
         let basic = webkit_authentication_request_get_scheme(request) == WEBKIT_AUTHENTICATION_SCHEME_HTTP_BASIC
         let over = window.map { WindowHandle(UnsafeMutableRawPointer($0)) }
         g_object_ref(UnsafeMutableRawPointer(request))
@@ -79,10 +83,10 @@ enum SignInProxy {
     /// The proxy (`host:port`) that asked with each realm, for this run.
     private static var proxiesByRealm: [String: String] = [:]
 
-    /// Whether `request`, a password challenge WebKit gives as the page's (not for a proxy), is a
-    /// proxy refusing the answer it was given: WebKit (2.4x, libsoup 3) reports a proxy's second
-    /// 407 with the page's host, not as a proxy's, and not as a retry. Told by its realm, the one
-    /// a proxy asked with before in this run.
+    /// Whether `request`, a password challenge for the page (not for a proxy), is a proxy refusing
+    /// the answer it was given with `401` and `WWW-Authenticate` (tinyproxy does; squid says 407
+    /// again, which WebKit gives as a proxy's retry). Told by its realm, the one a proxy asked
+    /// with before in this run.
     static func isRefusal(_ request: WebKitDifferences.AuthenticationRequest) -> Bool {
         guard webkit_authentication_request_is_for_proxy(request) == 0,
             [WEBKIT_AUTHENTICATION_SCHEME_HTTP_BASIC, WEBKIT_AUTHENTICATION_SCHEME_HTTP_DIGEST].contains(webkit_authentication_request_get_scheme(request)),

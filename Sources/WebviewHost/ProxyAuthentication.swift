@@ -162,6 +162,16 @@ public enum ProxyAuthentication {
         state.withLock { $0.basic.contains(proxy) ? $0.held[proxy] : nil }
     }
 
+    /// `proxy` refused the credential held in a way no request can answer again (a proxy that says
+    /// 401 instead of 407 to a wrong password): the credential is dropped, and the next request asks afresh.
+    package static func refusedForGood(_ proxy: String) {
+        state.withLock { state in
+            guard state.asking[proxy] == nil else { return }
+            state.held[proxy] = nil
+            state.refused[proxy] = nil
+        }
+    }
+
     /// Whether `proxy` refused ``maximumAttempts`` answers; reading it settles the question, so
     /// the next request asks afresh.
     package static func refusedTooOften(_ proxy: String) -> Bool {

@@ -72,7 +72,8 @@ extension EmbeddedScenarios {
     // The library's own question for a proxy's password (the desktop's proxy: the test sets
     // http_proxy; the app set no ProxyAuthentication.ask): a session in the library's window, the
     // dialog answered with real key events (xdotool). arguments: `right <user> <password>` (then a
-    // session in the app's own view, which must not ask again), `cancel`, `wrong-thrice <user>`.
+    // session in the app's own view, which must not ask again), `cancel`, `wrong-thrice <user>`
+    // (a proxy that says 407 to each wrong one), `wrong-once <user>` (tinyproxy, which says 401).
     static let proxyPasswordDialog: Scenario = { arguments in
         let variant = arguments[0]
         let callback = try callbackListener()
@@ -129,6 +130,8 @@ extension EmbeddedScenarios {
             _ = await answer(["type \(arguments[1])", "key Tab", "type \(arguments[2])", "key Return"])
         case "cancel":
             _ = await answer(["key Escape"])
+        case "wrong-once":
+            _ = await answer(["type \(arguments[1])", "key Tab", "type wrong-secret", "key Return"])
         default:  // wrong-thrice
             for attempt in 1...3 {
                 _ = await answer(["type \(arguments[1])", "key Tab", "type wrong-secret-\(attempt)", "key Return"])

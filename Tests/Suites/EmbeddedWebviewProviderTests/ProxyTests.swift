@@ -52,6 +52,14 @@ extension EmbeddedWebviewProviderTests {
 /// events (xdotool) through a real proxy (tinyproxy with Basic auth).
 extension EmbeddedWebviewProviderTests {
     func proxyDialogRun(_ proxy: RecordingProxy, _ arguments: String..., on platform: Platform) async throws -> ScenarioReport {
+        try await proxyDialogRun(url: proxy.url, arguments, on: platform)
+    }
+
+    func proxyDialogRun(url: String, _ arguments: String..., on platform: Platform) async throws -> ScenarioReport {
+        try await proxyDialogRun(url: url, arguments, on: platform)
+    }
+
+    func proxyDialogRun(url: String, _ arguments: [String], on platform: Platform) async throws -> ScenarioReport {
         let home = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
         return try await ScenarioRunner.run(
@@ -59,7 +67,7 @@ extension EmbeddedWebviewProviderTests {
             environment: [
                 "XDG_DATA_HOME": home.appendingPathComponent("data").path,
                 "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
-                "http_proxy": proxy.url, "no_proxy": "", "XDG_CURRENT_DESKTOP": "",
+                "http_proxy": url, "no_proxy": "", "XDG_CURRENT_DESKTOP": "",
             ],
             timeout: Patience.scaled(.seconds(240)), display: platform.display)
     }
@@ -104,12 +112,23 @@ extension EmbeddedWebviewProviderTests {
     @Test("A wrong proxy password three times in the library's dialog: asked three times (saying the proxy refused), then a network error saying so",
           arguments: Platform.x11)
     func proxyPasswordDialogRefusedThrice(_ platform: Platform) async throws {
-        let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
-        defer { proxy.stop() }
-        let report = try await proxyDialogRun(proxy, "wrong-thrice", "alice-proxy", on: platform)
+        // A proxy that says 407 to each wrong password, as squid does (tinyproxy says 401: below).
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let log = folder.appendingPathComponent("requests.log")
+        let refusing = try CleanSpawn(
+            ["python3", Checkout.fixture("Proxy/refusing_proxy.py").path, log.path], environment: ProcessInfo.processInfo.environment,
+            processGroup: true)
+        defer {
+            kill(-refusing.pid, SIGTERM)
+            _ = refusing.waitForExit()
+        }
+        let port = try #require(String(decoding: refusing.output!.availableData, as: UTF8.self).split(separator: "\n").first.flatMap { Int($0) })
+        let report = try await proxyDialogRun(url: "http://127.0.0.1:\(port)", "wrong-thrice", "alice-proxy", on: platform)
         #expect(report[.outcome.prefixed(by: "window.")] == "network", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
         let message = report[.errorMessage.prefixed(by: "window.")] ?? ""
-        #expect(message.contains("The proxy 127.0.0.1:\(proxy.port) refused the user name and password 3 times"), "\(message)")
+        #expect(message.contains("The proxy 127.0.0.1:\(port) refused the user name and password 3 times"), "\(message)")
         #expect(!message.contains("wrong-secret"), "no password in the message")
         let dialogs = report[.proxyDialogs] ?? []
         #expect(dialogs.filter { $0 == "window: Sign in to the proxy" }.count == 3, "\(dialogs)")
@@ -117,5 +136,20 @@ extension EmbeddedWebviewProviderTests {
         #expect(dialogs.filter { $0.contains(refused) }.count == 2, "the second and third say the proxy refused: \(dialogs)")
         #expect(dialogs.filter { $0.contains("This is the last try") }.count == 1, "\(dialogs)")
         #expect(!dialogs.contains { $0.hasPrefix("still open") }, "\(dialogs)")
+        let requests = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n") ?? []
+        #expect(requests.filter { $0.hasSuffix(" with") }.count == 3, "the three answers went to the proxy: \(requests)")
+    }
+
+    @Test("A proxy that says 401 to a wrong password (tinyproxy): the sign-in ends at once with a network error saying so, no second question that could not be used",
+          arguments: Platform.x11)
+    func proxyPasswordDialogRefusedWith401(_ platform: Platform) async throws {
+        let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
+        defer { proxy.stop() }
+        let report = try await proxyDialogRun(proxy, "wrong-once", "alice-proxy", on: platform)
+        #expect(report[.outcome.prefixed(by: "window.")] == "network", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
+        let message = report[.errorMessage.prefixed(by: "window.")] ?? ""
+        #expect(message.contains("The proxy 127.0.0.1:\(proxy.port) refused the user name and password with 401"), "\(message)")
+        let dialogs = report[.proxyDialogs] ?? []
+        #expect(dialogs.filter { $0 == "window: Sign in to the proxy" }.count == 1 && !dialogs.contains { $0.hasPrefix("still open") }, "\(dialogs)")
     }
 }
