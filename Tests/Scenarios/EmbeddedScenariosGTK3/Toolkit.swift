@@ -118,6 +118,11 @@ enum Toolkit {
         gtk_widget_get_window(wvh_widget(window)).flatMap { gdk_window_get_frame_clock($0) }
     }
 
+    /// The text in the `GtkEntry` `entry` (`gtk_entry_get_text`).
+    static func entryText(_ entry: UnsafeMutableRawPointer) -> String {
+        gtk_entry_get_text(wvh_entry(entry)).map { String(cString: $0) } ?? ""
+    }
+
     /// Puts `text` in the `GtkEntry` `entry` (`gtk_entry_set_text`).
     static func setEntryText(_ entry: UnsafeMutableRawPointer, _ text: String) {
         gtk_entry_set_text(wvh_entry(entry), text)

@@ -90,9 +90,11 @@ extension EmbeddedScenarios {
         var shown: [String] = []
         var overSignInWindow: [String] = []
         var fieldNames: [String] = []
-        /// Waits for the proxy's question, records its texts, then sends it `keys` with xdotool;
+        /// Waits for the proxy's question, records its texts, then types `user` and `password` with
+        /// xdotool (Tab between them) and presses Return, or presses Escape when `user` is `nil`;
         /// `false` when no question came.
-        @MainActor func answer(_ keys: [String]) async -> Bool {
+        @MainActor func answer(_ user: String?, _ password: String = "") async -> Bool {
+            let keys = user.map { ["type \($0)", "key Tab", "type \(password)"] } ?? []
             let title = "Sign in to the proxy"
             guard let dialog = await waitForDialog(titled: title + "$", within: Patience.scaled(.seconds(40)), orUntil: { inWindow.result != nil })
             else {
@@ -108,33 +110,37 @@ extension EmbeddedScenarios {
             if fieldNames.isEmpty { fieldNames = entries.map { Toolkit.accessibleName(of: $0) ?? "(none)" } }
             if let shots {
                 // For the README's picture only (never in a test run): what is typed shows, then time to paint.
-                for key in keys.dropLast() { _ = xdotool("search --onlyvisible --name '^\(title)$' windowfocus \(key)") }
+                for key in keys { _ = xdotool("search --onlyvisible --name '^\(title)$' windowfocus \(key)") }
                 await ScenarioHost.idle(.milliseconds(800))
                 _ = g_spawn_command_line_sync("import -window root \(shots)", nil, nil, nil, nil)
             }
             let slot = Probes.weakPointer(to: dialog)
             let answered = { slot.pointee.map { gtk_widget_get_visible(wvh_widget($0)) == 0 } ?? true }
             // On a loaded machine a dialog just mapped may not have the keyboard yet: keys it did
-            // not take are sent again, from empty fields with the first one focused.
-            for attempt in 1...3 {
+            // not take are sent again, from empty fields with the first one focused, and Return only
+            // once the fields hold what was typed (a lost key would send a wrong password).
+            let typed = { entries.map { Toolkit.entryText($0) } == (user.map { [$0, password] } ?? entries.map { Toolkit.entryText($0) }) }
+            for attempt in 1...5 {
                 guard !answered() else { break }
                 for entry in entries { Toolkit.setEntryText(entry, "") }
                 if let first = entries.first { gtk_widget_grab_focus(wvh_widget(first)) }
                 for key in keys { _ = xdotool("search --onlyvisible --name '^\(title)$' windowfocus \(key)") }
-                if await ScenarioHost.wait(upTo: attempt < 3 ? Patience.scaled(.seconds(6)) : Patience.event, until: answered) { break }
+                guard await ScenarioHost.wait(upTo: Patience.scaled(.seconds(3)), until: typed) else { continue }
+                _ = xdotool("search --onlyvisible --name '^\(title)$' windowfocus key \(user == nil ? "Escape" : "Return")")
+                if await ScenarioHost.wait(upTo: attempt < 5 ? Patience.scaled(.seconds(6)) : Patience.event, until: answered) { break }
             }
             return true
         }
         switch variant {
         case "right":
-            _ = await answer(["type \(arguments[1])", "key Tab", "type \(arguments[2])", "key Return"])
+            _ = await answer(arguments[1], arguments[2])
         case "cancel":
-            _ = await answer(["key Escape"])
+            _ = await answer(nil)
         case "wrong-once":
-            _ = await answer(["type \(arguments[1])", "key Tab", "type wrong-secret", "key Return"])
+            _ = await answer(arguments[1], "wrong-secret")
         default:  // wrong-thrice
             for attempt in 1...3 {
-                _ = await answer(["type \(arguments[1])", "key Tab", "type wrong-secret-\(attempt)", "key Return"])
+                _ = await answer(arguments[1], "wrong-secret-\(attempt)")
             }
         }
         facts.merge(inWindow.facts(try await inWindow.outcome(within: Patience.scaled(.seconds(150))), prefix: "window."))

@@ -42,7 +42,7 @@ func proxyScenario(where mode: String, clientID: String, deviceClientID: String)
     let dialogs = ProxyDialogAnswerer()
     if let answer = environment["SIGNIN_PROXY_DIALOG"] {
         let words = answer.split(separator: " ").map(String.init)
-        dialogs.start(keys: words == ["cancel"] ? ["key Escape"] : ["type \(words[0])", "key Tab", "type \(words[1])", "key Return"])
+        dialogs.start(answer: words == ["cancel"] ? nil : (words[0], words[1]))
     }
     defer { dialogs.stop() }
     do throws(WebAuthError) {
@@ -111,7 +111,10 @@ final class ProxyDialogAnswerer {
     private var task: Task<Void, Never>?
     private var stopped = false
 
-    func start(keys: [String]) {
+    /// `answer`: the user name and password to type (Tab between them, then Return); `nil`: Escape.
+    func start(answer: (user: String, password: String)?) {
+        let keys = answer.map { ["type \($0.user)", "key Tab", "type \($0.password)"] } ?? []
+        let submit = answer == nil ? "key Escape" : "key Return"
         task = Task { @MainActor [weak self] in
             while let self, !self.stopped {
                 var dialog: UnsafeMutableRawPointer?
@@ -127,11 +130,17 @@ final class ProxyDialogAnswerer {
                 slot.initialize(to: dialog)
                 g_object_add_weak_pointer(UnsafeMutablePointer(OpaquePointer(dialog)), slot)
                 let answered = { slot.pointee.map { gtk_widget_get_visible(wvh_widget($0)) == 0 } ?? true }
+                // Return only once the fields hold what was typed: a lost key would send a wrong password.
+                let entries = Self.entries(in: dialog)
+                let typed = {
+                    answer.map { entries.map { gtk_entry_get_text(wvh_entry($0)).map { String(cString: $0) } ?? "" } == [$0.user, $0.password] } ?? true
+                }
                 for attempt in 1...5 where !answered() {
-                    let entries = Self.entries(in: dialog)
                     for entry in entries { gtk_entry_set_text(wvh_entry(entry), "") }
                     if let first = entries.first { gtk_widget_grab_focus(wvh_widget(first)) }
                     for key in keys { Self.xdotool("search --onlyvisible --name '^Sign in to the proxy$' windowfocus \(key)") }
+                    guard await ScenarioHost.wait(upTo: Patience.scaled(.seconds(3)), until: typed) else { continue }
+                    Self.xdotool("search --onlyvisible --name '^Sign in to the proxy$' windowfocus \(submit)")
                     _ = await ScenarioHost.wait(upTo: attempt < 5 ? Patience.scaled(.seconds(6)) : Patience.event, until: answered)
                 }
                 if let object = slot.pointee { g_object_remove_weak_pointer(UnsafeMutablePointer(OpaquePointer(object)), slot) }
