@@ -28,6 +28,11 @@ struct Platform: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { "\(toolkit.testDescription) on \(display == .x11 ? "X11" : "Wayland")" }
 
+    /// Where a scenario that types or clicks (xdotool: real events through XTest) runs: on X11 an
+    /// X server of its own, since key events go to whichever window of a display has the focus and
+    /// a test running beside it may show one; on Wayland its own compositor already.
+    var keyboardDisplay: DisplayServer { display == .x11 ? .privateX11 : display }
+
     /// The `GdkDisplay` type a scenario on this platform must report (GTK really ran there).
     var gdkDisplayType: String { display == .x11 ? "GdkX11Display" : "GdkWaylandDisplay" }
 

@@ -69,7 +69,9 @@ extension EmbeddedWebviewProviderTests {
                 "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
                 "http_proxy": url, "no_proxy": "", "XDG_CURRENT_DESKTOP": "",
             ],
-            timeout: Patience.scaled(.seconds(240)), display: platform.display)
+            // Its own X server: real key events go to the focused window of a display, which another
+            // test's window could take.
+            timeout: Patience.scaled(.seconds(240)), display: platform.keyboardDisplay)
     }
 
     @Test("A proxy that asks for a password and no app answer: the library's dialog asks once, over the sign-in window; the window and the app's view load through the proxy",

@@ -34,7 +34,7 @@ struct SignInSurfaceTests {
             // On X11 a display of its own: a real click lands on whatever window is on top at
             // that point of the screen, and on the shared display that can be a window of a test
             // running in parallel (it was, once in a while, on a busy machine).
-            launcher: ["dbus-run-session", "--"], display: platform.display == .x11 ? .privateX11 : platform.display)
+            launcher: ["dbus-run-session", "--"], display: platform.keyboardDisplay)
         #expect(report[.gdkDisplay] == platform.gdkDisplayType, "GTK ran on another display than asked")
         return (report, home)
     }

@@ -47,7 +47,7 @@ struct WebPlatformTests {
                     "XDG_DATA_HOME": home.appendingPathComponent("data").path,
                     "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
                 ],
-                launcher: ["dbus-run-session", "--"], display: platform.display == .x11 ? .privateX11 : platform.display)
+                launcher: ["dbus-run-session", "--"], display: platform.keyboardDisplay)
         }
         let report: ScenarioReport
         do {
