@@ -49,5 +49,6 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .keyboard: EmbeddedScenarios.keyboard
     case .proxy: EmbeddedScenarios.proxy
     case .proxyPassword: EmbeddedScenarios.proxyPassword
+    case .isolatedSettings: EmbeddedScenarios.isolatedSettings
     }
 }

@@ -132,6 +132,19 @@ struct SignInSurfaceTests {
         #expect(page["clipboard"]?.hasPrefix("refused") == true)
     }
 
+    @Test(
+        "A session keeps the allowed permissions of the isolated scope it started in, changed there once it started, and the process's stay",
+        arguments: Platform.x11)
+    func permissionsOfTheStartingScope(_ platform: Platform) async throws {
+        let (report, home) = try await Self.surface("window", "permissions-isolated", on: platform)
+        defer { try? FileManager.default.removeItem(at: home) }
+        Self.expectSignInCompleted(report, mode: "window")
+        let page = Self.pageReport(report)
+        #expect(page["notifications"] == "granted", "the scope allowed notifications when the session started: \(page)")
+        #expect(page["geolocation"] == "error 1")
+        #expect(report[.settingPermissions] == [], "the process's allowedPermissions are untouched")
+    }
+
     // MARK: Dialogs, print, choosers, fullscreen, menus
 
     @Test("alert, confirm and prompt from a timer are not shown and do not hold the page (confirm false, prompt null)", arguments: Platform.standard, modes)

@@ -41,6 +41,8 @@ public enum EmbeddedScenario: String, ScenarioName {
     case proxy
     /// A proxy that asks for a password, answered by the app: `<password>` (ProxyScenarios.swift).
     case proxyPassword = "proxy-password"
+    /// The provider's settings and the toolkit integration in two concurrent isolated scopes (IsolationScenarios.swift).
+    case isolatedSettings = "isolated-settings"
 
     /// `nil`: the tests name the program of the toolkit they test.
     public static var program: String? { nil }
