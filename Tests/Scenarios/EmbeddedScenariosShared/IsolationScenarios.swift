@@ -2,7 +2,7 @@
 // tasks in `WebviewProviderRegistry.withIsolatedRegistry` (and `ToolkitIntegration`'s own scope)
 // set their own values at once and each reads back its own; a detached task, as a GLib callback,
 // sees the process's, which neither changed. What a session keeps of its starting task's values
-// is in SurfaceScenarios ("permissions-isolated").
+// is in SurfaceScenarios ("permissions-click-isolated").
 #if WEBKITGTK_6
 import EmbeddedWebviewProviderGTK4
 #else

@@ -105,7 +105,7 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
             "const a = document.createElement('a'); a.href = 'data:application/octet-stream,' + encodeURIComponent(\(jsMarker) + ' data'); a.download = 'wvh-data.txt'; document.body.append(a); a.click();",
             code: code)
     case "permissions", "permissions-allow-notifications", "permissions-click", "permissions-click-allow-notifications",
-        "permissions-isolated":  // notifications allowed in an isolated scope only (below)
+        "permissions-click-isolated":  // notifications allowed in an isolated scope only (below)
         if kind.hasSuffix("allow-notifications") { EmbeddedWebviewProvider.allowedPermissions = [.notifications] }
         let onClick = kind.contains("click")
         if onClick { click = 1 }
@@ -179,7 +179,7 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
     facts[.settingsBefore] = surfaceSettings(of: surface.callerView)
     let signalsBefore = signalsWithHandlers(surface.callerView)
     let run: SessionRun
-    if kind == "permissions-isolated" {
+    if kind == "permissions-click-isolated" {
         // The session starts in a scope that allows notifications, which then allows none again:
         // the page asks later, from WebKit's signal (no task), and gets what the session started with.
         run = await WebviewProviderRegistry.withIsolatedRegistry {

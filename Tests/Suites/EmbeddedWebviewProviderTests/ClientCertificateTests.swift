@@ -126,6 +126,15 @@ extension EmbeddedWebviewProviderTests {
         #expect(report[.secondCertAuthRequests] == 1, "the second sign-in reached the endpoint with the certificate")
     }
 
+    @Test("A choice made in an isolated registry is remembered there only: a session of the process's asks again", arguments: Platform.x11)
+    func clientCertificateChoiceRememberedPerScope(_ platform: Platform) async throws {
+        let report = try await Self.scenario(.clientCertificate, "window", "token-twice-isolated", on: platform)
+        #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        let questions = report[.certificateQuestions] ?? []
+        #expect(questions.filter { $0 == "window: Choose a certificate" }.count == 2, "asked in each scope: \(questions)")
+        #expect(report[.secondCertAuthRequests] == 1, "the second sign-in reached the endpoint with the certificate")
+    }
+
     @Test("The app answers itself: its chooser gets the host and the token's certificates, and its answer is used", arguments: Platform.x11)
     func clientCertificateAppChooser(_ platform: Platform) async throws {
         for variant in ["app-chooser", "app-chooser-file"] {

@@ -133,11 +133,12 @@ struct SignInSurfaceTests {
     }
 
     @Test(
-        "A session keeps the allowed permissions of the isolated scope it started in, changed there once it started, and the process's stay",
+        "After a real click, a session keeps the allowed permissions of the isolated scope it started in, changed there once it started; the process's stay (X11)",
         arguments: Platform.x11)
     func permissionsOfTheStartingScope(_ platform: Platform) async throws {
-        let (report, home) = try await Self.surface("window", "permissions-isolated", on: platform)
+        let (report, home) = try await Self.surface("window", "permissions-click-isolated", on: platform)
         defer { try? FileManager.default.removeItem(at: home) }
+        #expect(report[.clickStatus] == 0, "xdotool could not click")
         Self.expectSignInCompleted(report, mode: "window")
         let page = Self.pageReport(report)
         #expect(page["notifications"] == "granted", "the scope allowed notifications when the session started: \(page)")

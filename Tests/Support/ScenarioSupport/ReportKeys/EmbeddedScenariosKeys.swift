@@ -351,7 +351,7 @@ extension ReportKey where Value == String {
 }
 
 extension ReportKey where Value == [String] {
-    /// `EmbeddedWebviewProvider.allowedPermissions`, sorted (also the process's after `surface permissions-isolated`).
+    /// `EmbeddedWebviewProvider.allowedPermissions`, sorted (also the process's after `surface permissions-click-isolated`).
     public static var settingPermissions: Self { .init("settingPermissions") }
 }
 
