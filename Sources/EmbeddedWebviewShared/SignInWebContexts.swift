@@ -16,6 +16,9 @@ import GLibSupport
 enum SignInWebContexts {
     private static var persistent: [String: WebKitDifferences.DataStore] = [:]
     private static var ephemeral: WebKitDifferences.DataStore?
+    /// The id the default resolved to when its persistent store was made: kept for the life of
+    /// the process, as the store is (a `GApplication` registered later does not move it).
+    private static var defaultApplicationID: String?
 
     /// Whether a store was made: WebKit's network process has started with this process's
     /// environment (what `EmbeddedWebviewProvider.allowNegotiate(to:)` sets is read only then).
@@ -47,6 +50,7 @@ enum SignInWebContexts {
             dataDirectory: dataDirectory, cacheDirectory: cacheDirectory, cookieFile: cookieFile)
         umask(previousMask)
         persistent[id] = store
+        if applicationID?.isEmpty ?? true { defaultApplicationID = id }
         return store
     }
 
@@ -62,12 +66,13 @@ enum SignInWebContexts {
             .appendingPathComponent(applicationID).appendingPathComponent("webview-host")
     }
 
-    /// `configured` (``EmbeddedWebviewProvider/applicationID``), else the default `GApplication`'s
-    /// id, else the program name (`g_get_prgname()`, else the executable's name: GTK 3's
+    /// `configured` (``EmbeddedWebviewProvider/applicationID``), else what the default resolved to
+    /// when its store was made, else the default `GApplication`'s id, else the program name (`g_get_prgname()`, else the executable's name: GTK 3's
     /// `gtk_init` sets the former from `argv[0]`, GTK 4's `gtk_init()` takes no arguments and
     /// leaves it unset, and one shared fallback folder would mix the cookies of every such app).
     static func resolvedApplicationID(_ configured: String?) -> String {
         if let id = configured, !id.isEmpty { return id }
+        if let defaultApplicationID { return defaultApplicationID }
         if let application = g_application_get_default(), let id = g_application_get_application_id(application) {
             return String(cString: id)
         }
