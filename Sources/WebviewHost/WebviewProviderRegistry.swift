@@ -54,16 +54,15 @@ public enum WebviewProviderRegistry {
 }
 
 /// The storage behind ``WebviewProviderRegistry``: the providers (a ``PluginRegistry``), the
-/// selection policy, the one-session slot, the toolkit's device-code window and the
-/// ``ScopedSetting`` values, one of each per ``TaskLocalStore`` scope.
+/// selection policy, the one-session slot and the ``ScopedSetting`` values (the toolkit's
+/// device-code window among them), one of each per ``TaskLocalStore`` scope.
 final class ProviderStore: Sendable {
     /// The process's store, or the current task's isolated one.
     static let scope = TaskLocalStore { ProviderStore(enclosing: $0) }
     static var current: ProviderStore { scope.current }
 
-    /// An empty store; the device-code window and the inherited settings are the enclosing store's.
+    /// An empty store; the inherited settings are the enclosing store's.
     init(enclosing: ProviderStore?) {
-        deviceCodeWindows = Mutex(enclosing?.deviceCodeWindow)
         settings = Mutex(enclosing?.inheritedSettings ?? [:])
     }
 
@@ -71,7 +70,6 @@ final class ProviderStore: Sendable {
     private let policy = Mutex<any WebviewSelectionPolicy>(DefaultWebviewSelectionPolicy())
     /// One interactive session at a time for everything that uses this store.
     let slot = InteractiveSessionSlot()
-    private let deviceCodeWindows: Mutex<DeviceCodeWindows.Present?>
     /// The ``ScopedSetting`` values, by setting.
     let settings: Mutex<[ObjectIdentifier: ScopedSettingEntry]>
 
@@ -92,11 +90,5 @@ final class ProviderStore: Sendable {
     var selectionPolicy: any WebviewSelectionPolicy {
         get { policy.withLock { $0 } }
         set { policy.withLock { $0 = newValue } }
-    }
-
-    /// ``DeviceCodeWindows/present``.
-    var deviceCodeWindow: DeviceCodeWindows.Present? {
-        get { deviceCodeWindows.withLock { $0 } }
-        set { deviceCodeWindows.withLock { $0 = newValue } }
     }
 }
