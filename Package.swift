@@ -258,6 +258,15 @@ let package = Package(
             ],
             path: "Tests/Scenarios/SignInScenarios"
         ),
+        // Those of them that run on GTK 4 too: the same files (linked), with WebKitGTK 6.0.
+        .executableTarget(
+            name: "SignInScenariosGTK4",
+            dependencies: [
+                "ScenarioSupport", "SignIn", "BuiltInWebviewProvidersGTK4", "WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK4",
+            ],
+            path: "Tests/Scenarios/SignInScenariosGTK4",
+            swiftSettings: [.define("WEBKITGTK_6")]
+        ),
         // A second process for the token cache tests: signs in, renews, lists, writes, over a store.
         .executableTarget(
             name: "TokenCacheScenarios",

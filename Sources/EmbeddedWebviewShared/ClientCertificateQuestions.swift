@@ -13,8 +13,9 @@ import WebviewHost
 @MainActor
 enum ClientCertificateQuestions {
     /// "Choose a certificate": the host that asks, and one row per certificate (its name, issuer,
-    /// expiry and token); none chosen unless only one fits. `answer` gets the chosen one, or `nil`
-    /// for Cancel, Escape or closing the dialog.
+    /// expiry and token); the only one is chosen, and with several none is: the keyboard starts on
+    /// Cancel and the accept button waits for a highlighted row (a click, or Tab into the list).
+    /// `answer` gets the chosen one, or `nil` for Cancel, Escape or closing the dialog.
     static func choose(
         from certificates: [TokenCertificate], host: String, over window: WebKitDifferences.Window,
         answer: @escaping @MainActor (TokenCertificate?) -> Void
@@ -38,9 +39,13 @@ enum ClientCertificateQuestions {
         }
         // The row chosen, followed as it changes (the list is gone once the dialog answers).
         var chosenIndex: Int?
+        weak var shown: SignInQuestion?
         let rows = SignalConnections()
+        // Connected before the dialog shows, so that what is highlighted is what is sent. The
+        // accept button (and Enter) waits for a row.
         rows.connect(list, "row-selected", .pointer { (row: UnsafeMutablePointer<GtkListBoxRow>?) in
             chosenIndex = row.map { Int(gtk_list_box_row_get_index($0)) }
+            shown?.setAcceptable(chosenIndex != nil)
         })
         if certificates.count == 1, let only = gtk_list_box_get_row_at_index(wvh_list_box(list), 0) {
             gtk_list_box_select_row(wvh_list_box(list), only)
@@ -57,13 +62,19 @@ enum ClientCertificateQuestions {
                 "question", "{host} asks for a certificate to sign you in. Choose the one to send, or cancel the sign-in.",
                 ["host": host]),
             over: window, cancel: ShownText.tr("button", "_Cancel"), accept: ShownText.tr("button", "_Use Certificate"),
-            acceptByDefault: true, content: list
+            acceptByDefault: true, content: list,
+            // With several, the keyboard starts on Cancel, not in the list (a row the focus enters
+            // is selected): none is chosen for the person. Tab goes to the list.
+            focusesCancel: certificates.count > 1
         ) { accepted in
             rows.disconnectAll()
             let certificate = accepted ? chosen() : nil
-            // Accepted with no row chosen is a cancel: nothing is sent that the person did not pick.
+            // Accepted with no row chosen (the button cannot be, a row's activation can only
+            // choose): a cancel, so that nothing is sent that the person did not pick.
             answer(certificate)
         }
+        shown = question
+        question?.setAcceptable(chosenIndex != nil)
         // Enter or a double click on a row chooses it.
         rows.connect(list, "row-activated", .pointer { [weak question] in question?.respond(accepted: true) })
         return question!

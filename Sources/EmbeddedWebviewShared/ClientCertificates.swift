@@ -229,10 +229,25 @@ extension EmbeddedWebviewSession {
     /// again refused it, and the session ends with `clientCertificateRequired` saying so, the
     /// token's "final try" warning included, before a wrong PIN is tried again and locks it);
     /// else the library's PIN dialog, again after a wrong PIN, with WebKit's flags said in words.
-    /// Cancel there ends the session with `userCanceled`.
+    /// Cancel there ends the session with `userCanceled`. A locked token ends it at once with
+    /// `clientCertificateRequired` saying so.
     func clientCertificatePINRequested(_ request: WebKitDifferences.AuthenticationRequest) -> Bool {
         let flags = webkit_authentication_request_get_certificate_pin_flags(request).rawValue
         let host = webkit_authentication_request_get_host(request).map { String(cString: $0) } ?? ""
+        let token = clientCertificates.chosen?.tokenLabel ?? clientCertificates.given.flatMap(Self.tokenLabel) ?? host
+        let name = clientCertificates.chosen?.name ?? clientCertificates.given?.description ?? ""
+        // A locked token is said so at once, before any PIN is tried (C_GetTokenInfo: quick, even
+        // on a card reader).
+        if let uri = clientCertificates.chosen?.certificateURI ?? clientCertificates.given.flatMap(Self.pkcs11URI),
+            TokenCertificates.isLocked(tokenOf: uri)
+        {
+            endForCertificate(request, WebAuthError(
+                .clientCertificateRequired,
+                "The token \(token) holding the certificate \(host) asked for is locked: it refused too many PINs. "
+                    + "Only its administrator can unlock it (with its PUK or security officer PIN); no PIN was asked for or tried.",
+                url: loading ?? requested))
+            return true
+        }
         if case .pkcs11(_, _, let pin?) = clientCertificates.given?.source {
             let retry = flags & G_TLS_PASSWORD_RETRY.rawValue != 0 || clientCertificates.pinGiven
             guard retry else {
@@ -250,8 +265,6 @@ extension EmbeddedWebviewSession {
                 url: loading ?? requested))
             return true
         }
-        let token = clientCertificates.chosen?.tokenLabel ?? clientCertificates.given.flatMap(Self.tokenLabel) ?? host
-        let name = clientCertificates.chosen?.name ?? clientCertificates.given?.description ?? ""
         guard let over = questionWindow else {
             endForCertificate(request, WebAuthError(
                 .clientCertificateRequired,
@@ -290,6 +303,12 @@ extension EmbeddedWebviewSession {
         let credential = webkit_credential_new_for_certificate_pin(pin, WEBKIT_CREDENTIAL_PERSISTENCE_NONE)
         webkit_authentication_request_authenticate(request, credential)
         webkit_credential_free(credential)
+    }
+
+    /// The app's certificate's `pkcs11:` URI, when it is on a token.
+    private static func pkcs11URI(_ certificate: ClientCertificate) -> String? {
+        guard case .pkcs11(let uri, _, _) = certificate.source else { return nil }
+        return uri
     }
 
     /// The `token=` attribute of an app's `pkcs11:` URI, percent-decoded.

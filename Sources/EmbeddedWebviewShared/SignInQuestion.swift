@@ -24,9 +24,12 @@ final class SignInQuestion {
 
     /// Shows the question (`gtk_message_dialog_new`, `gtk_widget_show`). Enter answers with the
     /// default button: `acceptByDefault` false means a deliberate click is needed to accept.
+    /// `focusesCancel`: the keyboard starts on Cancel (default: the dialog's first widget, which in
+    /// a list is a row, and a row the focus enters is selected).
     init(
         title: String, detail: String, over window: WebKitDifferences.Window, cancel: String, accept: String,
-        acceptByDefault: Bool, content: WebKitDifferences.Widget? = nil, answer: @escaping @MainActor (_ accepted: Bool) -> Void
+        acceptByDefault: Bool, content: WebKitDifferences.Widget? = nil, focusesCancel: Bool = false,
+        answer: @escaping @MainActor (_ accepted: Bool) -> Void
     ) {
         let widget = wvh_question_dialog_new(window, title)!
         dialog = GObjectRef(retaining: widget)
@@ -34,7 +37,8 @@ final class SignInQuestion {
         if let content { WebKitDifferences.appendToQuestion(content, wvh_message_dialog_get_message_area(widget)) }
         gtk_window_set_title(wvh_window(widget), title)
         let buttons = wvh_dialog(widget)
-        nameForScreenReaders(gtk_dialog_add_button(buttons, cancel, GTK_RESPONSE_CANCEL.rawValue), label: cancel)
+        let cancelButton: UnsafeMutablePointer<GtkWidget>? = gtk_dialog_add_button(buttons, cancel, GTK_RESPONSE_CANCEL.rawValue)
+        nameForScreenReaders(cancelButton!, label: cancel)
         nameForScreenReaders(gtk_dialog_add_button(buttons, accept, GTK_RESPONSE_ACCEPT.rawValue), label: accept)
         gtk_dialog_set_default_response(
             buttons, acceptByDefault ? GTK_RESPONSE_ACCEPT.rawValue : GTK_RESPONSE_CANCEL.rawValue)
@@ -46,6 +50,8 @@ final class SignInQuestion {
             answer(accepted)
         })
         ShownDirection.apply(to: widget)
+        // Where the keyboard starts (set before the dialog shows, which would pick its first widget).
+        if focusesCancel, let cancelButton { gtk_window_set_focus(wvh_window(widget), cancelButton) }
         gtk_widget_show(widget)
         gtk_window_present(wvh_window(widget))
     }
@@ -54,6 +60,13 @@ final class SignInQuestion {
     func respond(accepted: Bool) {
         guard let dialog, !finished else { return }
         wvh_dialog_respond(dialog.pointer, accepted ? GTK_RESPONSE_ACCEPT.rawValue : GTK_RESPONSE_CANCEL.rawValue)
+    }
+
+    /// Whether the accept button (and Enter, when it is the default) can answer now: a chooser
+    /// with nothing chosen yet cannot.
+    func setAcceptable(_ acceptable: Bool) {
+        guard let dialog, !finished else { return }
+        gtk_dialog_set_response_sensitive(wvh_dialog(dialog.pointer), GTK_RESPONSE_ACCEPT.rawValue, acceptable ? 1 : 0)
     }
 
     /// Closes the question without an answer (the session ended). Calling it again does nothing.

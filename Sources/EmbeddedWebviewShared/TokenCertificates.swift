@@ -33,6 +33,14 @@ enum TokenCertificates {
     /// The certificates usable for TLS client authentication now: not a CA's or a trust anchor
     /// (p11-kit's trust module lists the system's), valid at `date`, and, when they name their
     /// purposes, for client authentication with a key that may sign.
+    /// Whether the token holding the object at `uri` (a `pkcs11:` URI) is locked: it refused too
+    /// many PINs (`CKF_USER_PIN_LOCKED`), and only its administrator can unlock it. Blocking.
+    static func isLocked(tokenOf uri: String) -> Bool {
+        var flags: UInt32 = 0
+        guard gnutls_pkcs11_token_get_flags(uri, &flags) >= 0 else { return false }
+        return flags & UInt32(GNUTLS_PKCS11_TOKEN_USER_PIN_LOCKED) != 0
+    }
+
     static func list(at date: Date = Date()) -> [TokenCertificate] {
         var objects: UnsafeMutablePointer<gnutls_pkcs11_obj_t?>?
         var count: UInt32 = 0

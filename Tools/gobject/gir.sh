@@ -65,7 +65,12 @@ if [ "$toolkit" = gtk4 ]; then
 fi
 vapi_pkgs=(--pkg=gio-2.0)
 for pkg in $pkgs; do vapi_pkgs+=("--pkg=$pkg"); done
-vapigen --quiet --library="$library" --vapidir="$vapi" "${vapi_pkgs[@]}" --directory="$vapi" "$prefix/share/gir-1.0/WebviewHost-$version.gir"
+# Vala's namespace is the introspection one, WebviewHost (vapigen would name it after the C prefix, Wvh).
+metadata=$(mktemp -d)
+printf 'WebviewHost name="WebviewHost"\n' > "$metadata/WebviewHost-$version.metadata"
+vapigen --quiet --library="$library" --metadatadir="$metadata" --vapidir="$vapi" "${vapi_pkgs[@]}" --directory="$vapi" \
+  "$prefix/share/gir-1.0/WebviewHost-$version.gir"
+rm -rf "$metadata"
 # What valac loads with each binding.
 printf '%s\n' gio-2.0 $pkgs > "$vapi/$library.deps"
 if [ "$toolkit" = gtk4 ]; then

@@ -1,5 +1,5 @@
 // A Vala GTK 4 app that signs in on another device through WebviewHost's GObject layer
-// (webviewhost-gtk4.vapi), showing the code itself (Wvh.DeviceCodeDisplay.APP), and prints what
+// (webviewhost-gtk4.vapi), showing the code itself (WebviewHost.DeviceCodeDisplay.APP), and prints what
 // it saw as JSON. When the code arrives it starts APPROVE_COMMAND with the code as its last
 // argument: the person, entering it on their phone.
 //   devicecode CLIENT_ID ISSUER APPROVE_COMMAND...
@@ -9,9 +9,9 @@ int main (string[] args) {
     var loop = new MainLoop ();
     var report = new Json.Builder ();
     report.begin_object ();
-    Wvh.PublicClientApplication app;
+    WebviewHost.PublicClientApplication app;
     try {
-        app = (Wvh.PublicClientApplication) Object.new (typeof (Wvh.PublicClientApplication),
+        app = (WebviewHost.PublicClientApplication) Object.new (typeof (WebviewHost.PublicClientApplication),
             "client-id", args[1], "authority", args[2], "redirect-uri", "http://127.0.0.1/callback", "token-cache", "memory");
         app.init (null);
     } catch (Error error) {
@@ -31,7 +31,7 @@ int main (string[] args) {
         }
     });
     string[] scopes = { "openid", "profile", "email", "offline_access" };
-    app.acquire_token_with_device_code_async.begin (scopes, Wvh.DeviceCodeDisplay.APP, null, null, (source, result) => {
+    app.acquire_token_with_device_code_async.begin (scopes, WebviewHost.DeviceCodeDisplay.APP, null, null, (source, result) => {
         try {
             var tokens = app.acquire_token_with_device_code_async.end (result);
             report.set_member_name ("outcome").add_string_value ("success");

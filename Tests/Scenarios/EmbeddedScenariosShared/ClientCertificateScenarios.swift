@@ -25,7 +25,9 @@ extension EmbeddedScenarios {
     /// uses the choice the person made in the first), `app-chooser` (the app's chooser answers with
     /// the token's certificate and PIN), `app-chooser-cancel`, `app-chooser-file` (it answers with a
     /// PEM file), `none` (the app gives none), `no-key` (a certificate file without its key),
-    /// `pkcs12-wrong-password`.
+    /// `pkcs12-wrong-password`, `pkcs11-locked` and `token-locked` (the token says it is locked: run
+    /// with Tests/Fixtures/LockedToken's module in place of SoftHSM2's), `token-two` (two certificates fit and a server's does not: the person
+    /// picks the second).
     static let clientCertificate: Scenario = { arguments in
         let mode = arguments.first ?? "window"
         let variant = arguments.dropFirst().first ?? "pem"
@@ -36,8 +38,11 @@ extension EmbeddedScenarios {
         // its network process, which inherits SOFTHSM2_CONF.
         // Every other variant gets an empty token folder: no token of the machine's shows up.
         let token = variant.hasPrefix("pkcs11") || variant.hasPrefix("token") || variant.hasPrefix("app-chooser")
-            ? try files.softHSMToken() : nil
+            ? try files.softHSMToken(others: variant == "token-two") : nil
         if token == nil { try files.emptySoftHSM() }
+        // The token made, it now says it is locked (Tests/Fixtures/LockedToken, in place of SoftHSM2's
+        // module for this scenario): read by the module in this process and in WebKit's.
+        if variant.hasSuffix("-locked") { setenv("WVH_TOKEN_LOCKED", "1", 1) }
         let callback = try callbackListener()
         let idp = try TestServer()
         let serverCertificate = try Probes.selfSignedCertificate()
@@ -74,6 +79,7 @@ extension EmbeddedScenarios {
         case "pkcs11": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI, pin: TestCertificates.tokenPIN)
         case "pkcs11-wrong-pin": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI, pin: "0000")
         case "pkcs11-no-pin": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI)
+        case "pkcs11-locked": .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI, pin: TestCertificates.tokenPIN)
         default: nil
         }
         // The app's own chooser: records what it was asked, answers as the variant says.
@@ -115,6 +121,7 @@ extension EmbeddedScenarios {
             Probes.evaluate("location.href = \(JSONString(certAuth.url("/certauth")))", in: view)
         }
         var shown: [String] = []
+        var chooserState: [String] = []
         let shots = ProcessInfo.processInfo.environment["WVH_CERTIFICATE_SCREENSHOTS"]
         /// Waits for the question titled `title` (a regular expression's start), records its texts,
         /// then sends it `keys` with xdotool (real key events through XTest).
@@ -154,12 +161,33 @@ extension EmbeddedScenarios {
         case "token-wrong-pin-thrice":
             await answer("Choose a certificate", ["key Return"])
             for _ in 1...3 { await answer("Enter the PIN of", ["type 0000", "key Return"]) }
+        case "token-locked":
+            await answer("Choose a certificate", ["key Return"])
         case "token-cancel-chooser":
             await answer("Choose a certificate", ["key Escape"])
         case "token-cancel-pin":
             await answer("Choose a certificate", ["key Return"])
             await answer("Enter the PIN of", ["key Escape"])
         case "pkcs11-no-pin":
+            await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"])
+        case "token-two":
+            // Two certificates fit (and one for servers only does not): none is chosen for the
+            // person, and the accept button waits. The person then clicks "Kiosk 8" (the row is
+            // focused and selected, as a click does) and presses Enter.
+            if let dialog = await waitForDialog(titled: "Choose a certificate"), let list = Probes.firstListBox(in: dialog) {
+                chooserState.append("selected: \(gtk_list_box_get_selected_row(wvh_list_box(list)) == nil ? "none" : "a row")")
+                chooserState.append("accept sensitive: \(Probes.buttonSensitive(labeled: "_Use Certificate", in: dialog).map(String.init) ?? "no button")")
+                var index: Int32 = 0
+                while let row = gtk_list_box_get_row_at_index(wvh_list_box(list), index) {
+                    if Probes.labelTexts(in: UnsafeMutableRawPointer(row)).contains(where: { $0.hasPrefix("Kiosk 8") }) {
+                        gtk_widget_grab_focus(wvh_widget(row))
+                        gtk_list_box_select_row(wvh_list_box(list), row)
+                    }
+                    index += 1
+                }
+                chooserState.append("accept sensitive after the choice: \(Probes.buttonSensitive(labeled: "_Use Certificate", in: dialog).map(String.init) ?? "no button")")
+            }
+            await answer("Choose a certificate", ["key Return"], shot: "chooser-two-\(mode).png")
             await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"])
         default:
             break
@@ -199,6 +227,7 @@ extension EmbeddedScenarios {
         facts[.secondCertAuthRequests] = secondRequests
         facts[.certificateQuestions] = shown + Probes.visibleDialogTitles()
         facts[.appChooserRequests] = asked.requests
+        facts[.chooserState] = chooserState
         facts[.mode] = mode
         facts[.certAuthRequests] = certAuth.requests(to: "/certauth").count
         facts[.authorizeRequests] = idp.requests(to: "/authorize").count
@@ -260,6 +289,16 @@ struct TestCertificates {
             "-out", clientCertificate, "-days", "1", "-extfile", path("client.ext"))
         let combined = try Data(contentsOf: url(clientCertificate)) + Data(contentsOf: url(clientKey))
         try combined.write(to: url(clientCombined))
+        // Two more from the same CA, for `softHSMToken(others:)`: another person's certificate for
+        // client authentication, and one for a web server only (never offered to a sign-in).
+        try Data("extendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature\n".utf8).write(to: url(path("server.ext")))
+        for (name, subject, extensions) in [("other", "/O=WebviewHost Tests/CN=Kiosk 8", "client.ext"), ("server-only", "/CN=Web Server 9", "server.ext")] {
+            try Self.openssl(
+                "req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("\(name).key"), "-out", path("\(name).csr"), "-subj", subject)
+            try Self.openssl(
+                "x509", "-req", "-in", path("\(name).csr"), "-CA", ca, "-CAkey", path("ca.key"), "-CAcreateserial",
+                "-out", path("\(name).pem"), "-days", "1", "-extfile", path(extensions))
+        }
         try Self.openssl(
             "pkcs12", "-export", "-in", clientCertificate, "-inkey", clientKey, "-out", clientPKCS12,
             "-passout", "pass:\(Self.pkcs12Password)")
@@ -275,8 +314,9 @@ struct TestCertificates {
 
     /// Makes a SoftHSM2 token in this folder (`SOFTHSM2_CONF` set for this process and its
     /// children), imports the client's key with `softhsm2-util` and its certificate with GnuTLS's
-    /// `p11tool` (through p11-kit, as the view will find it).
-    func softHSMToken() throws -> Token {
+    /// `p11tool` (through p11-kit, as the view will find it). With `others`, the token also holds
+    /// "Kiosk 8" (for client authentication too) and "Web Server 9" (for servers only), with their keys.
+    func softHSMToken(others: Bool = false) throws -> Token {
         let tokens = folder.appendingPathComponent("tokens")
         try FileManager.default.createDirectory(at: tokens, withIntermediateDirectories: true)
         try Data("directories.tokendir = \(tokens.path)\nobjectstore.backend = file\nlog.level = ERROR\n".utf8)
@@ -291,6 +331,16 @@ struct TestCertificates {
         try Self.run(
             "/usr/bin/p11tool", "--login", "--set-pin", Self.tokenPIN, "--write", "--load-certificate", clientCertificate,
             "--label", "signin", "--id", "01", "pkcs11:token=\(label)")
+        if others {
+            for (name, id) in [("other", "02"), ("server-only", "03")] {
+                try Self.run(
+                    "/usr/bin/softhsm2-util", "--import", path("\(name).key"), "--token", label, "--label", name, "--id", id,
+                    "--pin", Self.tokenPIN)
+                try Self.run(
+                    "/usr/bin/p11tool", "--login", "--set-pin", Self.tokenPIN, "--write", "--load-certificate", path("\(name).pem"),
+                    "--label", name, "--id", id, "pkcs11:token=\(label)")
+            }
+        }
         return Token(
             certificateURI: "pkcs11:token=\(label);object=signin;type=cert",
             keyURI: "pkcs11:token=\(label);object=signin;type=private")

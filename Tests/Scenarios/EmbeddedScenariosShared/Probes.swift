@@ -97,6 +97,20 @@ enum Probes {
             .filter { !$0.isEmpty }
     }
 
+    /// The first `GtkListBox` in `widget`.
+    static func firstListBox(in widget: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer? {
+        descendants(of: widget).first { isA($0, gtk_list_box_get_type()) }
+    }
+
+    /// Whether the button labelled `label` (mnemonic underscore included) in `widget` takes clicks
+    /// (`gtk_widget_is_sensitive`); `nil` without such a button.
+    static func buttonSensitive(labeled label: String, in widget: UnsafeMutableRawPointer) -> Bool? {
+        descendants(of: widget).first { button in
+            isA(button, gtk_button_get_type())
+                && gtk_button_get_label(UnsafeMutablePointer(OpaquePointer(button))).map { String(cString: $0) } == label
+        }.map { gtk_widget_is_sensitive(wvh_widget($0)) != 0 }
+    }
+
     /// The label of every button in `widget` (with its mnemonic underscore).
     static func buttonLabels(in widget: UnsafeMutableRawPointer) -> [String] {
         descendants(of: widget).filter { isA($0, gtk_button_get_type()) }

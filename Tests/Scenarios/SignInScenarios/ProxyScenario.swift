@@ -3,9 +3,9 @@
 // the route of the embedded view's pages and of SignIn's own requests alike. In one run: an
 // interactive sign-in (the library's window or the app's view), a renewal, a sign-out at the
 // identity provider, and a device-code sign-in approved on "the phone" (straight to Glewlwyd,
-// not through the proxy). The test reads the proxy's log.
+// not through the proxy). The test reads the proxy's log. On GTK 3 (SignInScenarios) and GTK 4
+// (SignInScenariosGTK4, which links this file).
 import CGLib
-import CWebKitGTK3
 import Foundation
 import GLibSupport
 import ScenarioSupport
@@ -18,12 +18,7 @@ func proxyScenario(where mode: String, clientID: String, deviceClientID: String)
     var facts = ScenarioReport()
     var webview = WebviewParameters(webviewType: .embedded, timeout: .seconds(60))
     if mode == "view" {
-        let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
-        gtk_window_set_default_size(wvh_window(window), 800, 700)
-        let view = webkit_web_view_new()!
-        gtk_container_add(wvh_container(window), view)
-        gtk_widget_show_all(window)
-        webview = WebviewParameters(customWebview: WebviewHandle(view), timeout: .seconds(60))
+        webview = WebviewParameters(customWebview: WebviewHandle(appWindowWithView().view), timeout: .seconds(60))
     }
     let driver = PageDriver(script: autopilotScript(username: "alice", passwords: ["alice-password"]))
     defer { driver.stop() }

@@ -8,7 +8,7 @@ import Testing
 /// on GTK 3 and GTK 4; with none, or one it cannot use, the session ends at once with an error
 /// that says so (not `network`, not a timeout).
 extension EmbeddedWebviewProviderTests {
-    @Test("The app's client certificate reaches the server that requires it", arguments: Platform.x11, ["window", "custom-view"])
+    @Test("The app's client certificate reaches the server that requires it", arguments: Platform.standard, ["window", "custom-view"])
     func clientCertificateGiven(_ platform: Platform, mode: String) async throws {
         for variant in ["pem", "pem-one-file", "pkcs12"] {
             let report = try await Self.scenario(.clientCertificate, mode, variant, on: platform)
@@ -43,7 +43,7 @@ extension EmbeddedWebviewProviderTests {
         }
     }
 
-    @Test("The app's certificate on a PKCS #11 token (SoftHSM2 through p11-kit) reaches the server, the token's PIN given", arguments: Platform.x11, ["window", "custom-view"])
+    @Test("The app's certificate on a PKCS #11 token (SoftHSM2 through p11-kit) reaches the server, the token's PIN given", arguments: Platform.standard, ["window", "custom-view"])
     func clientCertificateOnToken(_ platform: Platform, mode: String) async throws {
         let report = try await Self.scenario(.clientCertificate, mode, "pkcs11", on: platform)
         #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
@@ -78,6 +78,39 @@ extension EmbeddedWebviewProviderTests {
         #expect(questions.contains { $0.hasPrefix("Kiosk 7\nIssued by WebviewHost Test CA, expires ") && $0.contains("on “WVH-") }, "\(questions)")
         #expect(questions.contains { $0.hasPrefix("window: Enter the PIN of “WVH-") }, "\(questions)")
         #expect(questions.contains { $0.contains("asks for your certificate “Kiosk 7”") }, "\(questions)")
+    }
+
+    @Test(
+        "Two certificates fit: none is chosen for the person and the button waits; the one they pick is used. A server's certificate is not offered",
+        arguments: Platform.x11)
+    func clientCertificateSeveralFit(_ platform: Platform) async throws {
+        let report = try await Self.scenario(.clientCertificate, "window", "token-two", on: platform)
+        #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        #expect(report[.code]?.contains("CN=Kiosk 8") == true, "the one the person picked: \(report[.code] ?? "")")
+        #expect(report[.chooserState] == ["selected: none", "accept sensitive: false", "accept sensitive after the choice: true"])
+        let questions = report[.certificateQuestions] ?? []
+        #expect(questions.contains { $0.hasPrefix("Kiosk 7\n") } && questions.contains { $0.hasPrefix("Kiosk 8\n") }, "\(questions)")
+        #expect(!questions.contains { $0.contains("Web Server 9") }, "a certificate for servers only is not offered: \(questions)")
+    }
+
+    @Test(
+        "A locked token (too many wrong PINs) ends the sign-in at once with clientCertificateRequired saying so; no PIN is asked or tried",
+        arguments: Platform.x11, ["token-locked", "pkcs11-locked"])
+    func clientCertificateTokenLocked(_ platform: Platform, variant: String) async throws {
+        let module = try LockedTokenModule()
+        defer { module.remove() }
+        let home = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let report = try await ScenarioRunner.run(
+            EmbeddedScenario.clientCertificate, in: platform.toolkit.program, arguments: ["window", variant],
+            environment: ["XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path],
+            launcher: module.launcher)
+        #expect(report[.outcome] == "clientCertificateRequired", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
+        let message = report[.errorMessage] ?? ""
+        #expect(message.contains("is locked") && message.contains("administrator"), "\(message)")
+        let questions = report[.certificateQuestions] ?? []
+        #expect(!questions.contains { $0.hasPrefix("window: Enter the PIN of") }, "no PIN asked: \(questions)")
+        #expect(report[.certAuthRequests] == 0, "nothing reached the page that asked")
     }
 
     @Test("A wrong PIN asks again, saying so; the right one then signs in", arguments: Platform.x11)
@@ -130,7 +163,7 @@ extension EmbeddedWebviewProviderTests {
         #expect(report[.secondCertAuthRequests] == 1, "the second sign-in reached the endpoint with the certificate")
     }
 
-    @Test("The app answers itself: its chooser gets the host and the token's certificates, and its answer is used", arguments: Platform.x11)
+    @Test("The app answers itself: its chooser gets the host and the token's certificates, and its answer is used", arguments: Platform.standard)
     func clientCertificateAppChooser(_ platform: Platform) async throws {
         for variant in ["app-chooser", "app-chooser-file"] {
             let report = try await Self.scenario(.clientCertificate, "custom-view", variant, on: platform)
@@ -148,5 +181,44 @@ extension EmbeddedWebviewProviderTests {
         #expect(report[.outcome] == "userCanceled", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
         #expect(report[.errorMessage]?.contains("chooser gave no certificate for 127.0.0.1") == true, "\(report[.errorMessage] ?? "")")
         #expect(report[.certAuthRequests] == 0)
+    }
+}
+
+/// Tests/Fixtures/LockedToken/locked_token.c built with gcc, and p11-kit's module folder with it in
+/// place of SoftHSM2's, mounted over `/usr/share/p11-kit/modules` for one scenario by bubblewrap
+/// (p11-kit reads no user configuration as root, and the machine's must not change).
+struct LockedTokenModule {
+    let folder: URL
+    var launcher: [String] {
+        ["/usr/bin/bwrap", "--dev-bind", "/", "/", "--bind", folder.appendingPathComponent("modules").path, "/usr/share/p11-kit/modules", "--"]
+    }
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-locked-token-\(UUID().uuidString)")
+        let modules = folder.appendingPathComponent("modules")
+        try FileManager.default.createDirectory(at: modules, withIntermediateDirectories: true)
+        let library = folder.appendingPathComponent("locked_token.so").path
+        let gcc = Process()
+        gcc.executableURL = URL(fileURLWithPath: "/usr/bin/gcc")
+        gcc.arguments = [
+            "-shared", "-fPIC", "-Wall", "-Werror", "-I/usr/include/p11-kit-1",
+            "-DSOFTHSM2_MODULE=\"/usr/lib/x86_64-linux-gnu/softhsm/libsofthsm2.so\"",
+            "-o", library, Checkout.fixture("LockedToken").appendingPathComponent("locked_token.c").path, "-ldl",
+        ]
+        try gcc.run()
+        gcc.waitUntilExit()
+        guard gcc.terminationStatus == 0 else { throw ToolError("gcc could not build the locked-token module") }
+        let system = URL(fileURLWithPath: "/usr/share/p11-kit/modules")
+        for name in try FileManager.default.contentsOfDirectory(atPath: system.path) where name != "softhsm2.module" {
+            try FileManager.default.copyItem(at: system.appendingPathComponent(name), to: modules.appendingPathComponent(name))
+        }
+        try Data("module: \(library)\n".utf8).write(to: modules.appendingPathComponent("softhsm2.module"))
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+
+    struct ToolError: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
     }
 }

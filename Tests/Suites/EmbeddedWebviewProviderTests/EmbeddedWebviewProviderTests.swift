@@ -17,6 +17,8 @@ struct EmbeddedWebviewProviderTests {
         display: DisplayServer? = nil
     ) async throws -> ScenarioReport {
         let home = dataHome ?? temporaryFolder()
+        // A folder made here is this run's alone: removed after it (a caller's `dataHome` is the caller's).
+        defer { if dataHome == nil { try? FileManager.default.removeItem(at: home) } }
         let report = try await ScenarioRunner.run(
             name, in: platform.toolkit.program, arguments: arguments,
             environment: [

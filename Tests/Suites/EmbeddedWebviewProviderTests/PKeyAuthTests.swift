@@ -7,7 +7,7 @@ import Testing
 /// without a registered key (MSAL's answer), in the library's window and in a caller's view, on
 /// GTK 3 and GTK 4; a malformed or unsafe challenge ends the session at once with a clear error.
 extension EmbeddedWebviewProviderTests {
-    @Test("A PKeyAuth challenge is answered at its SubmitUrl and the sign-in goes on", arguments: Platform.x11, ["window", "custom-view"])
+    @Test("A PKeyAuth challenge is answered at its SubmitUrl and the sign-in goes on", arguments: Platform.standard, ["window", "custom-view"])
     func pkeyAuthAnswered(_ platform: Platform, mode: String) async throws {
         let report = try await Self.scenario(.pkeyAuth, mode, "good", on: platform)
         #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
@@ -59,7 +59,7 @@ extension EmbeddedWebviewProviderTests {
         }
     }
 
-    @Test("A 401 whose WWW-Authenticate is a PKeyAuth challenge is answered once at the same page, and the sign-in goes on", arguments: Platform.x11, ["window", "custom-view"])
+    @Test("A 401 whose WWW-Authenticate is a PKeyAuth challenge is answered once at the same page, and the sign-in goes on", arguments: Platform.standard, ["window", "custom-view"])
     func pkeyAuthIn401(_ platform: Platform, mode: String) async throws {
         let report = try await Self.scenario(.pkeyAuth, mode, "401", on: platform)
         #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")

@@ -7,7 +7,7 @@ import Testing
 /// load; the same server under another host name never does; a later sign-in does not send it;
 /// the cookie file never holds it; a caller's view gets it only when the app allows it.
 extension EmbeddedWebviewProviderTests {
-    @Test("A sign-in cookie reaches the authorization page's host only, for that session only", arguments: Platform.x11, ["window", "ephemeral"])
+    @Test("A sign-in cookie reaches the authorization page's host only, for that session only", arguments: Platform.standard, ["window", "ephemeral"])
     func signInCookieInTheLibrarysWindow(_ platform: Platform, mode: String) async throws {
         let report = try await Self.scenario(.signInCookies, mode, on: platform)
         let value = try #require(report[.signInCookieValue])

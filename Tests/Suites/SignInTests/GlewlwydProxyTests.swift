@@ -33,16 +33,19 @@ extension GlewlwydSignInTests {
         return environment
     }
 
-    func proxiedRun(_ scenario: SignInScenario, _ arguments: [String], environment: [String: String]) async throws -> ScenarioReport {
+    /// `program`: SignInScenarios (GTK 3) by default, or SignInScenariosGTK4.
+    func proxiedRun(
+        _ scenario: SignInScenario, _ arguments: [String], environment: [String: String], program: String? = nil
+    ) async throws -> ScenarioReport {
         var environment = environment
         environment["ISSUER"] = server.issuer.absoluteString
         environment["GLEWLWYD_USERNAME"] = server.username
         environment["GLEWLWYD_PASSWORD"] = server.password
-        return try await ScenarioRunner.run(scenario, arguments: arguments, environment: environment, timeout: .seconds(150))
+        return try await ScenarioRunner.run(scenario, in: program, arguments: arguments, environment: environment, timeout: .seconds(150))
     }
 
     /// What went through `proxy` to Glewlwyd: SignIn's requests and the view's pages, each named once.
-    func expectEverythingThrough(_ proxy: RecordingProxy, _ report: ScenarioReport) {
+    func expectEverythingThrough(_ proxy: some ProxyRecording, _ report: ScenarioReport) {
         #expect(report[.outcome] == "success", "\(report[.message] ?? "")")
         #expect(report[.username] == server.userEmail)
         #expect(report[.renewedAccessTokenDiffers] == true)
@@ -90,6 +93,19 @@ extension GlewlwydSignInTests {
     @Test("The app's proxy (networkProxy), no desktop proxy: sign-in in the library's window, renewal, sign-out and device code all go through it")
     func everythingThroughAppProxy() async throws {
         let proxy = try await RecordingProxy()
+        defer { proxy.stop() }
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        var environment = desktop.environment
+        environment["SIGNIN_NETWORK_PROXY"] = proxy.url
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "no_proxy"] { environment[name] = "" }
+        let report = try await proxiedRun(.throughProxy, ["window", server.clientID, server.deviceClientID], environment: environment)
+        expectEverythingThrough(proxy, report)
+    }
+
+    @Test("The app's SOCKS5 proxy: sign-in in the library's window, renewal, sign-out and device code all go through it")
+    func everythingThroughAppSocksProxy() async throws {
+        let proxy = try await SocksRecordingProxy()
         defer { proxy.stop() }
         let desktop = try TestDesktop(browserCommand: nil)
         defer { desktop.remove() }

@@ -201,6 +201,8 @@ extension ReportKey where Value == Bool {
 extension ReportKey where Value == [String] {
     /// Each question the certificate sign-in showed, in order: its title, then its texts (`client-certificate`).
     public static var certificateQuestions: Self { .init("certificateQuestions") }
+    /// The library's certificate chooser as shown: what was selected, whether it could be accepted (`client-certificate`).
+    public static var chooserState: Self { .init("chooserState") }
     /// What the app's client certificate chooser was asked, once per call (`client-certificate`).
     public static var appChooserRequests: Self { .init("appChooserRequests") }
     /// The questions ProxyAuthentication.ask got, `host:port attempt` (`proxy-password`).
