@@ -22,7 +22,8 @@ extension EmbeddedScenarios {
     /// library's PIN dialog asks), `token` (no certificate from the app: the library's chooser lists
     /// the token's, then its PIN dialog asks; answered with real key events), `token-wrong-pin`, `token-wrong-pin-thrice`,
     /// `token-cancel-chooser`, `token-cancel-pin`, `token-twice` (a second sign-in to the same host
-    /// uses the choice the person made in the first), `app-chooser` (the app's chooser answers with
+    /// uses the choice the person made in the first), `token-twice-isolated` (the first in an isolated
+    /// registry: the second, in the process's, is asked again), `app-chooser` (the app's chooser answers with
     /// the token's certificate and PIN), `app-chooser-cancel`, `app-chooser-file` (it answers with a
     /// PEM file), `none` (the app gives none), `no-key` (a certificate file without its key),
     /// `pkcs12-wrong-password`, `pkcs11-locked` and `token-locked` (the token says it is locked: run
@@ -195,7 +196,8 @@ extension EmbeddedScenarios {
         var result = try await run.outcome(within: Patience.scaled(.seconds(150)))  // past the session's own 90 s
         var last = run
         if variant.hasPrefix("token-twice"), case .success = result {
-            // The same host again, in a new session: no chooser (the choice is remembered); a PIN
+            // The same host again, in a new session: no chooser (the choice is remembered; asked
+            // again after `token-twice-isolated`, whose choice stayed in its scope); a PIN
             // dialog only if the token asks again (WebKit may reuse the connection, or the token
             // may still be logged in), answered if it comes. A new server on 127.0.0.1 (another port):
             // a full handshake, where a resumed TLS session would not ask for the certificate at all.
