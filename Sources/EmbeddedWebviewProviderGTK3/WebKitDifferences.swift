@@ -156,4 +156,9 @@ enum WebKitDifferences {
     static func text(ofEntry entry: Widget) -> String {
         gtk_entry_get_text(wvh_entry(entry)).map { String(cString: $0) } ?? ""
     }
+
+    /// Puts `text` in `entry` (`gtk_entry_set_text`).
+    static func setText(_ text: String, ofEntry entry: Widget) {
+        gtk_entry_set_text(wvh_entry(entry), text)
+    }
 }

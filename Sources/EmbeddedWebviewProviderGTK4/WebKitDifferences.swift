@@ -151,4 +151,9 @@ enum WebKitDifferences {
     static func text(ofEntry entry: Widget) -> String {
         gtk_editable_get_text(OpaquePointer(entry)).map { String(cString: $0) } ?? ""
     }
+
+    /// Puts `text` in `entry` (`gtk_editable_set_text`).
+    static func setText(_ text: String, ofEntry entry: Widget) {
+        gtk_editable_set_text(OpaquePointer(entry), text)
+    }
 }

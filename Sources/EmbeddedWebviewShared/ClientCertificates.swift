@@ -220,7 +220,7 @@ extension EmbeddedWebviewSession {
     }
 
     /// Where the library's questions go: its window, or the window holding the caller's view.
-    private var questionWindow: WebKitDifferences.Window? {
+    var questionWindow: WebKitDifferences.Window? {
         if let window { return window.window }
         return webView.flatMap { WebKitDifferences.toplevelWindow(of: $0) }
     }

@@ -25,7 +25,11 @@ public import WebviewHost
 /// caller resumes: from then on the view is the app's and the library never loads anything in it.
 /// See the EmbeddedSignIn article for what the view shows then and why.
 public struct EmbeddedWebviewProvider: WebviewProvider {
-    public init() {}
+    /// Also makes the library's dialog the question for a proxy's password (407) when the app set
+    /// no `ProxyAuthentication.ask`: for the view's pages and for `SignIn`'s requests alike.
+    public init() {
+        ProxyPasswordQuestion.install()
+    }
 
     public var id: WebviewProviderID { .embedded }
     public var displayName: String { "Embedded web view (WebKitGTK)" }

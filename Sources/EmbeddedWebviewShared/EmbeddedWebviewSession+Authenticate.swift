@@ -23,8 +23,12 @@ extension EmbeddedWebviewSession {
             return true
         }
         // A proxy's password (407): one credential, asked once, shared with SignIn's requests.
-        if webkit_authentication_request_is_for_proxy(request) != 0 {
-            return SignInProxy.authenticate(request)
+        if webkit_authentication_request_is_for_proxy(request) != 0 || SignInProxy.isRefusal(request) {
+            return SignInProxy.authenticate(request, over: questionWindow) { [weak self] error in
+                guard let self, !self.ended else { return }
+                self.window?.loadEnded()
+                self.reporter.fail(error)
+            }
         }
         switch webkit_authentication_request_get_scheme(request) {
         case WEBKIT_AUTHENTICATION_SCHEME_CLIENT_CERTIFICATE_REQUESTED:

@@ -201,6 +201,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         }
         question?.destroy()
         question = nil
+        // A proxy's question over the library's window goes with it (answered as Cancel).
+        if let window { ProxyPasswordQuestion.cancel(over: window.window) }
         signInCookies?.remove()
         signInCookies = nil
         pageWatch?.stop()

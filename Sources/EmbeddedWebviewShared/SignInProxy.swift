@@ -33,22 +33,44 @@ enum SignInProxy {
     }
 
     /// A proxy's 407 in the view: the credential the view and SignIn's requests share
-    /// (``ProxyAuthentication``), asked once; kept by WebKit for this run only
-    /// (`WEBKIT_CREDENTIAL_PERSISTENCE_FOR_SESSION`), never on disk. Without ``ProxyAuthentication/ask``
-    /// WebKit's default handling (`false`).
-    static func authenticate(_ request: WebKitDifferences.AuthenticationRequest) -> Bool {
-        guard ProxyAuthentication.ask != nil, let host = webkit_authentication_request_get_host(request) else { return false }
-        let proxy = "\(String(cString: host)):\(webkit_authentication_request_get_port(request))"
+    /// (``ProxyAuthentication``), asked once (the app's `ask`, else the library's dialog over
+    /// `window`); kept by WebKit for this run only (`WEBKIT_CREDENTIAL_PERSISTENCE_FOR_SESSION`),
+    /// never on disk. No answer (the question cancelled, or refused ``ProxyAuthentication/maximumAttempts``
+    /// times, or refused with a 401: ``isRefusal(_:)``) cancels the request and calls `unanswered`
+    /// with the `network` error that says which; with nobody to ask, WebKit's default handling (`false`).
+    static func authenticate(
+        _ request: WebKitDifferences.AuthenticationRequest, over window: WebKitDifferences.Window?,
+        unanswered: @escaping @MainActor (WebAuthError) -> Void
+    ) -> Bool {
         let realm = webkit_authentication_request_get_realm(request).map { String(cString: $0) }
+        if webkit_authentication_request_is_for_proxy(request) == 0 {
+            // The proxy's 401 to the answer it was given (see isRefusal): WebKit would send another
+            // answer to the page, not to the proxy, and keeps sending the refused one to the proxy
+            // for the rest of the run; the sign-in ends saying so (SignIn's requests ask afresh).
+            guard let realm, let proxy = proxiesByRealm[realm] else { return false }
+            webkit_authentication_request_cancel(request)
+            ProxyAuthentication.refusedForGood(proxy)
+            unanswered(WebAuthError(
+                .network,
+                "The proxy \(proxy) refused the user name and password with 401 instead of 407, so the sign-in window cannot give it another "
+                    + "until the app restarts (WebKit keeps the refused one); check them with your administrator, then restart the app and sign in again."))
+            return true
+        }
+        guard ProxyAuthentication.canAsk, let host = webkit_authentication_request_get_host(request) else { return false }
+        let proxy = "\(String(cString: host)):\(webkit_authentication_request_get_port(request))"
         let retrying = webkit_authentication_request_is_retry(request) != 0
+        if let realm { proxiesByRealm[realm] = proxy }
         let basic = webkit_authentication_request_get_scheme(request) == WEBKIT_AUTHENTICATION_SCHEME_HTTP_BASIC
+        let over = window.map { WindowHandle(UnsafeMutableRawPointer($0)) }
         g_object_ref(UnsafeMutableRawPointer(request))
         let held = UnsafeSendableRequest(request)
         Task { @MainActor in
             let request = held.request
             defer { g_object_unref(UnsafeMutableRawPointer(request)) }
-            guard let credential = await ProxyAuthentication.answer(proxy: proxy, realm: realm, basic: basic, retrying: retrying) else {
+            guard let credential = await ProxyAuthentication.answer(proxy: proxy, realm: realm, basic: basic, retrying: retrying, over: over)
+            else {
                 webkit_authentication_request_cancel(request)
+                unanswered(unansweredError(proxy: proxy))
                 return
             }
             let answer = webkit_credential_new(credential.user, credential.password, WEBKIT_CREDENTIAL_PERSISTENCE_FOR_SESSION)
@@ -56,6 +78,34 @@ enum SignInProxy {
             webkit_credential_free(answer)
         }
         return true
+    }
+
+    /// The proxy (`host:port`) that asked with each realm, for this run.
+    private static var proxiesByRealm: [String: String] = [:]
+
+    /// Whether `request`, a password challenge for the page (not for a proxy), is a proxy refusing
+    /// the answer it was given with `401` and `WWW-Authenticate` (tinyproxy does; squid says 407
+    /// again, which WebKit gives as a proxy's retry). Told by its realm, the one a proxy asked
+    /// with before in this run.
+    static func isRefusal(_ request: WebKitDifferences.AuthenticationRequest) -> Bool {
+        guard webkit_authentication_request_is_for_proxy(request) == 0,
+            [WEBKIT_AUTHENTICATION_SCHEME_HTTP_BASIC, WEBKIT_AUTHENTICATION_SCHEME_HTTP_DIGEST].contains(webkit_authentication_request_get_scheme(request)),
+            let realm = webkit_authentication_request_get_realm(request).map({ String(cString: $0) })
+        else { return false }
+        return proxiesByRealm[realm] != nil
+    }
+
+    /// Why `proxy` got no answer: it refused too many (which settles its question), or none was given.
+    private static func unansweredError(proxy: String) -> WebAuthError {
+        if ProxyAuthentication.refusedTooOften(proxy) {
+            return WebAuthError(
+                .network,
+                "The proxy \(proxy) refused the user name and password \(ProxyAuthentication.maximumAttempts) times; "
+                    + "check them with your administrator, then sign in again.")
+        }
+        return WebAuthError(
+            .network,
+            "The proxy \(proxy) asks for a user name and password to load the sign-in page and was given none: the question was cancelled.")
     }
 
     /// The `help` line: the proxy the desktop gives (GIO's default resolver, named by its type),
@@ -73,7 +123,8 @@ enum SignInProxy {
         defer { g_strfreev(proxies) }
         let first = proxies[0].map { String(cString: $0) } ?? "direct://"
         let route = first == "direct://" ? "none, direct connections" : first
-        return "proxy: \(route) (the desktop's, from \(kind), for \(probe)); the sign-in pages and SignIn's requests take it unless the app sets networkProxy"
+        return "proxy: \(route) (the desktop's, from \(kind), for \(probe)); the sign-in pages and SignIn's requests take it unless the app sets networkProxy; "
+            + "a proxy's password is asked once, in the library's dialog unless the app sets ProxyAuthentication.ask, and kept in memory only"
     }
 
     private static func set(_ mode: WebKitNetworkProxyMode, _ settings: OpaquePointer?, on store: WebKitDifferences.DataStore) {

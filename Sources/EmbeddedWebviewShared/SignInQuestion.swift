@@ -9,9 +9,10 @@ import GLibSupport
 
 /// A yes-or-no question over the sign-in window (or the window holding a caller's view): "Open
 /// mailto link?", "Continue in your browser?"; with `content` under its texts, a question that
-/// asks for more (which certificate, a PIN).
+/// asks for more (which certificate, a PIN, a proxy's password).
 ///
-/// A modal `GtkMessageDialog` transient for `window`, answered through its `response` signal
+/// A modal `GtkMessageDialog` transient for `window` (on its own without one: a proxy's question
+/// asked before any window), answered through its `response` signal
 /// (never `gtk_dialog_run`: a nested main loop would stall the main actor). `answer` is called
 /// at most once, on the main thread, with `true` for the accept button; closing the dialog and
 /// Escape answer `false`; ``destroy()`` (the session ended) closes it without calling `answer`.
@@ -27,7 +28,7 @@ final class SignInQuestion {
     /// `focusesCancel`: the keyboard starts on Cancel (default: the dialog's first widget, which in
     /// a list is a row, and a row the focus enters is selected).
     init(
-        title: String, detail: String, over window: WebKitDifferences.Window, cancel: String, accept: String,
+        title: String, detail: String, over window: WebKitDifferences.Window?, cancel: String, accept: String,
         acceptByDefault: Bool, content: WebKitDifferences.Widget? = nil, focusesCancel: Bool = false,
         answer: @escaping @MainActor (_ accepted: Bool) -> Void
     ) {

@@ -43,9 +43,9 @@ struct KeyFile {
                 problem: "\(error.message) (expected Key=Value lines, [Group] headers and # comments, "
                     + "and no key before the first [Group] header)")
         }
-        for group in Self.strings(g_key_file_get_groups(file, nil)) {
+        for group in StringArray.take(g_key_file_get_groups(file, nil)) {
             var values: [String: Value] = [:]
-            for key in Self.strings(g_key_file_get_keys(file, group, nil, nil)) {
+            for key in StringArray.take(g_key_file_get_keys(file, group, nil, nil)) {
                 if key.contains("[") { continue }  // a localized value, e.g. Name[fr]
                 guard key.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }) else {
                     throw SyntaxError(problem: "the key \"\(key)\" in [\(group)] may hold only A-Z, a-z, 0-9 and -")
@@ -89,21 +89,8 @@ struct KeyFile {
     /// `g_key_file_get_string_list`, read like ``string(_:_:_:)``.
     private static func list(_ file: OpaquePointer?, _ group: String, _ key: String) throws(SyntaxError) -> [String] {
         var error: UnsafeMutablePointer<GError>?
-        let items = strings(g_key_file_get_string_list(file, group, key, nil, &error))
+        let items = StringArray.take(g_key_file_get_string_list(file, group, key, nil, &error))
         if let error { throw SyntaxError(problem: "\(GLibError(consuming: error).message) (\(escapesHint))") }
         return items
-    }
-
-    /// Copies a `NULL`-terminated array of strings and frees it (`g_strfreev`).
-    private static func strings(_ array: UnsafeMutablePointer<UnsafeMutablePointer<gchar>?>?) -> [String] {
-        guard let array else { return [] }
-        defer { g_strfreev(array) }
-        var result: [String] = []
-        var index = 0
-        while let item = array[index] {
-            result.append(String(cString: item))
-            index += 1
-        }
-        return result
     }
 }

@@ -38,14 +38,19 @@ final class InteractionHandle: Sendable {
 final class Interactions: Sendable {
     private let running = Mutex<[InteractionHandle]>([])
 
-    /// Runs `body` with a handle registered for its whole run; the preamble every interactive call shares.
+    /// Runs `body` with a handle registered for its whole run; the preamble every interactive call
+    /// shares. `window`: the app's window a proxy's question goes over (the parameters' `parentWindow`).
     nonisolated(nonsending)
-    func run<Value>(_ body: (InteractionHandle) async throws(WebAuthError) -> Value) async throws(WebAuthError) -> Value {
+    func run<Value>(
+        over window: WindowHandle? = nil, _ body: (InteractionHandle) async throws(WebAuthError) -> Value
+    ) async throws(WebAuthError) -> Value {
         let interaction = InteractionHandle()
         running.withLock { $0.append(interaction) }
         defer { running.withLock { $0.removeAll { $0 === interaction } } }
         try interaction.checkNotCanceled()
-        return try await body(interaction)
+        return try await ProxyAuthentication.asking(over: window) { () async throws(WebAuthError) -> Value in
+            try await body(interaction)
+        }
     }
 
     /// Cancels every call in progress; nothing when none runs.

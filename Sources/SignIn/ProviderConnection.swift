@@ -44,7 +44,8 @@ struct ProviderConnection: Sendable {
 
     private func send(_ request: HTTPExchange.Request) async throws(WebAuthError) -> (status: Int, body: Data) {
         let url = request.url
-        switch await HTTPExchange.run(request, timeout: timeout, proxy: proxy) {
+        // The window a proxy's question goes over: the interactive call's parentWindow, if any.
+        switch await HTTPExchange.run(request, timeout: timeout, proxy: proxy, questionWindow: ProxyAuthentication.questionWindow) {
         case .success(let answer):
             if answer.status == 407 {
                 if answer.proxyRefusedPasswords {
@@ -56,8 +57,8 @@ struct ProviderConnection: Sendable {
                 }
                 throw WebAuthError(
                     .network,
-                    "The proxy \(answer.proxy ?? "in use") asks for a user name and password to reach the sign-in server at \(url.host ?? "?") and was given none; "
-                        + "the app answers it through ProxyAuthentication.ask.",
+                    "The proxy \(answer.proxy ?? "in use") asks for a user name and password to reach the sign-in server at \(url.host ?? "?") and was given none: "
+                        + "the question was cancelled, or nobody could be asked (without the embedded provider's dialog, the app answers it through ProxyAuthentication.ask).",
                     url: url)
             }
             return (answer.status, answer.body)
@@ -113,13 +114,16 @@ enum HTTPExchange {
     }
 
     /// Runs `request` within `timeout` seconds (the whole exchange); cancelling the task cancels it.
-    static func run(_ request: Request, timeout: TimeInterval, proxy: NetworkProxy?) async -> Result<Answer, Failure> {
+    /// `questionWindow`: what a proxy's question goes over (see ``ProxyAuthentication/questionWindow``).
+    static func run(
+        _ request: Request, timeout: TimeInterval, proxy: NetworkProxy?, questionWindow: WindowHandle? = nil
+    ) async -> Result<Answer, Failure> {
         let cancellation = Cancellation()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<Answer, Failure>, Never>) in
                 cancellation.armDeadline(after: timeout)
                 let thread = Thread {
-                    let result = exchange(request, timeout: timeout, proxy: proxy, cancellation: cancellation)
+                    let result = exchange(request, timeout: timeout, proxy: proxy, questionWindow: questionWindow, cancellation: cancellation)
                     cancellation.finish()
                     continuation.resume(returning: result)
                 }
@@ -134,7 +138,7 @@ enum HTTPExchange {
     /// The exchange itself, on the calling (worker) thread: a main context of its own, a session
     /// made in it, the request sent synchronously (`soup_session_send_and_read`).
     private static func exchange(
-        _ request: Request, timeout: TimeInterval, proxy appProxy: NetworkProxy?, cancellation: Cancellation
+        _ request: Request, timeout: TimeInterval, proxy appProxy: NetworkProxy?, questionWindow: WindowHandle?, cancellation: Cancellation
     ) -> Result<Answer, Failure> {
         let context = g_main_context_new()
         g_main_context_push_thread_default(context)
@@ -171,7 +175,7 @@ enum HTTPExchange {
             soup_message_set_request_body_from_bytes(message, body.contentType, bytes)
             g_bytes_unref(bytes)
         }
-        let asker = ProxyAsker(cancellation: cancellation)
+        let asker = ProxyAsker(cancellation: cancellation, window: questionWindow)
         let handler: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, gboolean, gpointer?) -> gboolean = {
             _, auth, retrying, data in
             guard let auth, let data else { return 0 }
@@ -237,8 +241,13 @@ enum HTTPExchange {
 private final class ProxyAsker: Sendable {
     private let asked = Mutex<String?>(nil)
     private let cancellation: Cancellation
+    /// What the library's question goes over (the app's window), `nil` when none is known.
+    private let window: WindowHandle?
 
-    init(cancellation: Cancellation) { self.cancellation = cancellation }
+    init(cancellation: Cancellation, window: WindowHandle?) {
+        self.cancellation = cancellation
+        self.window = window
+    }
 
     /// The proxy (`host:port`) that asked, if one did.
     var proxy: String? { asked.withLock { $0 } }
@@ -255,13 +264,13 @@ private final class ProxyAsker: Sendable {
             soup_auth_authenticate(auth, held.user, held.password)
             return 1
         }
-        guard ProxyAuthentication.ask != nil else { return 0 }
+        guard ProxyAuthentication.canAsk else { return 0 }
         let answer = Answer()
         // The time limit is the server's, not the person's: it waits while they answer.
         cancellation.asking(true)
         defer { cancellation.asking(false) }
-        Task { @MainActor in
-            answer.set(await ProxyAuthentication.answer(proxy: proxy, realm: realm, basic: basic, retrying: retrying))
+        Task { @MainActor [window] in
+            answer.set(await ProxyAuthentication.answer(proxy: proxy, realm: realm, basic: basic, retrying: retrying, over: window))
         }
         guard let credential = answer.wait() else { return 0 }
         soup_auth_authenticate(auth, credential.user, credential.password)

@@ -62,7 +62,8 @@ public final class PublicClientApplication: Sendable {
     ///   signed in never loses the tokens: see ``AuthenticationResult/tokenCacheError``.
     @MainActor
     public func acquireToken(with parameters: InteractiveTokenParameters) async throws(WebAuthError) -> AuthenticationResult {
-        try await interactions.run { interaction throws(WebAuthError) in
+        // A proxy's password asked during discovery goes over the app's window (no sign-in window yet).
+        try await interactions.run(over: parameters.webviewParameters.parentWindow) { interaction throws(WebAuthError) in
             try await acquireToken(with: parameters, interaction: interaction)
         }
     }

@@ -28,18 +28,31 @@ public struct ProxyChallenge: Sendable, Hashable {
 /// Proxies that ask for a password (407): one credential per proxy, asked once, shared by the
 /// embedded view's pages and `SignIn`'s requests, held in memory for the app's run.
 ///
-/// Set ``ask`` once, before the first sign-in, to answer with the app's own dialog or settings.
+/// Who is asked: the app, when it set ``ask`` (once, before the first sign-in: its own dialog or
+/// settings); else the library's own dialog (user name and password, over the sign-in window or
+/// the app's `parentWindow`), which the embedded provider (GTK) installs when it is made, so an
+/// app that registers the built-in providers has it; else nobody (the proxy refuses the request).
 /// After ``maximumAttempts`` refused answers the request fails (`SignIn`: `network`, saying so)
 /// and the next one asks afresh.
 public enum ProxyAuthentication {
     /// What the app answers a proxy's question with, on the main actor; `nil` cancels.
     public typealias Ask = @MainActor @Sendable (ProxyChallenge) async -> ProxyCredential?
 
+    /// The library's own question (the embedded provider's dialog), asked when the app set no
+    /// ``ask``: the challenge and the window to put the question over (`nil`: none known).
+    package typealias LibraryQuestion = @MainActor @Sendable (ProxyChallenge, WindowHandle?) async -> ProxyCredential?
+
+    /// The app's window for the questions of the requests made in this task (`SignIn`'s
+    /// interactive calls set the `parentWindow` of their parameters): what the library's dialog is
+    /// over when no sign-in window is there yet (discovery).
+    @TaskLocal package static var questionWindow: WindowHandle?
+
     /// How many answers a proxy may refuse before the request fails.
     public static let maximumAttempts = 3
 
     private struct State {
         var ask: Ask?
+        var libraryQuestion: LibraryQuestion?
         /// The credential each proxy (`host:port`) accepted or was last given.
         var held: [String: ProxyCredential] = [:]
         /// Answers each proxy refused since its last question was settled.
@@ -52,11 +65,39 @@ public enum ProxyAuthentication {
 
     private static let state = Mutex(State())
 
-    /// The app's answer to a proxy's question; `nil` (the default): nobody is asked, and the
+    /// The app's answer to a proxy's question; `nil` (the default): the library's own dialog asks
+    /// the person when an embedded provider was made (a GTK app), else nobody is asked and the
     /// request goes on without a password (the proxy refuses it).
     public static var ask: Ask? {
         get { state.withLock { $0.ask } }
         set { state.withLock { $0.ask = newValue } }
+    }
+
+    /// The library's own question, asked when the app set no ``ask``: the embedded provider
+    /// installs its dialog here. The app's ``ask`` always comes first.
+    package static var libraryQuestion: LibraryQuestion? {
+        get { state.withLock { $0.libraryQuestion } }
+        set { state.withLock { $0.libraryQuestion = newValue } }
+    }
+
+    /// Whether a proxy's question reaches anyone: the app's ``ask`` or the library's dialog.
+    package static var canAsk: Bool {
+        state.withLock { $0.ask != nil || $0.libraryQuestion != nil }
+    }
+
+    /// Runs `operation` with `window` as ``questionWindow`` for the requests it makes.
+    nonisolated(nonsending)
+    package static func asking<Value>(
+        over window: WindowHandle?, _ operation: () async throws(WebAuthError) -> Value
+    ) async throws(WebAuthError) -> Value {
+        let outcome: Result<Value, WebAuthError> = await $questionWindow.withValue(window) {
+            do throws(WebAuthError) {
+                return .success(try await operation())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try outcome.get()
     }
 
     /// Forgets every credential held (for example when the person signs out of the network).
@@ -67,11 +108,14 @@ public enum ProxyAuthentication {
         }
     }
 
-    /// What a request answers `proxy`'s 407 with: the credential held, or the app's answer.
-    /// `retrying`: the proxy refused the credential given to this request. `nil`: no answer (no
-    /// ``ask``, the app cancelled, or ``maximumAttempts`` refused: see ``refusedTooOften(_:)``).
+    /// What a request answers `proxy`'s 407 with: the credential held, or the app's answer (the
+    /// library's dialog, over `window`, when the app set no ``ask``). `retrying`: the proxy refused
+    /// the credential given to this request. `nil`: no answer (nobody to ask, the question was
+    /// cancelled, or ``maximumAttempts`` refused: see ``refusedTooOften(_:)``).
     @MainActor
-    package static func answer(proxy: String, realm: String?, basic: Bool, retrying: Bool) async -> ProxyCredential? {
+    package static func answer(
+        proxy: String, realm: String?, basic: Bool, retrying: Bool, over window: WindowHandle? = nil
+    ) async -> ProxyCredential? {
         let pending: Task<ProxyCredential?, Never>? = state.withLock { state in
             if basic { state.basic.insert(proxy) } else { state.basic.remove(proxy) }
             if let asking = state.asking[proxy] { return asking }
@@ -82,9 +126,15 @@ public enum ProxyAuthentication {
             } else if state.held[proxy] != nil {
                 return nil
             }
-            guard let ask = state.ask else { return nil }
             let challenge = ProxyChallenge(proxy: proxy, realm: realm, attempt: state.refused[proxy, default: 0] + 1)
-            let task = Task { @MainActor in await ask(challenge) }
+            let task: Task<ProxyCredential?, Never>
+            if let ask = state.ask {
+                task = Task { @MainActor in await ask(challenge) }
+            } else if let library = state.libraryQuestion {
+                task = Task { @MainActor in await library(challenge, window) }
+            } else {
+                return nil
+            }
             state.asking[proxy] = task
             return task
         }
@@ -110,6 +160,16 @@ public enum ProxyAuthentication {
     /// the connection before a POST's body is sent.
     package static func heldBasicCredential(for proxy: String) -> ProxyCredential? {
         state.withLock { $0.basic.contains(proxy) ? $0.held[proxy] : nil }
+    }
+
+    /// `proxy` refused the credential held in a way no request can answer again (a proxy that says
+    /// 401 instead of 407 to a wrong password): the credential is dropped, and the next request asks afresh.
+    package static func refusedForGood(_ proxy: String) {
+        state.withLock { state in
+            guard state.asking[proxy] == nil else { return }
+            state.held[proxy] = nil
+            state.refused[proxy] = nil
+        }
     }
 
     /// Whether `proxy` refused ``maximumAttempts`` answers; reading it settles the question, so

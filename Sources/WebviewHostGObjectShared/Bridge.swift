@@ -124,7 +124,7 @@ public func wvh_bridge_application_free(_ bridge: UnsafeMutableRawPointer?) {
         guard let bridge, let done else { return }
         let application = Unmanaged<BridgedApplication>.fromOpaque(bridge).takeUnretainedValue().application
         let identifier = accountIdentifier.map { String(cString: $0) } ?? ""
-        let scopeList = InteractiveCall.strings(scopes)
+        let scopeList = StringArray.copy(scopes)
         let call = CompletedCall(done: done, data: data, cancellable: cancellable)
         let task = Task { @MainActor in
             do throws(WebAuthError) {
@@ -160,7 +160,7 @@ public func wvh_bridge_application_free(_ bridge: UnsafeMutableRawPointer?) {
     case WVH_DEVICE_CODE_DISPLAY_APP: shown = .app { challenge in events?.emit(challenge) }
     default: shown = .automatic
     }
-    let parameters = DeviceCodeParameters(scopes: InteractiveCall.strings(scopes), display: shown)
+    let parameters = DeviceCodeParameters(scopes: StringArray.copy(scopes), display: shown)
     let call = CompletedCall(done: done, data: data, cancellable: cancellable)
     let task = Task { @MainActor in
         defer { events?.stop() }

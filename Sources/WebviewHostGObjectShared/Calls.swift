@@ -29,24 +29,12 @@ enum InteractiveCall {
         if values.timeout_seconds > 0 { webview.timeout = .milliseconds(Int64(values.timeout_seconds * 1000)) }
         webview.prefersEphemeralWebBrowserSession = values.ephemeral != 0
         return InteractiveTokenParameters(
-            scopes: strings(values.scopes), webviewParameters: webview, prompt: text(values.prompt).map(Prompt.init(rawValue:)),
+            scopes: StringArray.copy(values.scopes), webviewParameters: webview, prompt: text(values.prompt).map(Prompt.init(rawValue:)),
             loginHint: text(values.login_hint))
     }
 
     static func text(_ value: UnsafePointer<CChar>?) -> String? {
         value.map { String(cString: $0) }
-    }
-
-    /// A `NULL`-terminated C string array.
-    static func strings(_ array: UnsafePointer<UnsafePointer<CChar>?>?) -> [String] {
-        guard let array else { return [] }
-        var result: [String] = []
-        var index = 0
-        while let item = array[index] {
-            result.append(String(cString: item))
-            index += 1
-        }
-        return result
     }
 }
 

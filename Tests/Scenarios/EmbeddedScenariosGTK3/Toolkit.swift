@@ -118,6 +118,16 @@ enum Toolkit {
         gtk_widget_get_window(wvh_widget(window)).flatMap { gdk_window_get_frame_clock($0) }
     }
 
+    /// The text in the `GtkEntry` `entry` (`gtk_entry_get_text`).
+    static func entryText(_ entry: UnsafeMutableRawPointer) -> String {
+        gtk_entry_get_text(wvh_entry(entry)).map { String(cString: $0) } ?? ""
+    }
+
+    /// Puts `text` in the `GtkEntry` `entry` (`gtk_entry_set_text`).
+    static func setEntryText(_ entry: UnsafeMutableRawPointer, _ text: String) {
+        gtk_entry_set_text(wvh_entry(entry), text)
+    }
+
     /// What a screen reader is given for `widget` (its ATK object's name).
     static func accessibleName(of widget: UnsafeMutableRawPointer) -> String? {
         atk_object_get_name(gtk_widget_get_accessible(wvh_widget(widget))).map { String(cString: $0) }

@@ -114,6 +114,16 @@ enum Toolkit {
         gtk_widget_get_frame_clock(wvh_widget(window))
     }
 
+    /// The text in the `GtkEntry` `entry` (`gtk_editable_get_text`).
+    static func entryText(_ entry: UnsafeMutableRawPointer) -> String {
+        gtk_editable_get_text(OpaquePointer(entry)).map { String(cString: $0) } ?? ""
+    }
+
+    /// Puts `text` in the `GtkEntry` `entry` (`gtk_editable_set_text`).
+    static func setEntryText(_ entry: UnsafeMutableRawPointer, _ text: String) {
+        gtk_editable_set_text(OpaquePointer(entry), text)
+    }
+
     /// What a screen reader is given for `widget`: GTK 4.8 has no getter for an accessible
     /// property (the page is checked from inside instead).
     static func accessibleName(of widget: UnsafeMutableRawPointer) -> String? { nil }

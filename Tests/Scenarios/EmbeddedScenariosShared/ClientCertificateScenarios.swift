@@ -240,7 +240,7 @@ extension EmbeddedScenarios {
 
     /// A shown dialog whose title matches `title` (a regular expression, from its start), waited
     /// for up to `limit`; `nil` at once when `done` says there is nothing more to wait for.
-    @MainActor private static func waitForDialog(
+    @MainActor static func waitForDialog(
         titled title: String, within limit: Duration = Patience.event, orUntil done: () -> Bool = { false }
     ) async -> UnsafeMutableRawPointer? {
         let pattern = try? NSRegularExpression(pattern: "^" + title)

@@ -67,3 +67,100 @@ extension EmbeddedScenarios {
         return facts
     }
 }
+
+extension EmbeddedScenarios {
+    // The library's own question for a proxy's password (the desktop's proxy: the test sets
+    // http_proxy; the app set no ProxyAuthentication.ask): a session in the library's window, the
+    // dialog answered with real key events (xdotool). arguments: `right <user> <password>` (then a
+    // session in the app's own view, which must not ask again), `cancel`, `wrong-thrice <user>`
+    // (a proxy that says 407 to each wrong one), `wrong-once <user>` (tinyproxy, which says 401).
+    static let proxyPasswordDialog: Scenario = { arguments in
+        let variant = arguments[0]
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        idp.route("/authorize-window") { _ in .redirect(callback.url("/callback") + "?code=window&state=xyz") }
+        idp.route("/authorize-view") { _ in .redirect(callback.url("/callback") + "?code=view&state=xyz") }
+        var facts = ScenarioReport()
+        let shots = ProcessInfo.processInfo.environment["WVH_PROXY_SCREENSHOT"]
+        // The README's picture shows the question over an app's window.
+        let appWindow = shots == nil ? nil : Probes.makeAppWindow()
+        var parameters = windowParameters(parent: appWindow)
+        parameters.timeout = Patience.scaled(.seconds(90))
+        let inWindow = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize-window"))
+        var shown: [String] = []
+        var overSignInWindow: [String] = []
+        var fieldNames: [String] = []
+        /// Waits for the proxy's question, records its texts, then types `user` and `password` with
+        /// xdotool (Tab between them) and presses Return, or presses Escape when `user` is `nil`;
+        /// `false` when no question came.
+        @MainActor func answer(_ user: String?, _ password: String = "") async -> Bool {
+            let keys = user.map { ["type \($0)", "key Tab", "type \(password)"] } ?? []
+            let title = "Sign in to the proxy"
+            guard let dialog = await waitForDialog(titled: title + "$", within: Patience.scaled(.seconds(40)), orUntil: { inWindow.result != nil })
+            else {
+                return false
+            }
+            shown.append("window: " + title)
+            shown += Probes.labelTexts(in: dialog)
+            let parent = gtk_window_get_transient_for(wvh_window(dialog)).map { UnsafeMutableRawPointer($0) }
+            overSignInWindow.append(parent != nil && parent == inWindow.webview.flatMap { Toolkit.window(of: $0) } ? "sign-in window" : "other")
+            let entries = Probes.descendants(of: dialog).filter {
+                g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer($0)), gtk_entry_get_type()) != 0
+            }
+            if fieldNames.isEmpty { fieldNames = entries.map { Toolkit.accessibleName(of: $0) ?? "(none)" } }
+            if let shots {
+                // For the README's picture only (never in a test run): what is typed shows, then time to paint.
+                for key in keys { _ = xdotool("search --onlyvisible --name '^\(title)$' windowfocus \(key)") }
+                await ScenarioHost.idle(.milliseconds(800))
+                _ = g_spawn_command_line_sync("import -window root \(shots)", nil, nil, nil, nil)
+            }
+            let slot = Probes.weakPointer(to: dialog)
+            let answered = { slot.pointee.map { gtk_widget_get_visible(wvh_widget($0)) == 0 } ?? true }
+            // On a loaded machine a dialog just mapped may not have the keyboard yet: keys it did
+            // not take are sent again, from empty fields with the first one focused, and Return only
+            // once the fields hold what was typed (a lost key would send a wrong password).
+            let typed = { entries.map { Toolkit.entryText($0) } == (user.map { [$0, password] } ?? entries.map { Toolkit.entryText($0) }) }
+            for attempt in 1...5 {
+                guard !answered() else { break }
+                for entry in entries { Toolkit.setEntryText(entry, "") }
+                if let first = entries.first { gtk_widget_grab_focus(wvh_widget(first)) }
+                for key in keys { _ = xdotool("search --onlyvisible --name '^\(title)$' windowfocus \(key)") }
+                guard await ScenarioHost.wait(upTo: Patience.scaled(.seconds(3)), until: typed) else { continue }
+                _ = xdotool("search --onlyvisible --name '^\(title)$' windowfocus key \(user == nil ? "Escape" : "Return")")
+                if await ScenarioHost.wait(upTo: attempt < 5 ? Patience.scaled(.seconds(6)) : Patience.event, until: answered) { break }
+            }
+            return true
+        }
+        switch variant {
+        case "right":
+            _ = await answer(arguments[1], arguments[2])
+        case "cancel":
+            _ = await answer(nil)
+        case "wrong-once":
+            _ = await answer(arguments[1], "wrong-secret")
+        default:  // wrong-thrice
+            for attempt in 1...3 {
+                _ = await answer(arguments[1], "wrong-secret-\(attempt)")
+            }
+        }
+        facts.merge(inWindow.facts(try await inWindow.outcome(within: Patience.scaled(.seconds(150))), prefix: "window."))
+        if variant == "right" {
+            // The app's own view through the same proxy: the credential is held, nobody is asked.
+            let window = Toolkit.makeWindow(width: 700, height: 560)
+            let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
+            Toolkit.setChild(view, of: window)
+            Toolkit.show(window)
+            let inView = SessionRun(
+                redirectURI: callback.url("/callback"), parameters: WebviewParameters(customWebview: WebviewHandle(view)),
+                authorizationURL: idp.url("/authorize-view"))
+            facts.merge(inView.facts(try await inView.outcome(), prefix: "view."))
+        }
+        facts[.idpPort] = idp.port
+        facts[.authorizeRequests] = idp.requests(to: "/authorize-window").count
+        facts[.proxyDialogs] = shown + Probes.visibleDialogTitles()
+        facts[.proxyDialogOverSignInWindow] = overSignInWindow
+        facts[.proxyFieldNames] = fieldNames
+        _ = appWindow
+        return facts
+    }
+}

@@ -46,3 +46,110 @@ extension EmbeddedWebviewProviderTests {
         #expect(carried.contains("GET /authorize-window") && carried.contains("GET /authorize-view"), "\(carried)")
     }
 }
+
+/// The library's own question for a proxy's password (issue 33): the app set no
+/// `ProxyAuthentication.ask`, so the embedded provider's dialog asks, answered with real key
+/// events (xdotool) through a real proxy (tinyproxy with Basic auth).
+extension EmbeddedWebviewProviderTests {
+    func proxyDialogRun(_ proxy: RecordingProxy, _ arguments: String..., on platform: Platform) async throws -> ScenarioReport {
+        try await proxyDialogRun(url: proxy.url, arguments, on: platform)
+    }
+
+    func proxyDialogRun(url: String, _ arguments: String..., on platform: Platform) async throws -> ScenarioReport {
+        try await proxyDialogRun(url: url, arguments, on: platform)
+    }
+
+    func proxyDialogRun(url: String, _ arguments: [String], on platform: Platform) async throws -> ScenarioReport {
+        let home = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        return try await ScenarioRunner.run(
+            EmbeddedScenario.proxyPasswordDialog, in: platform.toolkit.program, arguments: arguments,
+            environment: [
+                "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+                "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+                "http_proxy": url, "no_proxy": "", "XDG_CURRENT_DESKTOP": "",
+            ],
+            timeout: Patience.scaled(.seconds(240)), display: platform.display)
+    }
+
+    @Test("A proxy that asks for a password and no app answer: the library's dialog asks once, over the sign-in window; the window and the app's view load through the proxy",
+          arguments: Platform.x11)
+    func proxyPasswordInTheLibrarysDialog(_ platform: Platform) async throws {
+        let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
+        defer { proxy.stop() }
+        let report = try await proxyDialogRun(proxy, "right", "alice-proxy", "proxy-secret", on: platform)
+        #expect(report[.outcome.prefixed(by: "window.")] == "success", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
+        #expect(report[.code.prefixed(by: "window.")] == "window")
+        #expect(report[.outcome.prefixed(by: "view.")] == "success", "\(report[.errorMessage.prefixed(by: "view.")] ?? "")")
+        #expect(report[.code.prefixed(by: "view.")] == "view")
+        let dialogs = report[.proxyDialogs] ?? []
+        #expect(dialogs.filter { $0 == "window: Sign in to the proxy" }.count == 1, "asked once, nothing left open: \(dialogs)")
+        #expect(dialogs.contains("The proxy 127.0.0.1:\(proxy.port) asks for a user name and password for “Tinyproxy” to connect to the sign-in server.\n\n"
+            + "They are kept in memory until the app quits, never saved to disk."), "names the proxy and its realm: \(dialogs)")
+        #expect(dialogs.contains("User name") && dialogs.contains("Password"), "labelled fields: \(dialogs)")
+        #expect(!dialogs.contains { $0.hasPrefix("still open") }, "\(dialogs)")
+        #expect(report[.proxyDialogOverSignInWindow] == ["sign-in window"])
+        if platform.toolkit == .gtk3 {
+            #expect(report[.proxyFieldNames] == ["User name", "Password"], "a screen reader's names for the fields")
+        }
+        let carried = proxy.paths(at: "127.0.0.1:\(report[.idpPort] ?? 0)")
+        #expect(carried.contains("GET /authorize-window") && carried.contains("GET /authorize-view"), "\(carried)")
+    }
+
+    @Test("Cancel in the library's proxy dialog ends the sign-in at once with a network error that says so", arguments: Platform.x11)
+    func proxyPasswordDialogCancelled(_ platform: Platform) async throws {
+        let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
+        defer { proxy.stop() }
+        let report = try await proxyDialogRun(proxy, "cancel", on: platform)
+        #expect(report[.outcome.prefixed(by: "window.")] == "network", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
+        let message = report[.errorMessage.prefixed(by: "window.")] ?? ""
+        #expect(message.contains("The proxy 127.0.0.1:\(proxy.port) asks for a user name and password") && message.contains("cancelled"), "\(message)")
+        let dialogs = report[.proxyDialogs] ?? []
+        #expect(dialogs.filter { $0 == "window: Sign in to the proxy" }.count == 1 && !dialogs.contains { $0.hasPrefix("still open") }, "\(dialogs)")
+        #expect(report[.authorizeRequests] == 0, "nothing reached the sign-in server")
+    }
+
+    @Test("A wrong proxy password three times in the library's dialog: asked three times (saying the proxy refused), then a network error saying so",
+          arguments: Platform.x11)
+    func proxyPasswordDialogRefusedThrice(_ platform: Platform) async throws {
+        // A proxy that says 407 to each wrong password, as squid does (tinyproxy says 401: below).
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let log = folder.appendingPathComponent("requests.log")
+        let refusing = try CleanSpawn(
+            ["python3", Checkout.fixture("Proxy/refusing_proxy.py").path, log.path], environment: ProcessInfo.processInfo.environment,
+            processGroup: true)
+        defer {
+            kill(-refusing.pid, SIGTERM)
+            _ = refusing.waitForExit()
+        }
+        let port = try #require(String(decoding: refusing.output!.availableData, as: UTF8.self).split(separator: "\n").first.flatMap { Int($0) })
+        let report = try await proxyDialogRun(url: "http://127.0.0.1:\(port)", "wrong-thrice", "alice-proxy", on: platform)
+        #expect(report[.outcome.prefixed(by: "window.")] == "network", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
+        let message = report[.errorMessage.prefixed(by: "window.")] ?? ""
+        #expect(message.contains("The proxy 127.0.0.1:\(port) refused the user name and password 3 times"), "\(message)")
+        #expect(!message.contains("wrong-secret"), "no password in the message")
+        let dialogs = report[.proxyDialogs] ?? []
+        #expect(dialogs.filter { $0 == "window: Sign in to the proxy" }.count == 3, "\(dialogs)")
+        let refused = "The proxy refused the last user name and password. Try again."
+        #expect(dialogs.filter { $0.contains(refused) }.count == 2, "the second and third say the proxy refused: \(dialogs)")
+        #expect(dialogs.filter { $0.contains("This is the last try") }.count == 1, "\(dialogs)")
+        #expect(!dialogs.contains { $0.hasPrefix("still open") }, "\(dialogs)")
+        let requests = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n") ?? []
+        #expect(requests.filter { $0.hasSuffix(" with") }.count == 3, "the three answers went to the proxy: \(requests)")
+    }
+
+    @Test("A proxy that says 401 to a wrong password (tinyproxy): the sign-in ends at once with a network error saying so, no second question that could not be used",
+          arguments: Platform.x11)
+    func proxyPasswordDialogRefusedWith401(_ platform: Platform) async throws {
+        let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
+        defer { proxy.stop() }
+        let report = try await proxyDialogRun(proxy, "wrong-once", "alice-proxy", on: platform)
+        #expect(report[.outcome.prefixed(by: "window.")] == "network", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
+        let message = report[.errorMessage.prefixed(by: "window.")] ?? ""
+        #expect(message.contains("The proxy 127.0.0.1:\(proxy.port) refused the user name and password with 401"), "\(message)")
+        let dialogs = report[.proxyDialogs] ?? []
+        #expect(dialogs.filter { $0 == "window: Sign in to the proxy" }.count == 1 && !dialogs.contains { $0.hasPrefix("still open") }, "\(dialogs)")
+    }
+}

@@ -142,6 +142,38 @@ extension GlewlwydSignInTests {
         #expect(report[.proxyAsks] == 1, "asked once for the whole run")
     }
 
+    @Test("A proxy that asks for a password and no app answer: the library's dialog asks once (during discovery, before any sign-in window), answered by keyboard; the view's pages and SignIn's requests of a sign-in, renewal, sign-out and device code all use that answer")
+    func proxyPasswordInTheLibrarysDialog() async throws {
+        let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
+        defer { proxy.stop() }
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        var environment = try gnomeProxyEnvironment(desktop: desktop, port: proxy.port)
+        environment["SIGNIN_PROXY_DIALOG"] = "alice-proxy proxy-secret"
+        let report = try await proxiedRun(.throughProxy, ["window", server.clientID, server.deviceClientID], environment: environment)
+        expectEverythingThrough(proxy, report)
+        #expect(report[.proxyAsks] == 1, "asked once for the whole run: \(report[.proxyDialogTexts] ?? [])")
+        #expect(report[.proxyDialogTexts]?.contains { $0.hasPrefix("The proxy 127.0.0.1:\(proxy.port) asks for a user name and password") } == true,
+                "\(report[.proxyDialogTexts] ?? [])")
+    }
+
+    @Test("Cancel in the library's proxy dialog during discovery: the sign-in fails at once with a network error that says the question was cancelled, no page shown")
+    func proxyPasswordDialogCancelledInDiscovery() async throws {
+        let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
+        defer { proxy.stop() }
+        let desktop = try TestDesktop(browserCommand: nil)
+        defer { desktop.remove() }
+        var environment = try gnomeProxyEnvironment(desktop: desktop, port: proxy.port)
+        environment["SIGNIN_PROXY_DIALOG"] = "cancel"
+        let report = try await proxiedRun(.throughProxy, ["window", server.clientID, server.deviceClientID], environment: environment)
+        #expect(report[.outcome] == "network", "\(report[.message] ?? "")")
+        let message = report[.message] ?? ""
+        #expect(message.contains("asks for a user name and password") && message.contains("the question was cancelled"), "\(message)")
+        #expect(report[.proxyAsks] == 1)
+        let glewlwyd = "\(server.issuer.host ?? ""):\(server.issuer.port ?? 80)"
+        #expect(!proxy.paths(at: glewlwyd).contains("GET \(server.issuer.path)/auth"), "no sign-in page was loaded")
+    }
+
     @Test("The desktop's proxy is down: the sign-in fails at once with a network error that names the proxy")
     func proxyDown() async throws {
         let port = try RecordingProxy.freePort()

@@ -17,21 +17,9 @@ struct GlewlwydServer: Sendable {
     static let port = ProcessInfo.processInfo.environment["SIGNIN_TESTS_GLEWLWYD_PORT"] ?? freeLoopbackPort()
 
     /// A TCP port nothing listens on at 127.0.0.1, found by binding port 0 and letting go.
+    /// A port nothing listens on now (``RecordingProxy/freePort()``); 4617 if none could be had.
     private static func freeLoopbackPort() -> String {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard socket >= 0 else { return "4617" }
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        return bound ? String(UInt16(bigEndian: address.sin_port)) : "4617"
+        (try? RecordingProxy.freePort()).map(String.init) ?? "4617"
     }
 
     let stateDirectory: URL

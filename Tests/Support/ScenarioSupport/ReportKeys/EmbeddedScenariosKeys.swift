@@ -207,6 +207,14 @@ extension ReportKey where Value == [String] {
     public static var appChooserRequests: Self { .init("appChooserRequests") }
     /// The questions ProxyAuthentication.ask got, `host:port attempt` (`proxy-password`).
     public static var proxyQuestions: Self { .init("proxyQuestions") }
+    /// Each of the library's proxy questions, in order: its title, then its texts; then any dialog
+    /// still open (`proxy-password-dialog`).
+    public static var proxyDialogs: Self { .init("proxyDialogs") }
+    /// What each proxy question was over: "sign-in window" or "other" (`proxy-password-dialog`).
+    public static var proxyDialogOverSignInWindow: Self { .init("proxyDialogOverSignInWindow") }
+    /// The screen reader's names of the question's fields, GTK 3 only: GTK 4 has no call to read
+    /// them, "(none)" there (`proxy-password-dialog`).
+    public static var proxyFieldNames: Self { .init("proxyFieldNames") }
     /// The sites `WebAuthSession.clearSiteData` deleted the data of (`site-data`).
     public static var clearedSites: Self { .init("clearedSites") }
     /// Every navigation decision and load event of the caller's view after the caller resumed (`ViewLoadLog`).

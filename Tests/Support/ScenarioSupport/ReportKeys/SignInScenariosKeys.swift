@@ -26,7 +26,8 @@ extension ReportKey where Value == String {
 }
 
 extension ReportKey where Value == Int {
-    /// How many times the app was asked for the proxy's password (`through-proxy`).
+    /// How many times the app (or, with SIGNIN_PROXY_DIALOG, the library's dialog) asked for the
+    /// proxy's password (`through-proxy`).
     public static var proxyAsks: Self { .init("proxyAsks") }
     public static var accessTokenLength: Self { .init("accessTokenLength") }
 }
@@ -76,4 +77,9 @@ extension ReportKey where Value == Int {
     /// Resident memory (kB) after 5 sign-ins, and after all of them (`rss-sign-ins`).
     public static var rssAfterWarmUp: Self { .init("rssAfterWarmUp") }
     public static var rssAfterAll: Self { .init("rssAfterAll") }
+}
+
+extension ReportKey where Value == [String] {
+    /// The texts of the library's proxy dialogs, in order (`through-proxy` with SIGNIN_PROXY_DIALOG).
+    public static var proxyDialogTexts: Self { .init("proxyDialogTexts") }
 }
