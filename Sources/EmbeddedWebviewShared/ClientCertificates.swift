@@ -12,7 +12,7 @@ import WebviewHost
 /// (`CLIENT_CERTIFICATE_REQUESTED`), and the PIN its token asks for
 /// (`CLIENT_CERTIFICATE_PIN_REQUESTED`): the app's ``ClientCertificate``, loaded when the session
 /// prepares, else one the person chooses among those on their PKCS #11 tokens (remembered per
-/// host for the rest of the app's run). The answer is never stored in WebKit
+/// host for the rest of the app's run, in ``ClientCertificateChoices``). The answer is never stored in WebKit
 /// (`WEBKIT_CREDENTIAL_PERSISTENCE_NONE`): a caller's view, and the library's next sessions, do
 /// not offer it after this session unless the library answers again.
 @MainActor
@@ -35,8 +35,6 @@ struct ClientCertificates {
     /// Requests for a host whose certificate is being chosen (the page's other connections): they
     /// get the same answer as the first.
     var waiting: [String: [GObjectRef<WebKitDifferences.AuthenticationRequest>]] = [:]
-    /// The person's choice per host, for the rest of the app's run (as MSAL for macOS does).
-    static var remembered: [String: TokenCertificate] = [:]
 
     /// No certificate: a server that asks ends the session.
     init() { given = nil }
@@ -86,7 +84,7 @@ extension EmbeddedWebviewSession {
             offer(certificate.pointer, to: request, host: host)
             return true
         }
-        if let remembered = ClientCertificates.remembered[host] {
+        if let remembered = settings.certificateChoices[host] {
             use(remembered, for: request, host: host)
             return true
         }
@@ -139,7 +137,7 @@ extension EmbeddedWebviewSession {
                     .userCanceled, "The person cancelled the choice of a client certificate for \(host)."))
                 return
             }
-            ClientCertificates.remembered[host] = chosen
+            self.settings.certificateChoices[host] = chosen
             self.use(chosen, for: pending.pointer, host: host)
         }
     }
@@ -188,7 +186,7 @@ extension EmbeddedWebviewSession {
             clientCertificates.chosen = chosen
             offer(certificate.pointer, to: request, host: host)
         } catch {
-            ClientCertificates.remembered[host] = nil
+            settings.certificateChoices[host] = nil
             endForCertificate(request, WebAuthError(
                 .clientCertificateRequired,
                 "The certificate \(chosen.name) on \(chosen.tokenLabel) could not be used: \(error.message). Check that its token is still there.",

@@ -126,15 +126,22 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
 
     /// The application id naming the persistent data folder. When `nil` (the default), the id
     /// of the default `GApplication` is used, else the program name (`g_get_prgname()`, else the
-    /// executable's name). Set it before the first sign-in.
-    @MainActor public static var applicationID: String?
+    /// executable's name). Set it before the first sign-in: a session keeps the value it started
+    /// with, and each application id has its own persistent context for the life of the process.
+    ///
+    /// The process's value, except inside `WebviewProviderRegistry.withIsolatedRegistry`, where a
+    /// task (a test) has its own.
+    @MainActor public static var applicationID: String? {
+        get { EmbeddedProviderSettings.applicationID.value }
+        set { EmbeddedProviderSettings.applicationID.value = newValue }
+    }
 
     /// Signs the person out of every site the library-owned window signed in to: deletes the
-    /// persistent context's cookies, storage and caches. Main thread; completes on the main thread.
+    /// persistent context's (that of ``applicationID``) cookies, storage and caches. Main thread; completes on the main thread.
     /// - Throws: the ``GLibError`` WebKit reported.
     @MainActor
     public static func clearPersistentData() async throws {
-        try await SignInWebContexts.clearPersistentData()
+        try await SignInWebContexts.clearPersistentData(applicationID: applicationID)
     }
 
     /// ``clearPersistentData()`` with a completion handler, called once on the main thread with

@@ -173,7 +173,8 @@ extension EmbeddedWebviewSession {
     /// Starts the system's handler for `url` (``ExternalAppLaunch``, near the view's window).
     /// Reported as finished so spinners stop.
     private func launch(_ url: URL) {
-        ExternalAppLaunch.open(url, window: window?.window ?? webView.flatMap { WebKitDifferences.toplevelWindow(of: $0) })
+        ExternalAppLaunch.open(
+            url, window: window?.window ?? webView.flatMap { WebKitDifferences.toplevelWindow(of: $0) }, toolkit: settings.toolkit)
         window?.loadEnded()
         reporter.didFinishLoad(url)
     }

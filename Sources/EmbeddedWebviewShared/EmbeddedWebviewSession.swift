@@ -66,10 +66,15 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     var deviceChallengeAnswered: Set<URL> = []
     /// The client certificate the app gave, loaded in ``prepare()`` (see `ClientCertificates`).
     var clientCertificates = ClientCertificates()
+    /// The provider's settings and the toolkit as they were in the task that made the session:
+    /// what its callbacks, which run in no task, read (see ``SessionSettings``).
+    let settings: SessionSettings
 
+    /// Made in the task that starts the session, which it takes its ``settings`` from.
     init(request: WebAuthRequest, reporter: WebAuthSessionReporter) {
         self.request = request
         self.reporter = reporter
+        settings = SessionSettings()
     }
 
     private var usesCustomWebview: Bool { request.parameters.customWebview != nil }
@@ -79,7 +84,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         if !usesCustomWebview, request.parameters.prefersEphemeralWebBrowserSession {
             try await SignInWebContexts.resetEphemeral()
         }
-        if !usesCustomWebview { await SignInAppearance.readDesktopPreference() }
+        if !usesCustomWebview { await SignInAppearance.readDesktopPreference(follows: settings.followsDesktopColorScheme) }
         try await installSignInCookies()
         return request.redirectURI.url
     }
@@ -95,7 +100,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             guard parameters.signInCookiesInCustomWebview else { return }
             manager = WebKitDifferences.cookieManager(ofView: wvh_web_view(custom.pointer))
         } else {
-            manager = WebKitDifferences.cookieManager(of: SignInWebContexts.context(ephemeral: parameters.prefersEphemeralWebBrowserSession))
+            manager = WebKitDifferences.cookieManager(
+                of: SignInWebContexts.context(ephemeral: parameters.prefersEphemeralWebBrowserSession, applicationID: settings.applicationID))
         }
         let jar = try await SignInCookieJar.install(parameters.signInCookies, in: manager)
         if dismissed {
@@ -131,20 +137,21 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             // A window made ahead of time (prewarm) when one waits, else a new one.
             let ephemeral = request.parameters.prefersEphemeralWebBrowserSession
             // This session's route for the shared context: the app's proxy or the desktop's.
-            SignInProxy.apply(request.parameters.networkProxy, to: SignInWebContexts.context(ephemeral: ephemeral))
-            let window = PrewarmedWindows.take(ephemeral: ephemeral)
-                ?? SignInWindow(context: SignInWebContexts.context(ephemeral: ephemeral))
+            let context = SignInWebContexts.context(ephemeral: ephemeral, applicationID: settings.applicationID)
+            SignInProxy.apply(request.parameters.networkProxy, to: context)
+            let window = PrewarmedWindows.take(ephemeral: ephemeral, applicationID: settings.applicationID)
+                ?? SignInWindow(context: context)
             window.configure(parameters: request.parameters) { [weak self] in
                 self?.reporter.fail(.userCanceled())
             }
             self.window = window
             view = window.webView
-            appearance = SignInAppearance.applyForWindow()
+            appearance = SignInAppearance.applyForWindow(follows: settings.followsDesktopColorScheme)
         }
         webView = view
         reporter.setWebview(WebviewHandle(view))
         attachHandlers(to: view)
-        surface = SignInSurface.apply(to: view)
+        surface = SignInSurface.apply(to: view, allowed: settings.allowedPermissions)
         if request.parameters.advertisesDeviceChallenge { deviceChallengeAdvertisement = PKeyAuthAdvertisement(on: view) }
         let canHandOver = reporter.canHandOverToSystemBrowser
         pageWatch = SignInPageWatch(
@@ -218,15 +225,16 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             self.window = nil
             webView = nil
             let ephemeral = request.parameters.prefersEphemeralWebBrowserSession
+            let applicationID = settings.applicationID
             if request.parameters.networkProxy != nil {
-                SignInProxy.apply(nil, to: SignInWebContexts.context(ephemeral: ephemeral))
+                SignInProxy.apply(nil, to: SignInWebContexts.context(ephemeral: ephemeral, applicationID: applicationID))
             }
             whenIdle { [self] in
                 surface?.end()
                 connections.disconnectAll()
                 window.destroy()
-                SignInWebContexts.tightenPersistentFolders()
-                PrewarmedWindows.sessionEnded(ephemeral: ephemeral)
+                SignInWebContexts.tightenPersistentFolders(applicationID: applicationID)
+                PrewarmedWindows.sessionEnded(ephemeral: ephemeral, applicationID: applicationID)
             }
             return
         }

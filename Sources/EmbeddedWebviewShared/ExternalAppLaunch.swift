@@ -15,10 +15,10 @@ import GLibSupport
 @MainActor
 enum ExternalAppLaunch {
     /// Starts the handler for `url` near `window` (a `GtkWindow *`; `nil` for the default
-    /// display). Nothing waits for it; a failure is logged (GLib's default handler, domain
-    /// WebviewHost).
-    static func open(_ url: URL, window: WebKitDifferences.Window?) {
-        let launchContext = WebKitDifferences.integration.launchContext(on: window.map { ToolkitWindow($0) })
+    /// display), with `toolkit`'s launch context (the session's: see `SessionSettings`). Nothing
+    /// waits for it; a failure is logged (GLib's default handler, domain WebviewHost).
+    static func open(_ url: URL, window: WebKitDifferences.Window?, toolkit: ToolkitIntegration) {
+        let launchContext = toolkit.launchContext(on: window.map { ToolkitWindow($0) })
         g_app_info_launch_default_for_uri_async(
             url.absoluteString, launchContext?.pointer, nil, AsyncReadyCallback.function,
             AsyncReadyCallback.userData { _, result in

@@ -15,7 +15,7 @@ import GLibSupport
 /// 2: light, 0: none), read over the session bus. With no portal, or no preference, GTK's own
 /// settings stand (`gtk-application-prefer-dark-theme`, a dark theme name), which WebKit follows
 /// by itself. The library's window is modal over the app and GTK settings are per display, so
-/// ``applyForWindow()`` sets the preference for the length of the session and ``restore()`` puts
+/// ``applyForWindow(follows:)`` sets the preference for the length of the session and ``restore()`` puts
 /// the app's value back. A caller's view is left to the app. Main thread.
 @MainActor
 final class SignInAppearance {
@@ -32,10 +32,11 @@ final class SignInAppearance {
         self.previous = previous
     }
 
-    /// Reads the portal's `color-scheme` (at most a second); remembers it for
-    /// ``applyForWindow()``. Never throws: no bus or no portal leaves GTK's settings in charge.
-    static func readDesktopPreference() async {
-        guard EmbeddedWebviewProvider.followsDesktopColorScheme, hasSessionBus else { return }
+    /// Reads the portal's `color-scheme` (at most a second) when the session `follows` it (its
+    /// ``EmbeddedWebviewProvider/followsDesktopColorScheme``); remembers it for
+    /// ``applyForWindow(follows:)``. Never throws: no bus or no portal leaves GTK's settings in charge.
+    static func readDesktopPreference(follows: Bool) async {
+        guard follows, hasSessionBus else { return }
         colorScheme = await withCheckedContinuation { (continuation: CheckedContinuation<UInt32?, Never>) in
             g_bus_get(G_BUS_TYPE_SESSION, nil, AsyncReadyCallback.function, AsyncReadyCallback.userData { _, result in
                 var error: UnsafeMutablePointer<GError>?
@@ -87,9 +88,9 @@ final class SignInAppearance {
     }
 
     /// Sets GTK's `gtk-application-prefer-dark-theme` to the portal's preference while the
-    /// library's window shows; `nil` when there is nothing to change.
-    static func applyForWindow() -> SignInAppearance? {
-        guard EmbeddedWebviewProvider.followsDesktopColorScheme, let scheme = colorScheme, scheme == 1 || scheme == 2,
+    /// library's window shows, when the session `follows` it; `nil` when there is nothing to change.
+    static func applyForWindow(follows: Bool) -> SignInAppearance? {
+        guard follows, let scheme = colorScheme, scheme == 1 || scheme == 2,
             let settings = gtk_settings_get_default()?.gObject
         else { return nil }
         let previous = preferDark(settings)

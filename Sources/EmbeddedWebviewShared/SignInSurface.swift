@@ -63,7 +63,7 @@ final class SignInSurface {
     /// Sets the view's settings for a sign-in and connects the surface's handlers. Call once per
     /// session, before the first load.
     static func apply(
-        to view: WebKitDifferences.WebView, allowed: Set<SignInPermission> = EmbeddedWebviewProvider.allowedPermissions
+        to view: WebKitDifferences.WebView, allowed: Set<SignInPermission>
     ) -> SignInSurface {
         let surface = SignInSurface(view: view, allowed: allowed)
         surface.applySettings()

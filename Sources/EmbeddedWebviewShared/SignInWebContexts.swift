@@ -7,28 +7,36 @@ import CGLib
 import Foundation
 import GLibSupport
 
-/// Where the library-owned sign-in windows keep web data: one persistent store and one
-/// ephemeral one, each made on first use and kept for the life of the process (a
-/// `WebKitWebContext` with its data manager in WebKitGTK 4.1, a `WebKitNetworkSession` in 6.0;
-/// ``WebKitDifferences`` makes them). TLS errors fail closed in both.
+/// Where the library-owned sign-in windows keep web data: one persistent store per application id
+/// (``EmbeddedWebviewProvider/applicationID``; an app has one) and one ephemeral one, each made on
+/// first use and kept for the life of the process (a `WebKitWebContext` with its data manager in
+/// WebKitGTK 4.1, a `WebKitNetworkSession` in 6.0; ``WebKitDifferences`` makes them). TLS errors
+/// fail closed in both.
 @MainActor
 enum SignInWebContexts {
-    private static var persistent: WebKitDifferences.DataStore?
+    private static var persistent: [String: WebKitDifferences.DataStore] = [:]
     private static var ephemeral: WebKitDifferences.DataStore?
+    /// The id the default resolved to when its persistent store was made: kept for the life of
+    /// the process, as the store is (a `GApplication` registered later does not move it).
+    private static var defaultApplicationID: String?
 
     /// Whether a store was made: WebKit's network process has started with this process's
     /// environment (what `EmbeddedWebviewProvider.allowNegotiate(to:)` sets is read only then).
-    static var started: Bool { persistent != nil || ephemeral != nil }
+    static var started: Bool { !persistent.isEmpty || ephemeral != nil }
 
-    /// The store for a session; `ephemeral` shares nothing with the persistent one.
-    static func context(ephemeral wantsEphemeral: Bool) -> WebKitDifferences.DataStore {
+    /// The store for a session; `ephemeral` shares nothing with the persistent one. The persistent
+    /// one is `applicationID`'s (``EmbeddedWebviewProvider/applicationID`` as set, `nil` for the
+    /// default: see ``resolvedApplicationID(_:)``).
+    static func context(ephemeral wantsEphemeral: Bool, applicationID: String?) -> WebKitDifferences.DataStore {
         if wantsEphemeral {
             if let ephemeral { return ephemeral }
             let store = WebKitDifferences.makeEphemeralStore()
             ephemeral = store
             return store
         }
-        if let persistent { return persistent }
+        let id = resolvedApplicationID(applicationID)
+        if let store = persistent[id] { return store }
+        let dataDirectory = dataDirectory(of: id), cacheDirectory = cacheDirectory(of: id)
         // Ours, 0700, before WebKit makes them with its own modes (see PrivateFolders).
         PrivateFolders.prepare(dataDirectory)
         PrivateFolders.prepare(cacheDirectory)
@@ -41,27 +49,30 @@ enum SignInWebContexts {
         let store = WebKitDifferences.makePersistentStore(
             dataDirectory: dataDirectory, cacheDirectory: cacheDirectory, cookieFile: cookieFile)
         umask(previousMask)
-        persistent = store
+        persistent[id] = store
+        if applicationID?.isEmpty ?? true { defaultApplicationID = id }
         return store
     }
+
     /// `$XDG_DATA_HOME/<application id>/webview-host`: the persistent context's data and cookies.
-    static var dataDirectory: URL {
+    static func dataDirectory(of applicationID: String) -> URL {
         URL(fileURLWithPath: String(cString: g_get_user_data_dir()))
             .appendingPathComponent(applicationID).appendingPathComponent("webview-host")
     }
 
     /// `$XDG_CACHE_HOME/<application id>/webview-host`: the persistent context's caches.
-    static var cacheDirectory: URL {
+    static func cacheDirectory(of applicationID: String) -> URL {
         URL(fileURLWithPath: String(cString: g_get_user_cache_dir()))
             .appendingPathComponent(applicationID).appendingPathComponent("webview-host")
     }
 
-    /// ``EmbeddedWebviewProvider/applicationID``, else the default `GApplication`'s id, else the
-    /// program name (`g_get_prgname()`, else the executable's name: GTK 3's `gtk_init` sets the
-    /// former from `argv[0]`, GTK 4's `gtk_init()` takes no arguments and leaves it unset, and
-    /// one shared fallback folder would mix the cookies of every such app).
-    static var applicationID: String {
-        if let id = EmbeddedWebviewProvider.applicationID, !id.isEmpty { return id }
+    /// `configured` (``EmbeddedWebviewProvider/applicationID``), else what the default resolved to
+    /// when its store was made, else the default `GApplication`'s id, else the program name (`g_get_prgname()`, else the executable's name: GTK 3's
+    /// `gtk_init` sets the former from `argv[0]`, GTK 4's `gtk_init()` takes no arguments and
+    /// leaves it unset, and one shared fallback folder would mix the cookies of every such app).
+    static func resolvedApplicationID(_ configured: String?) -> String {
+        if let id = configured, !id.isEmpty { return id }
+        if let defaultApplicationID { return defaultApplicationID }
         if let application = g_application_get_default(), let id = g_application_get_application_id(application) {
             return String(cString: id)
         }
@@ -70,12 +81,14 @@ enum SignInWebContexts {
         return executable.isEmpty ? "webview-host" : executable
     }
 
-    /// Removes group and other permission bits from everything the persistent context wrote so
-    /// far (nothing when it was never made). Called when a session of the library's window ends.
-    static func tightenPersistentFolders() {
-        guard persistent != nil else { return }
-        PrivateFolders.tighten(dataDirectory)
-        PrivateFolders.tighten(cacheDirectory)
+    /// Removes group and other permission bits from everything `applicationID`'s persistent
+    /// context wrote so far (nothing when it was never made). Called when a session of the
+    /// library's window ends.
+    static func tightenPersistentFolders(applicationID: String?) {
+        let id = resolvedApplicationID(applicationID)
+        guard persistent[id] != nil else { return }
+        PrivateFolders.tighten(dataDirectory(of: id))
+        PrivateFolders.tighten(cacheDirectory(of: id))
     }
 
     /// Empties the ephemeral context, so a session starts with nothing from an earlier one.
@@ -84,12 +97,14 @@ enum SignInWebContexts {
         try await clear(ephemeral)
     }
 
-    /// Deletes everything the persistent context stored; removes its folders if it was never made.
-    static func clearPersistentData() async throws {
-        if let persistent {
-            try await clear(persistent)
+    /// Deletes everything `applicationID`'s persistent context stored; removes its folders if it
+    /// was never made.
+    static func clearPersistentData(applicationID: String?) async throws {
+        let id = resolvedApplicationID(applicationID)
+        if let store = persistent[id] {
+            try await clear(store)
         } else {
-            for folder in [dataDirectory, cacheDirectory] where FileManager.default.fileExists(atPath: folder.path) {
+            for folder in [dataDirectory(of: id), cacheDirectory(of: id)] where FileManager.default.fileExists(atPath: folder.path) {
                 try FileManager.default.removeItem(at: folder)
             }
         }

@@ -23,7 +23,7 @@ extension EmbeddedWebviewProvider: WebviewSiteDataClearing {
         } else if parameters.prefersEphemeralWebBrowserSession {
             return []  // an ephemeral session keeps nothing between sign-ins
         } else {
-            manager = WebKitDifferences.websiteDataManager(of: SignInWebContexts.context(ephemeral: false))
+            manager = WebKitDifferences.websiteDataManager(of: SignInWebContexts.context(ephemeral: false, applicationID: EmbeddedWebviewProvider.applicationID))
         }
         let wanted = hosts.map { $0.lowercased() }
         let fetched: Result<[String], GLibError> = await withCheckedContinuation { continuation in

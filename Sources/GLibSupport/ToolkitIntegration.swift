@@ -1,4 +1,5 @@
 public import CGLib
+import Synchronization
 
 /// What the toolkit-neutral modules (``GLibSupport``, `SystemBrowserProvider`) need from the app's
 /// toolkit, supplied by the toolkit's module so that they never link GTK themselves: a process
@@ -74,7 +75,49 @@ public struct ToolkitIntegration: Sendable {
     }
 
     /// The app's toolkit, once its module installed it (main thread only).
-    @MainActor public static var current: ToolkitIntegration?
+    ///
+    /// Process-wide, except inside ``withIsolatedIntegration(_:isolation:_:)``, where the task and
+    /// its children see (and set) their scope's own. Task-local: what runs in no task (a GLib
+    /// callback) sees the process's, so a session takes the integration when it is made.
+    @MainActor public static var current: ToolkitIntegration? {
+        get {
+            if let scope = scope.get() { return scope.integration }
+            return processWide
+        }
+        set {
+            if let scope = scope.get() {
+                scope.integration = newValue
+            } else {
+                processWide = newValue
+            }
+        }
+    }
+
+    /// Runs `body` with `integration` as ``current`` for the current task and its children only (a
+    /// set of ``current`` inside changes it for the scope only), as
+    /// `WebviewProviderRegistry.withIsolatedRegistry` does for providers: so that parallel tests
+    /// each have their own toolkit. `GLibSupport` cannot see the registry's store (it does not
+    /// import `WebviewHost`), hence a scope of its own; a test that wants both nests the two.
+    public static func withIsolatedIntegration<Result>(
+        _ integration: ToolkitIntegration?,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Result
+    ) async rethrows -> Result {
+        try await scope.withValue(Scope(integration), operation: body, isolation: isolation)
+    }
+
+    @MainActor private static var processWide: ToolkitIntegration?
+    private static let scope = TaskLocal<Scope?>(wrappedValue: nil)
+
+    /// The integration of one ``withIsolatedIntegration(_:isolation:_:)`` scope.
+    private final class Scope: Sendable {
+        private let stored: Mutex<ToolkitIntegration?>
+        init(_ integration: ToolkitIntegration?) { stored = Mutex(integration) }
+        var integration: ToolkitIntegration? {
+            get { stored.withLock { $0 } }
+            set { stored.withLock { $0 = newValue } }
+        }
+    }
 }
 
 // MARK: - Deprecated: windows as raw pointers

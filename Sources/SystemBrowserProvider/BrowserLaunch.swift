@@ -19,8 +19,14 @@ final class BrowserLaunch {
     private var onExit: (@MainActor (Int32) -> Void)?
     /// Which launch the child watches report for: ``cancel()`` moves on, so earlier watches stay silent.
     private var generation = 0
+    /// The app's toolkit, as the task that made the session saw it (``ToolkitIntegration/current``):
+    /// the portal's answers and the launch's callbacks run in no task.
+    private let toolkit: ToolkitIntegration?
 
-    init() {}
+    /// A launch through `toolkit` (`nil`: a plain `GAppLaunchContext`).
+    init(toolkit: ToolkitIntegration?) {
+        self.toolkit = toolkit
+    }
 
     isolated deinit {
         cancel()
@@ -60,11 +66,11 @@ final class BrowserLaunch {
         }
         let cancellable = GObjectRef(adopting: g_cancellable_new()!)
         self.cancellable = cancellable
-        let context = Self.launchContext(parentWindow: parentWindow, forPortal: true)
+        let context = Self.launchContext(toolkit: toolkit, parentWindow: parentWindow, forPortal: true)
         // The portal places its dialogs over the app's window when it knows it: on X11 by its id
         // (set above), on Wayland by a handle the compositor exports (xdg-foreign), which takes a
         // round trip: the launch waits for it, a second at most.
-        guard sandboxed, let toolkit = ToolkitIntegration.current, let window = parentWindow.map({ ToolkitWindow($0) }), let context,
+        guard sandboxed, let toolkit, let window = parentWindow.map({ ToolkitWindow($0) }), let context,
             toolkit.parentIdentifier(of: window) == nil
         else {
             Self.launchThroughPortal(url, context: context, cancellable: cancellable, completion: completion)
@@ -112,7 +118,7 @@ final class BrowserLaunch {
         _ info: OpaquePointer, _ url: URL, _ parentWindow: WindowHandle?,
         _ onExit: @escaping @MainActor (Int32) -> Void
     ) throws(WebAuthError) {
-        let context = Self.launchContext(parentWindow: parentWindow, forPortal: false)
+        let context = Self.launchContext(toolkit: toolkit, parentWindow: parentWindow, forPortal: false)
         let uris = g_list_append(nil, g_strdup(url.absoluteString))
         defer { g_list_free_full(uris, g_free) }
         // The pids GIO reports during the call, through a pointer to this array.
@@ -162,8 +168,10 @@ final class BrowserLaunch {
     /// display (or the default display), stamped now. For the portal it also names the parent
     /// window (`PARENT_WINDOW_ID`, which GIO's OpenURI call reads), so the portal's chooser is
     /// placed over the app. A plain context when no toolkit is installed.
-    private static func launchContext(parentWindow: WindowHandle?, forPortal: Bool) -> GObjectRef<UnsafeMutablePointer<GAppLaunchContext>>? {
-        guard let toolkit = ToolkitIntegration.current else { return GObjectRef(adopting: g_app_launch_context_new()) }
+    private static func launchContext(
+        toolkit: ToolkitIntegration?, parentWindow: WindowHandle?, forPortal: Bool
+    ) -> GObjectRef<UnsafeMutablePointer<GAppLaunchContext>>? {
+        guard let toolkit else { return GObjectRef(adopting: g_app_launch_context_new()) }
         guard let context = toolkit.launchContext(on: parentWindow.map { ToolkitWindow($0) }) else { return nil }
         if forPortal, let parentWindow, let identifier = toolkit.parentIdentifier(of: ToolkitWindow(parentWindow)) {
             g_app_launch_context_setenv(context.pointer, "PARENT_WINDOW_ID", identifier)

@@ -19,7 +19,7 @@ import WebviewHost
 final class SystemBrowserSession: WebviewProviderSession {
     private let request: WebAuthRequest
     private let reporter: WebAuthSessionReporter
-    private let launch = BrowserLaunch()
+    private let launch: BrowserLaunch
     private var listener: LoopbackRedirectListener?
     /// The listener for the first hop only, when the redirect is a custom scheme (no listener of its own).
     private var firstHopListener: LoopbackRedirectListener?
@@ -34,6 +34,8 @@ final class SystemBrowserSession: WebviewProviderSession {
     init(request: WebAuthRequest, reporter: WebAuthSessionReporter) {
         self.request = request
         self.reporter = reporter
+        // Made in the task that starts the session: its toolkit (a test's isolated one) is kept.
+        launch = BrowserLaunch(toolkit: ToolkitIntegration.current)
         redirectURI = request.redirectURI.url
         var generator = SystemRandomNumberGenerator()
         startPath = "/" + (0..<4).map { _ in

@@ -37,7 +37,9 @@ public enum DeviceCodeWindows {
         _ content: DeviceCodeWindowContent, _ parent: WindowHandle?, _ cancel: @escaping @MainActor () -> Void
     ) -> (@MainActor () -> Void)
     public static var present: Present? {
-        get { ProviderStore.current.deviceCodeWindow }
-        set { ProviderStore.current.deviceCodeWindow = newValue }
+        get { installed.value }
+        set { installed.value = newValue }
     }
+
+    private static let installed = ScopedSetting<Present?> { nil }
 }

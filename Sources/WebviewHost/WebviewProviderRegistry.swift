@@ -39,8 +39,12 @@ public enum WebviewProviderRegistry {
     /// Runs `body` with a new, empty registry (and its own one-session slot), visible only to
     /// the current task and its children. For tests, including plugin authors' tests.
     ///
-    /// The toolkit's device-code window (``DeviceCodeWindows/present``) starts as the enclosing
-    /// registry's; setting it inside changes it for `body` only.
+    /// The toolkit's device-code window (``DeviceCodeWindows/present``) and the settings of the
+    /// modules above the host that live in this store (the embedded provider's `applicationID`,
+    /// `allowedPermissions` and `followsDesktopColorScheme`) start as the enclosing registry's;
+    /// setting them inside changes them for `body` only. The embedded provider's remembered
+    /// client-certificate choices start empty. The toolkit integration of `GLibSupport`, which
+    /// cannot see this store, has its own scope (`ToolkitIntegration.withIsolatedIntegration`).
     public static func withIsolatedRegistry<Result>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Result
@@ -50,23 +54,24 @@ public enum WebviewProviderRegistry {
 }
 
 /// The storage behind ``WebviewProviderRegistry``: the providers (a ``PluginRegistry``), the
-/// selection policy, the one-session slot and the toolkit's device-code window, one of each per
-/// ``TaskLocalStore`` scope.
+/// selection policy, the one-session slot and the ``ScopedSetting`` values (the toolkit's
+/// device-code window among them), one of each per ``TaskLocalStore`` scope.
 final class ProviderStore: Sendable {
     /// The process's store, or the current task's isolated one.
     static let scope = TaskLocalStore { ProviderStore(enclosing: $0) }
     static var current: ProviderStore { scope.current }
 
-    /// An empty store; the device-code window is the enclosing store's.
+    /// An empty store; the inherited settings are the enclosing store's.
     init(enclosing: ProviderStore?) {
-        deviceCodeWindows = Mutex(enclosing?.deviceCodeWindow)
+        settings = Mutex(enclosing?.inheritedSettings ?? [:])
     }
 
     private let registry = PluginRegistry<WebviewProviderID, any WebviewProvider>(id: \.id, priority: \.priority)
     private let policy = Mutex<any WebviewSelectionPolicy>(DefaultWebviewSelectionPolicy())
     /// One interactive session at a time for everything that uses this store.
     let slot = InteractiveSessionSlot()
-    private let deviceCodeWindows: Mutex<DeviceCodeWindows.Present?>
+    /// The ``ScopedSetting`` values, by setting.
+    let settings: Mutex<[ObjectIdentifier: ScopedSettingEntry]>
 
     func register(_ provider: any WebviewProvider) {
         registry.register(provider)
@@ -85,11 +90,5 @@ final class ProviderStore: Sendable {
     var selectionPolicy: any WebviewSelectionPolicy {
         get { policy.withLock { $0 } }
         set { policy.withLock { $0 = newValue } }
-    }
-
-    /// ``DeviceCodeWindows/present``.
-    var deviceCodeWindow: DeviceCodeWindows.Present? {
-        get { deviceCodeWindows.withLock { $0 } }
-        set { deviceCodeWindows.withLock { $0 = newValue } }
     }
 }

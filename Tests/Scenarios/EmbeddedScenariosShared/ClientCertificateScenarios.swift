@@ -10,8 +10,10 @@ import ScenarioSupport
 import WebviewHost
 #if WEBKITGTK_6
 import CWebKitGTK4
+import EmbeddedWebviewProviderGTK4
 #else
 import CWebKitGTK3
+import EmbeddedWebviewProviderGTK3
 #endif
 
 extension EmbeddedScenarios {
@@ -20,7 +22,8 @@ extension EmbeddedScenarios {
     /// library's PIN dialog asks), `token` (no certificate from the app: the library's chooser lists
     /// the token's, then its PIN dialog asks; answered with real key events), `token-wrong-pin`, `token-wrong-pin-thrice`,
     /// `token-cancel-chooser`, `token-cancel-pin`, `token-twice` (a second sign-in to the same host
-    /// uses the choice the person made in the first), `app-chooser` (the app's chooser answers with
+    /// uses the choice the person made in the first), `token-twice-isolated` (the first in an isolated
+    /// registry: the second, in the process's, is asked again), `app-chooser` (the app's chooser answers with
     /// the token's certificate and PIN), `app-chooser-cancel`, `app-chooser-file` (it answers with a
     /// PEM file), `none` (the app gives none), `no-key` (a certificate file without its key),
     /// `pkcs12-wrong-password`, `pkcs11-locked` and `token-locked` (the token says it is locked: run
@@ -99,7 +102,15 @@ extension EmbeddedScenarios {
         // token's questions, typed with real key events, and the PKCS #11 signing take a while
         // (30 s was seen to run out in CI with the chooser already answered).
         parameters.timeout = Patience.scaled(.seconds(90))
-        let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
+        let makeRun = { SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize")) }
+        // `token-twice-isolated`: the first session starts in an isolated registry, whose
+        // remembered choices are its own; the second, in the process's, is asked again.
+        let run = variant == "token-twice-isolated"
+            ? await WebviewProviderRegistry.withIsolatedRegistry {
+                WebviewProviderRegistry.register(EmbeddedWebviewProvider())
+                return makeRun()
+            }
+            : makeRun()
         var facts = ScenarioReport()
         if !["no-key", "pkcs12-wrong-password"].contains(variant) {
             // The provider's page, then (as its sign-in link would) the certificate endpoint, once the
@@ -141,7 +152,7 @@ extension EmbeddedScenarios {
             }
         }
         switch variant {
-        case "token", "token-twice":
+        case "token", "token-twice", "token-twice-isolated":
             await answer("Choose a certificate", ["key Return"], shot: "chooser-\(mode).png")
             await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"], shot: "pin-\(mode).png")
         case "token-wrong-pin":
@@ -184,8 +195,9 @@ extension EmbeddedScenarios {
         }
         var result = try await run.outcome(within: Patience.scaled(.seconds(150)))  // past the session's own 90 s
         var last = run
-        if variant == "token-twice", case .success = result {
-            // The same host again, in a new session: no chooser (the choice is remembered); a PIN
+        if variant.hasPrefix("token-twice"), case .success = result {
+            // The same host again, in a new session: no chooser (the choice is remembered; asked
+            // again after `token-twice-isolated`, whose choice stayed in its scope); a PIN
             // dialog only if the token asks again (WebKit may reuse the connection, or the token
             // may still be logged in), answered if it comes. A new server on 127.0.0.1 (another port):
             // a full handshake, where a resumed TLS session would not ask for the certificate at all.
@@ -202,8 +214,12 @@ extension EmbeddedScenarios {
                 let dialog = await waitForDialog(titled: "(Choose a certificate|Enter the PIN of)", within: Patience.scaled(.seconds(40))) {
                     second.result != nil
                 }
-                guard dialog != nil else { break }
-                await answer("(Choose a certificate|Enter the PIN of)", ["type \(TestCertificates.tokenPIN)", "key Return"])
+                guard let dialog else { break }
+                if gtk_window_get_title(wvh_window(dialog)).map({ String(cString: $0) })?.hasPrefix("Choose a certificate") == true {
+                    await answer("Choose a certificate", ["key Return"])
+                } else {
+                    await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"])
+                }
             }
             result = try await second.outcome(within: Patience.scaled(.seconds(150)))
             facts[.secondCertAuthRequests] = certAuthAgain.requests(to: "/certauth").count

@@ -104,7 +104,8 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
         page = surfacePage(
             "const a = document.createElement('a'); a.href = 'data:application/octet-stream,' + encodeURIComponent(\(jsMarker) + ' data'); a.download = 'wvh-data.txt'; document.body.append(a); a.click();",
             code: code)
-    case "permissions", "permissions-allow-notifications", "permissions-click", "permissions-click-allow-notifications":
+    case "permissions", "permissions-allow-notifications", "permissions-click", "permissions-click-allow-notifications",
+        "permissions-click-isolated":  // notifications allowed in an isolated scope only (below)
         if kind.hasSuffix("allow-notifications") { EmbeddedWebviewProvider.allowedPermissions = [.notifications] }
         let onClick = kind.contains("click")
         if onClick { click = 1 }
@@ -177,7 +178,22 @@ func surfaceScenario(mode: String, kind: String) async throws -> ScenarioReport 
     if let view = surface.callerView { webkit_settings_set_enable_developer_extras(webkit_web_view_get_settings(wvh_web_view(view)), 1) }
     facts[.settingsBefore] = surfaceSettings(of: surface.callerView)
     let signalsBefore = signalsWithHandlers(surface.callerView)
-    let run = SessionRun(redirectURI: redirect, parameters: parameters, authorizationURL: idp.url("/authorize"))
+    let run: SessionRun
+    if kind == "permissions-click-isolated" {
+        // The session starts in a scope that allows notifications, which then allows none again:
+        // the page asks later, from WebKit's signal (no task), and gets what the session started with.
+        run = await WebviewProviderRegistry.withIsolatedRegistry {
+            WebviewProviderRegistry.register(EmbeddedWebviewProvider())
+            EmbeddedWebviewProvider.allowedPermissions = [.notifications]
+            let run = SessionRun(redirectURI: redirect, parameters: parameters, authorizationURL: idp.url("/authorize"))
+            _ = await run.recorder.wait(for: Patience.event) { $0.name == "didStartLoad" }
+            EmbeddedWebviewProvider.allowedPermissions = []
+            return run
+        }
+        facts[.settingPermissions] = EmbeddedWebviewProvider.allowedPermissions.map(\.rawValue).sorted()
+    } else {
+        run = SessionRun(redirectURI: redirect, parameters: parameters, authorizationURL: idp.url("/authorize"))
+    }
     if surface.isCallerView, await run.recorder.wait(for: Patience.event, until: { $0.name == "didStartLoad" }) {
         facts[.settingsDuring] = surfaceSettings(of: surface.callerView)
     }

@@ -50,5 +50,6 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .proxy: EmbeddedScenarios.proxy
     case .proxyPassword: EmbeddedScenarios.proxyPassword
     case .proxyPasswordDialog: EmbeddedScenarios.proxyPasswordDialog
+    case .isolatedSettings: EmbeddedScenarios.isolatedSettings
     }
 }

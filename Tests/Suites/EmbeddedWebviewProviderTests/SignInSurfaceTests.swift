@@ -132,6 +132,20 @@ struct SignInSurfaceTests {
         #expect(page["clipboard"]?.hasPrefix("refused") == true)
     }
 
+    @Test(
+        "After a real click, a session keeps the allowed permissions of the isolated scope it started in, changed there once it started; the process's stay (X11)",
+        arguments: Platform.x11)
+    func permissionsOfTheStartingScope(_ platform: Platform) async throws {
+        let (report, home) = try await Self.surface("window", "permissions-click-isolated", on: platform)
+        defer { try? FileManager.default.removeItem(at: home) }
+        #expect(report[.clickStatus] == 0, "xdotool could not click")
+        Self.expectSignInCompleted(report, mode: "window")
+        let page = Self.pageReport(report)
+        #expect(page["notifications"] == "granted", "the scope allowed notifications when the session started: \(page)")
+        #expect(page["geolocation"] == "error 1")
+        #expect(report[.settingPermissions] == [], "the process's allowedPermissions are untouched")
+    }
+
     // MARK: Dialogs, print, choosers, fullscreen, menus
 
     @Test("alert, confirm and prompt from a timer are not shown and do not hold the page (confirm false, prompt null)", arguments: Platform.standard, modes)

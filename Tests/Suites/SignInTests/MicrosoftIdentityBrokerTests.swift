@@ -286,17 +286,17 @@ struct MicrosoftIdentityBrokerTests {
     @Test(arguments: [("x11:4a0001f", 0x4a0001f as Int?), ("wayland:abc", nil)])
     @MainActor
     func theParentWindowGoesAsItsX11IDUnderTheKeyNamed(_ identifier: String, _ expected: Int?) async throws {
-        let previous = ToolkitIntegration.current
-        ToolkitIntegration.current = ToolkitIntegration(
-            name: "test", launchContext: { _ in nil }, parentIdentifier: { _ in identifier })
-        defer { ToolkitIntegration.current = previous }
-        try await withDouble { double, _ in
-            let broker = MicrosoftIdentityBroker(busAddress: double.address, parentWindowKey: "parentWindowX11")
-            let window = WindowHandle(UnsafeMutableRawPointer(bitPattern: 0x1000)!)  // opaque: only the toolkit reads it
-            _ = try await broker.acquireTokenInteractively(TokenBrokerRequest(client: Self.client, scopes: Self.scopes, parentWindow: window))
-            let parameters = try #require(try await double.request("acquireTokenInteractively").object["authParameters"] as? [String: Any])
-            #expect(parameters["parentWindowX11"] as? Int == expected)
-            #expect(parameters["uxContextHandle"] as? Int == -1)
+        // Each argument's own toolkit: the two cases run in parallel.
+        let toolkit = ToolkitIntegration(name: "test", launchContext: { _ in nil }, parentIdentifier: { _ in identifier })
+        try await ToolkitIntegration.withIsolatedIntegration(toolkit) {
+            try await withDouble { double, _ in
+                let broker = MicrosoftIdentityBroker(busAddress: double.address, parentWindowKey: "parentWindowX11")
+                let window = WindowHandle(UnsafeMutableRawPointer(bitPattern: 0x1000)!)  // opaque: only the toolkit reads it
+                _ = try await broker.acquireTokenInteractively(TokenBrokerRequest(client: Self.client, scopes: Self.scopes, parentWindow: window))
+                let parameters = try #require(try await double.request("acquireTokenInteractively").object["authParameters"] as? [String: Any])
+                #expect(parameters["parentWindowX11"] as? Int == expected)
+                #expect(parameters["uxContextHandle"] as? Int == -1)
+            }
         }
     }
 

@@ -80,3 +80,29 @@ import WebviewHost
         #expect((DeviceCodeWindows.present == nil) == (outside == nil), "the process's window is untouched")
     }
 }
+
+/// The settings of modules above the host kept in the registry's store (the embedded provider's
+/// statics): the process's value outside, the scope's own inside.
+@Suite struct ScopedSettingTests {
+    static let inherited = ScopedSetting { "default" }
+    static let fresh = ScopedSetting(inheritedByIsolatedScopes: false) { [String]() }
+
+    @Test func anIsolatedScopeStartsWithTheEnclosingValueOrAFreshDefaultAndKeepsItsOwn() async {
+        Self.inherited.value = "process"
+        Self.fresh.value = ["process"]
+        await WebviewProviderRegistry.withIsolatedRegistry {
+            #expect(Self.inherited.value == "process", "starts as the enclosing scope's")
+            #expect(Self.fresh.value == [], "starts as a new default")
+            Self.inherited.value = "scope"
+            Self.fresh.value = ["scope"]
+            await WebviewProviderRegistry.withIsolatedRegistry {
+                #expect(Self.inherited.value == "scope")
+                #expect(Self.fresh.value == [])
+            }
+            #expect(await Task.detached { Self.inherited.value }.value == "process", "a task outside the scope sees the process's")
+            #expect(Self.inherited.value == "scope")
+        }
+        #expect(Self.inherited.value == "process", "the process's value is untouched")
+        #expect(Self.fresh.value == ["process"])
+    }
+}

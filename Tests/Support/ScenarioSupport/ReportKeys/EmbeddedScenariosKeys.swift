@@ -351,3 +351,21 @@ extension ReportKey where Value == [String] {
     /// What `allowNegotiate(to:)` answered to bad origins and to a call after the first window (`negotiate ... refusals`).
     public static var negotiateRefusals: Self { .init("negotiateRefusals") }
 }
+
+// `isolated-settings`: what a task saw, each under a prefix (`before.`, `first.set.`, `second.detached.`...).
+extension ReportKey where Value == String {
+    /// `EmbeddedWebviewProvider.applicationID` ("nil" for none).
+    public static var settingApplicationID: Self { .init("settingApplicationID") }
+    /// `ToolkitIntegration.current`'s name ("nil" for none).
+    public static var settingToolkit: Self { .init("settingToolkit") }
+}
+
+extension ReportKey where Value == [String] {
+    /// `EmbeddedWebviewProvider.allowedPermissions`, sorted (also the process's after `surface permissions-click-isolated`).
+    public static var settingPermissions: Self { .init("settingPermissions") }
+}
+
+extension ReportKey where Value == Bool {
+    /// `EmbeddedWebviewProvider.followsDesktopColorScheme`.
+    public static var settingFollowsColorScheme: Self { .init("settingFollowsColorScheme") }
+}

@@ -44,6 +44,8 @@ public enum EmbeddedScenario: String, ScenarioName {
     /// A proxy that asks for a password, answered in the library's own dialog: `right <user> <password>`,
     /// `cancel`, `wrong-thrice <user>`, `wrong-once <user>` (ProxyScenarios.swift).
     case proxyPasswordDialog = "proxy-password-dialog"
+    /// The provider's settings and the toolkit integration in two concurrent isolated scopes (IsolationScenarios.swift).
+    case isolatedSettings = "isolated-settings"
 
     /// `nil`: the tests name the program of the toolkit they test.
     public static var program: String? { nil }
