@@ -91,6 +91,11 @@ final class CompletedCall {
         finish(result: UnsafeMutableRawPointer(bitPattern: value ? 1 : 0), error: nil)
     }
 
+    /// Ends with a URL, as a string (transfer full).
+    func succeed(_ url: URL) {
+        finish(result: UnsafeMutableRawPointer(g_strdup(url.absoluteString)), error: nil)
+    }
+
     /// A new `WvhAccount` (transfer full).
     static func account(_ account: Account) -> OpaquePointer? {
         _wvh_account_new(account.identifier, account.username, account.name, account.subject, account.issuer)

@@ -76,6 +76,15 @@ void wvh_bridge_get_accounts (gpointer bridge, GCancellable *cancellable, WvhBri
 void wvh_bridge_sign_out (gpointer bridge, WvhPublicClientApplication *emitter, const char *account_identifier,
                           gboolean at_identity_provider, const WvhBridgeInteractive *parameters, GCancellable *cancellable,
                           WvhBridgeDone done, gpointer data);
+/* The Swift session of a WvhWebAuthSession and its page (retained; released with wvh_bridge_web_auth_session_free),
+ * or NULL with error set for a URL the API refuses. */
+gpointer wvh_bridge_web_auth_session_new (const char *authorization_url, const char *redirect_uri,
+                                          const WvhBridgeInteractive *parameters, GError **error);
+void wvh_bridge_web_auth_session_free (gpointer bridge);
+/* done: with the callback URL (a string, transfer full) or the error. */
+void wvh_bridge_web_auth_session_start (gpointer bridge, WvhWebAuthSession *emitter, GCancellable *cancellable, WvhBridgeDone done,
+                                        gpointer data);
+void wvh_bridge_web_auth_session_cancel (gpointer bridge);
 
 /* C, for Swift */
 WvhAccount *_wvh_account_new (const char *identifier, const char *username, const char *name, const char *subject,
@@ -89,6 +98,8 @@ WvhDeviceCodeChallenge *_wvh_device_code_challenge_new (const char *user_code, c
 /* challenge: for WVH_BRIDGE_EVENT_DEVICE_CODE (transfer none). */
 void _wvh_public_client_application_emit (WvhPublicClientApplication *self, WvhBridgeEvent event, const char *url,
                                           gpointer webview, const GError *error, WvhDeviceCodeChallenge *challenge);
+void _wvh_web_auth_session_emit (WvhWebAuthSession *self, WvhBridgeEvent event, const char *url, gpointer webview,
+                                 const GError *error);
 /* Runs done with the result or error: a C function pointer Swift can call. */
 void _wvh_bridge_call_done (WvhBridgeDone done, gpointer data, gpointer result, GError *error);
 /* A new array of accounts that unrefs them (transfer full). */

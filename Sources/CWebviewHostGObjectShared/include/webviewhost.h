@@ -304,6 +304,23 @@ gboolean wvh_public_client_application_sign_out_finish (WvhPublicClientApplicati
                                                         GAsyncResult               *result,
                                                         GError                    **error);
 
+/* The lower level: a session for any authorization URL */
+
+#define WVH_TYPE_WEB_AUTH_SESSION (wvh_web_auth_session_get_type ())
+G_DECLARE_FINAL_TYPE (WvhWebAuthSession, wvh_web_auth_session, WVH, WEB_AUTH_SESSION, GObject)
+
+WvhWebAuthSession *wvh_web_auth_session_new (const char               *authorization_url,
+                                             const char               *redirect_uri,
+                                             WvhInteractiveParameters *parameters);
+void wvh_web_auth_session_start_async (WvhWebAuthSession  *self,
+                                       GCancellable       *cancellable,
+                                       GAsyncReadyCallback callback,
+                                       gpointer            user_data);
+char *wvh_web_auth_session_start_finish (WvhWebAuthSession *self,
+                                         GAsyncResult      *result,
+                                         GError           **error);
+void wvh_web_auth_session_cancel (WvhWebAuthSession *self);
+
 G_END_DECLS
 
 #endif

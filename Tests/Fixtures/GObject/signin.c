@@ -63,6 +63,9 @@ accounts_done (GObject *source, GAsyncResult *result, gpointer data)
   wvh_public_client_application_acquire_token_async ((WvhPublicClientApplication *) accounts, NULL, NULL, NULL, NULL);
   g_assert_null (wvh_account_get_username (NULL));
   wvh_public_client_application_acquire_token_silent_async (WVH_PUBLIC_CLIENT_APPLICATION (source), NULL, NULL, FALSE, NULL, NULL, NULL);
+  g_assert_null (wvh_web_auth_session_new (NULL, "http://127.0.0.1:53687/callback", NULL));
+  wvh_web_auth_session_start_async ((WvhWebAuthSession *) accounts, NULL, NULL, NULL);
+  g_assert_null (wvh_web_auth_session_start_finish (NULL, NULL, NULL));
   printf ("{\"outcome\": \"success\", \"signals\": [%s\"end\"], \"silentDiffers\": %s, \"signedOut\": %s, \"accountsAfter\": %u, "
           "\"criticals\": %d}\n",
           signals->str, GPOINTER_TO_INT (data) & 1 ? "true" : "false", GPOINTER_TO_INT (data) & 2 ? "true" : "false",

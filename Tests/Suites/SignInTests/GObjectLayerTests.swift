@@ -6,7 +6,8 @@ import Testing
 /// Issue 34: the GObject layer (libwebviewhost-gtk3 and -gtk4 and their introspection data,
 /// WebviewHost-3.0 and -4.0) from Python (PyGObject, GTK 3: `Tests/Fixtures/GObject/signin.py`)
 /// and GJS (GTK 4: `signin.js`), apps written as the README tells one to, signing in at the
-/// suite's Glewlwyd server for real.
+/// suite's Glewlwyd server for real; and the lower level, `WvhWebAuthSession` (`websession.py`,
+/// `websession.js`), on an authorization page the app serves itself on 127.0.0.1.
 extension GlewlwydSignInTests {
     /// The GObject layer installed into a prefix of its own, as an app's machine gets it:
     /// `Tools/gobject/gir.sh` over the libraries `swift build --build-tests` made, once per test
@@ -94,7 +95,7 @@ extension GlewlwydSignInTests {
         #expect(report["silentDiffers"] as? Bool == true, sourceLocation: sourceLocation)
         #expect(report["signedOut"] as? Bool == true, "the account's tokens were removed", sourceLocation: sourceLocation)
         #expect(report["accountsAfter"] as? Int == 0, sourceLocation: sourceLocation)
-        #expect(report["criticals"] as? Int == 4, "each forbidden argument is one critical", sourceLocation: sourceLocation)
+        #expect(report["criticals"] as? Int == 7, "each forbidden argument is one critical", sourceLocation: sourceLocation)
     }
 
     @Test("C, GTK 3: the same program runs where the Swift toolchain cannot be seen (bubblewrap hides its folder)")
@@ -184,6 +185,51 @@ extension GlewlwydSignInTests {
         #expect((report["signals"] as? [String])?.last == "did-fail", "\(report["signals"] ?? "")")
         #expect(report["visibleWindows"] as? [String] == [], "the library's window is gone when the callback runs")
         #expect(ContinuousClock.now - started < .seconds(100), "not at the 120 s timeout")
+    }
+
+    @Test("Python: the lower level, a WebAuthSession for the app's own authorization page: the URL at the redirect URI, its own signals in order")
+    func pythonWebAuthSessionCompletes() async throws {
+        let report = try await gobjectApp(["/usr/bin/python3", fixture("websession.py"), "complete"])
+        #expect(report["outcome"] as? String == "success", "\(report)")
+        let expected = "http://127.0.0.1:53686/session-callback?code=the-code&state=the-state"
+        #expect(report["url"] as? String == expected, "\(report)")
+        let signals = report["signals"] as? [String] ?? []
+        #expect(signals.first == "did-start-load", "\(signals)")
+        let firstFinish = try #require(signals.firstIndex(of: "did-finish-load"), "\(signals)")
+        #expect(signals.firstIndex(of: "did-start-load")! < firstFinish, "\(signals)")
+        #expect(signals.last == "did-complete" && signals.filter { $0 == "did-complete" }.count == 1, "once, last: \(signals)")
+        #expect(!signals.contains("did-fail"), "\(signals)")
+        #expect(report["completeURL"] as? String == expected)
+        #expect((report["views"] as? [Bool])?.allSatisfy { $0 } == true, "each load's webview argument is the library's view")
+        #expect(report["visibleWindows"] as? [String] == [], "the library's window is gone when the callback runs")
+    }
+
+    @Test("Python: the lower level cancelled through its Gio.Cancellable (G_IO_ERROR_CANCELLED, no window left), with cancel() before its start; no redirect URI is an error")
+    func pythonWebAuthSessionCancels() async throws {
+        let started = ContinuousClock.now
+        let report = try await gobjectApp(["/usr/bin/python3", fixture("websession.py"), "cancel"])
+        #expect(report["outcome"] as? String == "error", "\(report)")
+        #expect(report["isCancelled"] as? Bool == true, "\(report["error"] ?? "")")
+        #expect((report["cancelledOn"] as? String)?.hasSuffix("/stay") == true, "cancelled while the page showed: \(report)")
+        let signals = report["signals"] as? [String] ?? []
+        #expect(signals.last == "did-fail" && signals.filter { $0 == "did-fail" }.count == 1, "\(signals)")
+        #expect(!signals.contains("did-complete"), "\(signals)")
+        #expect(report["visibleWindows"] as? [String] == [], "the library's window is gone when the callback runs")
+        #expect(report["secondIsCanceled"] as? Bool == true, "cancel() before the start: WVH_ERROR_CANCELED: \(report)")
+        let third = try #require(report["thirdError"] as? [String: Any], "no redirect URI: \(report)")
+        #expect(third["domain"] as? String == "webview-host-error-quark" && third["code"] as? Int == 5, "WVH_ERROR_INVALID_PARAMETERS: \(third)")
+        #expect(ContinuousClock.now - started < .seconds(100), "not at the 120 s timeout")
+    }
+
+    @Test("GJS, GTK 4: the lower level promisified, on a page a libsoup server of the script serves: the URL at the redirect URI, the signals")
+    func gjsWebAuthSessionCompletes() async throws {
+        let report = try await gobjectApp(["/usr/bin/gjs", fixture("websession.js")])
+        #expect(report["outcome"] as? String == "success", "\(report)")
+        #expect(report["url"] as? String == "http://127.0.0.1:53686/session-callback?code=the-code&state=the-state", "\(report)")
+        let signals = report["signals"] as? [String] ?? []
+        #expect(signals.first == "did-start-load" && signals.last == "did-complete", "\(signals)")
+        #expect(signals.contains("did-finish-load") && signals.filter { $0 == "did-complete" }.count == 1, "\(signals)")
+        #expect(report["viewIsWebKit"] as? Bool == true, "did-finish-load's webview is the library's WebKit.WebView")
     }
 
     @Test("Python: a configuration the library refuses is a GLib.Error of WebviewHost's domain and code")

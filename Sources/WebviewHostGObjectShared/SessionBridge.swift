@@ -1,0 +1,127 @@
+#if WEBKITGTK_6
+public import CWebviewHostGObjectGTK4
+#else
+public import CWebviewHostGObjectGTK3
+#endif
+public import CGLib
+import Foundation
+import GLibSupport
+import SignIn
+import WebviewHost
+
+// The lower level for the GObject layer: a `WvhWebAuthSession` is a `WebAuthSession` (any
+// authorization URL, no OAuth), started with `prepare()` then `start(authorizationURL:)`, its
+// signals from the session's own `observe(_:)`.
+
+/// One `WvhWebAuthSession`'s `WebAuthSession`, and the page it opens.
+final class BridgedWebAuthSession {
+    let session: WebAuthSession
+    let authorizationURL: URL
+    init(_ session: WebAuthSession, authorizationURL: URL) {
+        self.session = session
+        self.authorizationURL = authorizationURL
+    }
+}
+
+@_cdecl("wvh_bridge_web_auth_session_new")
+@MainActor public func wvh_bridge_web_auth_session_new(
+    _ authorizationURL: UnsafePointer<CChar>?, _ redirectURI: UnsafePointer<CChar>?, _ values: UnsafePointer<WvhBridgeInteractive>?,
+    _ errorPointer: UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?
+) -> UnsafeMutableRawPointer? {
+    MainActor.preconditionIsolated("WebviewHost's GObject calls are made on the main thread")
+    ProcessSetup.once()
+    do throws(WebAuthError) {
+        guard let pageText = InteractiveCall.text(authorizationURL), let redirectText = InteractiveCall.text(redirectURI) else {
+            throw WebAuthError(.invalidParameters, "authorization-url and redirect-uri must both be set.")
+        }
+        guard let page = URL(string: pageText) else {
+            throw WebAuthError(.invalidParameters, "The authorization URL \"\(pageText)\" is not a URL.")
+        }
+        guard let redirect = URL(string: redirectText) else {
+            throw WebAuthError(.invalidParameters, "The redirect URI \"\(redirectText)\" is not a URL.")
+        }
+        // The webview settings only: scopes, login hint and prompt are OAuth's.
+        let webview = values.map { InteractiveCall.parameters(from: $0.pointee).webviewParameters } ?? WebviewParameters()
+        let session = WebAuthSession(redirectURI: redirect, parameters: webview)
+        return Unmanaged.passRetained(BridgedWebAuthSession(session, authorizationURL: page)).toOpaque()
+    } catch {
+        error.set(on: errorPointer)
+        return nil
+    }
+}
+
+@_cdecl("wvh_bridge_web_auth_session_free")
+public func wvh_bridge_web_auth_session_free(_ bridge: UnsafeMutableRawPointer?) {
+    guard let bridge else { return }
+    Unmanaged<BridgedWebAuthSession>.fromOpaque(bridge).release()
+}
+
+@_cdecl("wvh_bridge_web_auth_session_cancel")
+public func wvh_bridge_web_auth_session_cancel(_ bridge: UnsafeMutableRawPointer?) {
+    guard let bridge else { return }
+    Unmanaged<BridgedWebAuthSession>.fromOpaque(bridge).takeUnretainedValue().session.cancel()
+}
+
+@_cdecl("wvh_bridge_web_auth_session_start")
+@MainActor public func wvh_bridge_web_auth_session_start(
+    _ bridge: UnsafeMutableRawPointer?, _ emitter: OpaquePointer?, _ cancellable: UnsafeMutablePointer<GCancellable>?,
+    _ done: WvhBridgeDone?, _ data: gpointer?
+) {
+    MainActor.preconditionIsolated("WebviewHost's GObject calls are made on the main thread")
+    guard let bridge, let done else { return }
+    let bridged = Unmanaged<BridgedWebAuthSession>.fromOpaque(bridge).takeUnretainedValue()
+    let session = bridged.session, url = bridged.authorizationURL
+    let events = emitter.map { SessionEventForwarder(emitter: $0, session: session) }
+    let call = CompletedCall(done: done, data: data, cancellable: cancellable)
+    let task = Task { @MainActor in
+        defer { events?.stop() }
+        do throws(WebAuthError) {
+            _ = try await session.prepare()
+            call.succeed(try await session.start(authorizationURL: url).callbackURL)
+        } catch {
+            call.fail(error)
+        }
+    }
+    call.cancelWith(task)
+}
+
+/// Emits a `WvhWebAuthSession`'s signals for its own session's events (`observe(_:)`). The event
+/// carries no view; the session's notifications (object: the session), posted just before its
+/// observers run for the same event, give it.
+@MainActor
+final class SessionEventForwarder {
+    private var observation: WebAuthObservation?
+    private var viewObservers: [any NSObjectProtocol] = []
+    private var view: UnsafeMutableRawPointer?
+
+    init(emitter: OpaquePointer, session: WebAuthSession) {
+        let emitter = GObjectRef(retaining: emitter)
+        for kind in WebAuthEvent.Kind.allCases {
+            viewObservers.append(NotificationCenter.default.addObserver(forName: kind.notificationName, object: session, queue: nil) {
+                [weak self] note in
+                let view = Unchecked((note.userInfo?[WebAuthNotificationKey.webview] as? WebviewHandle)?.pointer)
+                MainActor.assumeIsolated { self?.view = view.value }
+            })
+        }
+        observation = session.observe { [weak self] event in
+            let view = self?.view
+            let gError: UnsafeMutablePointer<GError>?
+            if case .didFail(let error) = event { gError = error.gError() } else { gError = nil }
+            defer { if let gError { g_error_free(gError) } }
+            switch event {
+            case .didStartLoad(let url): _wvh_web_auth_session_emit(emitter.pointer, WVH_BRIDGE_EVENT_DID_START_LOAD, url.absoluteString, view, nil)
+            case .didFinishLoad(let url): _wvh_web_auth_session_emit(emitter.pointer, WVH_BRIDGE_EVENT_DID_FINISH_LOAD, url.absoluteString, view, nil)
+            case .didComplete(let url): _wvh_web_auth_session_emit(emitter.pointer, WVH_BRIDGE_EVENT_DID_COMPLETE, url.absoluteString, view, nil)
+            case .didFail: _wvh_web_auth_session_emit(emitter.pointer, WVH_BRIDGE_EVENT_DID_FAIL, "", view, gError)
+            case .willSwitchToBrokerApp, .willSwitchToSystemBrowser: break
+            }
+        }
+    }
+
+    func stop() {
+        for observer in viewObservers { NotificationCenter.default.removeObserver(observer) }
+        viewObservers = []
+        observation?.invalidate()
+        observation = nil
+    }
+}
