@@ -100,8 +100,9 @@ extension EmbeddedScenarios {
         }
         // A request left unanswered shows here as timedOut. Not shorter: on a loaded machine the
         // token's questions, typed with real key events, and the PKCS #11 signing take a while
-        // (30 s was seen to run out in CI with the chooser already answered).
-        parameters.timeout = Patience.scaled(.seconds(90))
+        // (30 s was seen to run out in CI with the chooser already answered, and 90 s with three
+        // wrong PINs while every suite ran at once).
+        parameters.timeout = Patience.scaled(.seconds(180))
         let makeRun = { SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize")) }
         // `token-twice-isolated`: the first session starts in an isolated registry, whose
         // remembered choices are its own; the second, in the process's, is asked again.
@@ -193,7 +194,7 @@ extension EmbeddedScenarios {
         default:
             break
         }
-        var result = try await run.outcome(within: Patience.scaled(.seconds(150)))  // past the session's own 90 s
+        var result = try await run.outcome(within: Patience.scaled(.seconds(240)))  // past the session's own 180 s
         var last = run
         if variant.hasPrefix("token-twice"), case .success = result {
             // The same host again, in a new session: no chooser (the choice is remembered; asked
@@ -221,7 +222,7 @@ extension EmbeddedScenarios {
                     await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"])
                 }
             }
-            result = try await second.outcome(within: Patience.scaled(.seconds(150)))
+            result = try await second.outcome(within: Patience.scaled(.seconds(240)))
             facts[.secondCertAuthRequests] = certAuthAgain.requests(to: "/certauth").count
         }
         let secondRequests = facts[.secondCertAuthRequests]

@@ -9,10 +9,15 @@ import Testing
 /// that says so (not `network`, not a timeout). On X11 each runs on an X server of its own
 /// (``Platform/keyboardDisplay``): the questions are answered with real key events.
 extension EmbeddedWebviewProviderTests {
+    /// A certificate scenario's limit: past its session's 180 s and its own 240 s wait for the
+    /// outcome. In a full CI run (every suite at once on two cores) a token's questions and
+    /// signing took 55 s for two PINs; three wrong PINs ran past the earlier 90 s.
+    static let certificateScenarioLimit = Patience.scaled(.seconds(300))
+
     @Test("The app's client certificate reaches the server that requires it", arguments: Platform.standard, ["window", "custom-view"])
     func clientCertificateGiven(_ platform: Platform, mode: String) async throws {
         for variant in ["pem", "pem-one-file", "pkcs12"] {
-            let report = try await Self.scenario(.clientCertificate, mode, variant, on: platform, display: platform.keyboardDisplay)
+            let report = try await Self.scenario(.clientCertificate, mode, variant, on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
             #expect(report[.outcome] == "success", "\(variant): \(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
             // The server's redirect carries the subject it got from the handshake.
             #expect(report[.code]?.contains("CN=Kiosk 7") == true, "\(variant): \(report[.code] ?? "")")
@@ -22,7 +27,7 @@ extension EmbeddedWebviewProviderTests {
 
     @Test("A server asking for a client certificate the app did not give ends the session at once, saying so", arguments: Platform.x11, ["window", "custom-view"])
     func clientCertificateMissing(_ platform: Platform, mode: String) async throws {
-        let report = try await Self.scenario(.clientCertificate, mode, "none", on: platform, display: platform.keyboardDisplay)
+        let report = try await Self.scenario(.clientCertificate, mode, "none", on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
         // Not `timedOut`: the scenario's session would end so after 30 s (scaled) if the request waited.
         #expect(report[.outcome] == "clientCertificateRequired", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
         let message = report[.errorMessage] ?? ""
@@ -36,7 +41,7 @@ extension EmbeddedWebviewProviderTests {
         arguments: [("no-key", "No PEM-encoded private key"), ("pkcs12-wrong-password", "client.p12")])
     func clientCertificateUnusable(_ variant: String, _ said: String) async throws {
         for platform in Platform.x11 {
-            let report = try await Self.scenario(.clientCertificate, "window", variant, on: platform, display: platform.keyboardDisplay)
+            let report = try await Self.scenario(.clientCertificate, "window", variant, on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
             #expect(report[.outcome] == "invalidParameters", "\(platform) \(variant): \(report[.outcome] ?? "")")
             let message = report[.errorMessage] ?? ""
             #expect(message.contains("The client certificate the app gave") && message.contains(said), "\(message)")
@@ -46,7 +51,7 @@ extension EmbeddedWebviewProviderTests {
 
     @Test("The app's certificate on a PKCS #11 token (SoftHSM2 through p11-kit) reaches the server, the token's PIN given", arguments: Platform.standard, ["window", "custom-view"])
     func clientCertificateOnToken(_ platform: Platform, mode: String) async throws {
-        let report = try await Self.scenario(.clientCertificate, mode, "pkcs11", on: platform, display: platform.keyboardDisplay)
+        let report = try await Self.scenario(.clientCertificate, mode, "pkcs11", on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
         #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
         #expect(report[.code]?.contains("CN=Kiosk 7") == true, "\(report[.code] ?? "")")
     }
@@ -56,7 +61,7 @@ extension EmbeddedWebviewProviderTests {
         arguments: [("pkcs11-wrong-pin", "refused the app's PIN")])
     func clientCertificateAppPINRefused(_ variant: String, _ said: String) async throws {
         for platform in Platform.x11 {
-            let report = try await Self.scenario(.clientCertificate, "window", variant, on: platform, display: platform.keyboardDisplay)
+            let report = try await Self.scenario(.clientCertificate, "window", variant, on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
             #expect(report[.outcome] == "clientCertificateRequired", "\(platform) \(variant): \(report[.errorMessage] ?? "")")
             let message = report[.errorMessage] ?? ""
             #expect(message.contains(said), "\(message)")
@@ -69,7 +74,7 @@ extension EmbeddedWebviewProviderTests {
         "With no certificate from the app, the person chooses one on their token and types its PIN (real key events)",
         arguments: Platform.x11, ["window", "custom-view"])
     func clientCertificateChosenOnToken(_ platform: Platform, mode: String) async throws {
-        let report = try await Self.scenario(.clientCertificate, mode, "token", on: platform, display: platform.keyboardDisplay)
+        let report = try await Self.scenario(.clientCertificate, mode, "token", on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
         #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
         #expect(report[.code]?.contains("CN=Kiosk 7") == true, "\(report[.code] ?? "")")
         let questions = report[.certificateQuestions] ?? []
@@ -85,7 +90,7 @@ extension EmbeddedWebviewProviderTests {
         "Two certificates fit: none is chosen for the person and the button waits; the one they pick is used. A server's certificate is not offered",
         arguments: Platform.x11)
     func clientCertificateSeveralFit(_ platform: Platform) async throws {
-        let report = try await Self.scenario(.clientCertificate, "window", "token-two", on: platform, display: platform.keyboardDisplay)
+        let report = try await Self.scenario(.clientCertificate, "window", "token-two", on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
         #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
         #expect(report[.code]?.contains("CN=Kiosk 8") == true, "the one the person picked: \(report[.code] ?? "")")
         #expect(report[.chooserState] == ["selected: none", "accept sensitive: false", "accept sensitive after the choice: true"])
@@ -105,7 +110,7 @@ extension EmbeddedWebviewProviderTests {
         let report = try await ScenarioRunner.run(
             EmbeddedScenario.clientCertificate, in: platform.toolkit.program, arguments: ["window", variant],
             environment: ["XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path],
-            launcher: module.launcher, display: platform.keyboardDisplay)
+            timeout: Self.certificateScenarioLimit, launcher: module.launcher, display: platform.keyboardDisplay)
         #expect(report[.outcome] == "clientCertificateRequired", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
         let message = report[.errorMessage] ?? ""
         #expect(message.contains("is locked") && message.contains("administrator"), "\(message)")
@@ -116,7 +121,7 @@ extension EmbeddedWebviewProviderTests {
 
     @Test("A wrong PIN asks again, saying so; the right one then signs in", arguments: Platform.x11)
     func clientCertificateWrongPINAsksAgain(_ platform: Platform) async throws {
-        let report = try await Self.scenario(.clientCertificate, "window", "token-wrong-pin", on: platform, display: platform.keyboardDisplay)
+        let report = try await Self.scenario(.clientCertificate, "window", "token-wrong-pin", on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
         #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
         let questions = report[.certificateQuestions] ?? []
         let pinDialogs = questions.indices.filter { questions[$0].hasPrefix("window: Enter the PIN of") }
@@ -127,7 +132,7 @@ extension EmbeddedWebviewProviderTests {
 
     @Test("Three wrong PINs end the sign-in with clientCertificateRequired, saying so, before a fourth try", arguments: Platform.x11)
     func clientCertificateThreeWrongPINs(_ platform: Platform) async throws {
-        let report = try await Self.scenario(.clientCertificate, "window", "token-wrong-pin-thrice", on: platform, display: platform.keyboardDisplay)
+        let report = try await Self.scenario(.clientCertificate, "window", "token-wrong-pin-thrice", on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
         #expect(report[.outcome] == "clientCertificateRequired", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
         #expect(report[.errorMessage]?.contains("refused 3 PINs") == true, "\(report[.errorMessage] ?? "")")
         let questions = report[.certificateQuestions] ?? []
@@ -139,14 +144,14 @@ extension EmbeddedWebviewProviderTests {
         "Cancel in the chooser or the PIN dialog ends the session userCanceled, nothing sent",
         arguments: Platform.x11, ["token-cancel-chooser", "token-cancel-pin"])
     func clientCertificateQuestionCancelled(_ platform: Platform, variant: String) async throws {
-        let report = try await Self.scenario(.clientCertificate, "window", variant, on: platform, display: platform.keyboardDisplay)
+        let report = try await Self.scenario(.clientCertificate, "window", variant, on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
         #expect(report[.outcome] == "userCanceled", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
         #expect(report[.certAuthRequests] == 0)
     }
 
     @Test("The app's token certificate without its PIN: the library's PIN dialog asks", arguments: Platform.x11)
     func clientCertificateAppTokenPINAsked(_ platform: Platform) async throws {
-        let report = try await Self.scenario(.clientCertificate, "window", "pkcs11-no-pin", on: platform, display: platform.keyboardDisplay)
+        let report = try await Self.scenario(.clientCertificate, "window", "pkcs11-no-pin", on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
         #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
         #expect(report[.certificateQuestions]?.first?.hasPrefix("window: Enter the PIN of “WVH-") == true, "\(report[.certificateQuestions] ?? [])")
     }
@@ -157,7 +162,7 @@ extension EmbeddedWebviewProviderTests {
         "The person's choice is remembered for the host for the rest of the app's run, in the registry scope it was made in",
         arguments: product(Platform.x11, [("token-twice", 1), ("token-twice-isolated", 2)]))
     func clientCertificateChoiceRemembered(_ platform: Platform, _ variant: (name: String, choosers: Int)) async throws {
-        let report = try await Self.scenario(.clientCertificate, "window", variant.name, on: platform, display: platform.keyboardDisplay)
+        let report = try await Self.scenario(.clientCertificate, "window", variant.name, on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
         #expect(report[.outcome] == "success", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
         let questions = report[.certificateQuestions] ?? []
         #expect(questions.filter { $0 == "window: Choose a certificate" }.count == variant.choosers, "\(variant.name): \(questions)")
@@ -167,7 +172,7 @@ extension EmbeddedWebviewProviderTests {
     @Test("The app answers itself: its chooser gets the host and the token's certificates, and its answer is used", arguments: Platform.standard)
     func clientCertificateAppChooser(_ platform: Platform) async throws {
         for variant in ["app-chooser", "app-chooser-file"] {
-            let report = try await Self.scenario(.clientCertificate, "custom-view", variant, on: platform, display: platform.keyboardDisplay)
+            let report = try await Self.scenario(.clientCertificate, "custom-view", variant, on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
             #expect(report[.outcome] == "success", "\(variant): \(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
             #expect(report[.code]?.contains("CN=Kiosk 7") == true, "\(variant): \(report[.code] ?? "")")
             let asked = report[.appChooserRequests] ?? []
@@ -178,7 +183,7 @@ extension EmbeddedWebviewProviderTests {
 
     @Test("The app's chooser answering nothing ends the session userCanceled", arguments: Platform.x11)
     func clientCertificateAppChooserCancels(_ platform: Platform) async throws {
-        let report = try await Self.scenario(.clientCertificate, "window", "app-chooser-cancel", on: platform, display: platform.keyboardDisplay)
+        let report = try await Self.scenario(.clientCertificate, "window", "app-chooser-cancel", on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
         #expect(report[.outcome] == "userCanceled", "\(report[.errorCode] ?? ""): \(report[.errorMessage] ?? "")")
         #expect(report[.errorMessage]?.contains("chooser gave no certificate for 127.0.0.1") == true, "\(report[.errorMessage] ?? "")")
         #expect(report[.certAuthRequests] == 0)

@@ -9,12 +9,13 @@ import Testing
 /// Serialized: each scenario starts WebKit processes, and the machine is small.
 @Suite(.serialized)
 struct EmbeddedWebviewProviderTests {
-    /// Runs a scenario of `platform`'s toolkit with its own XDG data and cache folders
+    /// Runs a scenario of `platform`'s toolkit (killed `timeout` after its start, past its own
+    /// watchdog) with its own XDG data and cache folders
     /// (`dataHome` to share one between runs), on the X display the tests run with or on a
     /// Wayland compositor of its own; expects GTK to have run on that display.
     static func scenario(
         _ name: EmbeddedScenario, _ arguments: String..., on platform: Platform, dataHome: URL? = nil,
-        display: DisplayServer? = nil
+        display: DisplayServer? = nil, timeout: Duration = Patience.scaled(.seconds(120))
     ) async throws -> ScenarioReport {
         let home = dataHome ?? temporaryFolder()
         // A folder made here is this run's alone: removed after it (a caller's `dataHome` is the caller's).
@@ -25,7 +26,7 @@ struct EmbeddedWebviewProviderTests {
                 "XDG_DATA_HOME": home.appendingPathComponent("data").path,
                 "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
             ],
-            display: display ?? platform.display)
+            timeout: timeout, display: display ?? platform.display)
         #expect(report[.gdkDisplay] == platform.gdkDisplayType, "GTK ran on another display than asked")
         return report
     }
