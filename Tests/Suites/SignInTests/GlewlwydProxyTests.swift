@@ -68,20 +68,34 @@ extension GlewlwydSignInTests {
         #expect(carried.contains { $0.hasPrefix("GET \(oidc)/end_session") }, "the view's sign-out page: \(carried)")
     }
 
-    @Test("GNOME's proxy settings (manual): sign-in in the library's window, renewal, sign-out and device code all go through the proxy")
-    func everythingThroughGNOMEProxy() async throws {
+    /// The scenario programs: GTK 3's, and GTK 4's (the same proxy scenario, linked).
+    static let toolkitPrograms = ["SignInScenarios", "SignInScenariosGTK4"]
+
+    /// A desktop without a proxy of its own (no GNOME settings, no `*_proxy` variables) and the
+    /// app's proxy `url` (`networkProxy`).
+    func appProxyEnvironment(desktop: TestDesktop, url: String) -> [String: String] {
+        var environment = desktop.environment
+        environment["SIGNIN_NETWORK_PROXY"] = url
+        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "no_proxy"] { environment[name] = "" }
+        return environment
+    }
+
+    @Test("GNOME's proxy settings (manual): sign-in in the library's window, renewal, sign-out and device code all go through the proxy",
+          arguments: toolkitPrograms)
+    func everythingThroughGNOMEProxy(_ program: String) async throws {
         let proxy = try await RecordingProxy()
         defer { proxy.stop() }
         let desktop = try TestDesktop(browserCommand: nil)
         defer { desktop.remove() }
         let report = try await proxiedRun(
             .throughProxy, ["window", server.clientID, server.deviceClientID],
-            environment: try gnomeProxyEnvironment(desktop: desktop, port: proxy.port))
+            environment: try gnomeProxyEnvironment(desktop: desktop, port: proxy.port), program: program)
         expectEverythingThrough(proxy, report)
     }
 
-    @Test("The environment's http_proxy: sign-in in the app's own view, renewal, sign-out and device code all go through the proxy")
-    func everythingThroughEnvironmentProxy() async throws {
+    @Test("The environment's http_proxy: sign-in in the app's own view, renewal, sign-out and device code all go through the proxy",
+          arguments: toolkitPrograms)
+    func everythingThroughEnvironmentProxy(_ program: String) async throws {
         let proxy = try await RecordingProxy()
         defer { proxy.stop() }
         let desktop = try TestDesktop(browserCommand: nil)
@@ -90,33 +104,34 @@ extension GlewlwydSignInTests {
         environment["http_proxy"] = proxy.url
         environment["no_proxy"] = ""
         environment["XDG_CURRENT_DESKTOP"] = ""
-        let report = try await proxiedRun(.throughProxy, ["view", server.clientID, server.deviceClientID], environment: environment)
+        let report = try await proxiedRun(
+            .throughProxy, ["view", server.clientID, server.deviceClientID], environment: environment, program: program)
         expectEverythingThrough(proxy, report)
     }
 
-    @Test("The app's proxy (networkProxy), no desktop proxy: sign-in in the library's window, renewal, sign-out and device code all go through it")
-    func everythingThroughAppProxy() async throws {
+    @Test("The app's proxy (networkProxy), no desktop proxy: sign-in in the library's window, renewal, sign-out and device code all go through it",
+          arguments: toolkitPrograms)
+    func everythingThroughAppProxy(_ program: String) async throws {
         let proxy = try await RecordingProxy()
         defer { proxy.stop() }
         let desktop = try TestDesktop(browserCommand: nil)
         defer { desktop.remove() }
-        var environment = desktop.environment
-        environment["SIGNIN_NETWORK_PROXY"] = proxy.url
-        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "no_proxy"] { environment[name] = "" }
-        let report = try await proxiedRun(.throughProxy, ["window", server.clientID, server.deviceClientID], environment: environment)
+        let report = try await proxiedRun(
+            .throughProxy, ["window", server.clientID, server.deviceClientID],
+            environment: appProxyEnvironment(desktop: desktop, url: proxy.url), program: program)
         expectEverythingThrough(proxy, report)
     }
 
-    @Test("The app's SOCKS5 proxy: sign-in in the library's window, renewal, sign-out and device code all go through it")
-    func everythingThroughAppSocksProxy() async throws {
+    @Test("The app's SOCKS5 proxy: sign-in in the library's window, renewal, sign-out and device code all go through it",
+          arguments: toolkitPrograms)
+    func everythingThroughAppSocksProxy(_ program: String) async throws {
         let proxy = try await SocksRecordingProxy()
         defer { proxy.stop() }
         let desktop = try TestDesktop(browserCommand: nil)
         defer { desktop.remove() }
-        var environment = desktop.environment
-        environment["SIGNIN_NETWORK_PROXY"] = proxy.url
-        for name in ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "no_proxy"] { environment[name] = "" }
-        let report = try await proxiedRun(.throughProxy, ["window", server.clientID, server.deviceClientID], environment: environment)
+        let report = try await proxiedRun(
+            .throughProxy, ["window", server.clientID, server.deviceClientID],
+            environment: appProxyEnvironment(desktop: desktop, url: proxy.url), program: program)
         expectEverythingThrough(proxy, report)
     }
 
@@ -146,15 +161,17 @@ extension GlewlwydSignInTests {
         #expect(report[.proxyAsks] == 1, "asked once for the whole run")
     }
 
-    @Test("A proxy that asks for a password and no app answer: the library's dialog asks once (during discovery, before any sign-in window), answered by keyboard; the view's pages and SignIn's requests of a sign-in, renewal, sign-out and device code all use that answer")
-    func proxyPasswordInTheLibrarysDialog() async throws {
+    @Test("A proxy that asks for a password and no app answer: the library's dialog asks once (during discovery, before any sign-in window), answered by keyboard; the view's pages and SignIn's requests of a sign-in, renewal, sign-out and device code all use that answer",
+          arguments: toolkitPrograms)
+    func proxyPasswordInTheLibrarysDialog(_ program: String) async throws {
         let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
         defer { proxy.stop() }
         let desktop = try TestDesktop(browserCommand: nil)
         defer { desktop.remove() }
         var environment = try gnomeProxyEnvironment(desktop: desktop, port: proxy.port)
         environment["SIGNIN_PROXY_DIALOG"] = "alice-proxy proxy-secret"
-        let report = try await proxiedRun(.throughProxy, ["window", server.clientID, server.deviceClientID], environment: environment)
+        let report = try await proxiedRun(
+            .throughProxy, ["window", server.clientID, server.deviceClientID], environment: environment, program: program)
         expectEverythingThrough(proxy, report)
         #expect(report[.proxyAsks] == 1, "asked once for the whole run: \(report[.proxyDialogTexts] ?? [])")
         #expect(report[.proxyDialogTexts]?.contains { $0.hasPrefix("The proxy 127.0.0.1:\(proxy.port) asks for a user name and password") } == true,
