@@ -98,9 +98,9 @@ let package = Package(
         .target(name: "GLibSupport", dependencies: ["CGLib"]),
         // What an app imports to call GTK and WebKit: one per toolkit, both compiled from
         // Sources/WebviewHostGTKShared through their `Shared` links.
-        .target(name: "WebviewHostGTK3", dependencies: ["CGLib", "CWebKitGTK3", "GLibSupport"]),
+        .target(name: "WebviewHostGTK3", dependencies: ["CGLib", "CWebKitGTK3", "GLibSupport", "WebviewHost"]),
         .target(
-            name: "WebviewHostGTK4", dependencies: ["CGLib", "CWebKitGTK4", "GLibSupport"],
+            name: "WebviewHostGTK4", dependencies: ["CGLib", "CWebKitGTK4", "GLibSupport", "WebviewHost"],
             swiftSettings: [.define("WEBKITGTK_6")]),
         // The person's browser, with a loopback listener or a custom scheme (no toolkit: the
         // toolkit's launch context comes through GLibSupport's ToolkitIntegration).
@@ -235,7 +235,7 @@ let package = Package(
             name: "EmbeddedScenariosGTK3",
             dependencies: [
                 "ScenarioSupport", "EmbeddedWebviewProviderGTK3", "SystemBrowserProvider", "WebviewHost",
-                "WebviewHostTestKit", "GLibSupport", "CGLib", "CWebKitGTK3", "CQREncode",
+                "WebviewHostTestKit", "WebviewHostGTK3", "GLibSupport", "CGLib", "CWebKitGTK3", "CQREncode",
             ],
             path: "Tests/Scenarios/EmbeddedScenariosGTK3",
             exclude: ["Shared/README.md"]
@@ -244,7 +244,7 @@ let package = Package(
             name: "EmbeddedScenariosGTK4",
             dependencies: [
                 "ScenarioSupport", "EmbeddedWebviewProviderGTK4", "SystemBrowserProvider", "WebviewHost",
-                "WebviewHostTestKit", "GLibSupport", "CGLib", "CWebKitGTK4", "CQREncode",
+                "WebviewHostTestKit", "WebviewHostGTK4", "GLibSupport", "CGLib", "CWebKitGTK4", "CQREncode",
             ],
             path: "Tests/Scenarios/EmbeddedScenariosGTK4",
             exclude: ["Shared/README.md"],

@@ -2,6 +2,7 @@ import CGLib
 import CWebKitGTK3
 import GLibSupport
 import WebviewHost
+import WebviewHostGTK3
 
 /// The GTK 3 widgets of a ``SignInWindow``: a toplevel with a dialog's type hint, a header bar
 /// ("Cancel" at its start, the title, the page's host as subtitle), and the view under an overlay
@@ -33,8 +34,8 @@ struct SignInWindowWidgets {
         let header = wvh_header_bar(headerWidget)!
         gtk_window_set_titlebar(window, headerWidget)
         self.header = header
-        let cancelButton = gtk_button_new_with_mnemonic(SignInWindow.cancelLabel)!
-        nameForScreenReaders(cancelButton, label: SignInWindow.cancelLabel)
+        let cancelButton = gtk_button_new_with_mnemonic(LibraryWindow.cancelLabel)!
+        nameForScreenReaders(cancelButton, label: LibraryWindow.cancelLabel)
         gtk_header_bar_pack_start(header, cancelButton)
         self.cancelButton = cancelButton
         let browserButton = gtk_button_new_with_mnemonic(SignInWindow.continueInBrowserLabel)!
@@ -74,25 +75,7 @@ struct SignInWindowWidgets {
     /// Calls `handler` for "Cancel", the window manager's close (`delete-event`) and Escape
     /// (`key-press-event`), which then do nothing more: the session decides what happens to the window.
     func onCloseRequest(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
-        Self.onCloseRequest(of: window, cancelButton: cancelButton, connections, handler)
-    }
-
-    /// `handler` for `cancelButton`, the window manager's close and Escape on `window` (the
-    /// library's sign-in and device-code windows).
-    static func onCloseRequest(
-        of window: WebKitDifferences.Window, cancelButton: WebKitDifferences.Widget, _ connections: SignalConnections,
-        _ handler: @escaping @MainActor () -> Void
-    ) {
-        connections.connect(cancelButton, "clicked", .plain { handler() })
-        connections.connect(window, "delete-event", .pointerReturningBool {
-            handler()
-            return true
-        })
-        connections.connect(window, "key-press-event", .pointerReturningBool { (event: UnsafeMutablePointer<GdkEvent>?) in
-            guard let event, wvh_event_key_keyval(event) == guint(GDK_KEY_Escape) else { return false }
-            handler()
-            return true
-        })
+        LibraryWindow.onCloseRequest(of: window, cancelButton: cancelButton, connections, handler)
     }
 
     /// F6 and Ctrl+Tab (with Shift too) move the keyboard focus between the page and the header
@@ -111,30 +94,17 @@ struct SignInWindowWidgets {
     /// Calls `handler` when someone else destroys the window (with its parent, say): GTK 3 emits
     /// `destroy` at once.
     func onDestroyedElsewhere(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
-        connections.connect(window, "destroy", .plain { handler() })
+        LibraryWindow.onDestroyedElsewhere(of: window, connections, handler)
     }
 
     /// Whether GTK still lists the window (in GTK 3, `destroy` says when it is gone).
-    var isListed: Bool { true }
+    var isListed: Bool { LibraryWindow.isListed(window) }
 
     func configure(title: String, width: Int, height: Int, parent: WebKitDifferences.Window?) {
         gtk_window_set_title(window, title)
         gtk_header_bar_set_title(header, title)
         gtk_window_set_default_size(window, gint(width), gint(height))
-        Self.place(window, over: parent)
-    }
-
-    /// Makes `window` (the library's sign-in or device-code window) modal over, transient for and
-    /// centred on `parent`, and destroyed with it; centred on the screen without a parent.
-    static func place(_ window: WebKitDifferences.Window, over parent: WebKitDifferences.Window?) {
-        if let parent {
-            gtk_window_set_transient_for(window, parent)
-            gtk_window_set_modal(window, 1)
-            gtk_window_set_destroy_with_parent(window, 1)
-            gtk_window_set_position(window, GTK_WIN_POS_CENTER_ON_PARENT)
-        } else {
-            gtk_window_set_position(window, GTK_WIN_POS_CENTER)
-        }
+        LibraryWindow.place(window, over: parent)
     }
 
     func present() {

@@ -129,7 +129,7 @@ enum WebKitDifferences {
 
     /// Destroys a toplevel the library made (`gtk_widget_destroy`).
     static func destroyWindow(_ window: some GObjectPointer) {
-        gtk_widget_destroy(wvh_widget(window.objectAddress))
+        LibraryWindow.destroy(window)
     }
 
     /// Sets `WEBKIT_TLS_ERRORS_POLICY_FAIL` (never bypass an untrusted certificate).

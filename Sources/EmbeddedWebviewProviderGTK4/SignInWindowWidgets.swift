@@ -2,6 +2,7 @@ import CGLib
 import CWebKitGTK4
 import GLibSupport
 import WebviewHost
+import WebviewHostGTK4
 
 /// The GTK 4 widgets of a ``SignInWindow``: a toplevel with a header bar ("Cancel" at its start,
 /// the title, and the page's host under it: GTK 4's header bar has no subtitle of its own), and
@@ -32,8 +33,8 @@ struct SignInWindowWidgets {
         // megabytes of shaders on a software renderer (Tests/Benchmarks/README.md).
         let header = gtk_header_bar_new()!
         gtk_header_bar_set_show_title_buttons(wvh_header_bar(header), 0)
-        let cancelButton = gtk_button_new_with_mnemonic(SignInWindow.cancelLabel)!
-        nameForScreenReaders(cancelButton, label: SignInWindow.cancelLabel)
+        let cancelButton = gtk_button_new_with_mnemonic(LibraryWindow.cancelLabel)!
+        nameForScreenReaders(cancelButton, label: LibraryWindow.cancelLabel)
         gtk_widget_add_css_class(cancelButton, "flat")
         gtk_header_bar_pack_start(wvh_header_bar(header), cancelButton)
         self.cancelButton = cancelButton
@@ -87,27 +88,7 @@ struct SignInWindowWidgets {
     /// controller's `key-pressed`), which then do nothing more: the session decides what happens to
     /// the window.
     func onCloseRequest(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
-        Self.onCloseRequest(of: window, cancelButton: cancelButton, connections, handler)
-    }
-
-    /// `handler` for `cancelButton`, the compositor's close and Escape on `window` (the library's
-    /// sign-in and device-code windows).
-    static func onCloseRequest(
-        of window: WebKitDifferences.Window, cancelButton: WebKitDifferences.Widget, _ connections: SignalConnections,
-        _ handler: @escaping @MainActor () -> Void
-    ) {
-        connections.connect(cancelButton, "clicked", .plain { handler() })
-        connections.connect(window, "close-request", .returningBool {
-            handler()
-            return true
-        })
-        let keys = gtk_event_controller_key_new()!
-        gtk_widget_add_controller(wvh_widget(window), keys)  // the window owns it
-        connections.connect(keys, "key-pressed", .keyPressed { keyval, _ in
-            guard keyval == UInt32(GDK_KEY_Escape) else { return false }
-            handler()
-            return true
-        })
+        LibraryWindow.onCloseRequest(of: window, cancelButton: cancelButton, connections, handler)
     }
 
     /// F6 and Ctrl+Tab (with Shift too) move the keyboard focus between the page and the header
@@ -132,34 +113,11 @@ struct SignInWindowWidgets {
     /// parent that destroyed the window with it, and would reach for it when the window is finally
     /// disposed, after the parent is gone: the window lets go of it now, while the parent exists.
     func onDestroyedElsewhere(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
-        Self.onDestroyedElsewhere(of: window, connections, handler)
+        LibraryWindow.onDestroyedElsewhere(of: window, connections, handler)
     }
 
-    static func onDestroyedElsewhere(
-        of window: WebKitDifferences.Window, _ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void
-    ) {
-        connections.connect(window, "destroy", .plain { handler() })
-        connections.connect(window, "unrealize", .plain {
-            guard !Self.isListed(window) else { return }
-            gtk_window_set_transient_for(window, nil)
-            handler()
-        })
-    }
-
-    /// Whether GTK still lists the window among its toplevels (`gtk_window_destroy` unlists it; a
-    /// hidden window may never have been realized, so only the list tells).
-    var isListed: Bool { Self.isListed(window) }
-
-    static func isListed(_ window: WebKitDifferences.Window) -> Bool {
-        let list = gtk_window_list_toplevels()
-        defer { g_list_free(list) }
-        var node = list
-        while let current = node {
-            if current.pointee.data == UnsafeMutableRawPointer(window) { return true }
-            node = current.pointee.next
-        }
-        return false
-    }
+    /// Whether GTK still lists the window among its toplevels (``LibraryWindow/isListed(_:)``).
+    var isListed: Bool { LibraryWindow.isListed(window) }
 
     func configure(title: String, width: Int, height: Int, parent: WebKitDifferences.Window?) {
         gtk_window_set_title(window, title)
@@ -173,16 +131,7 @@ struct SignInWindowWidgets {
             if realizedWidth != gint(width) || realizedHeight != gint(height) { gtk_widget_unrealize(wvh_widget(window)) }
         }
         gtk_window_set_default_size(window, gint(width), gint(height))
-        Self.place(window, over: parent)
-    }
-
-    /// Makes `window` (the library's sign-in or device-code window) modal over and transient for
-    /// `parent`, and destroyed with it (the compositor centres a modal dialog on its parent).
-    static func place(_ window: WebKitDifferences.Window, over parent: WebKitDifferences.Window?) {
-        guard let parent else { return }
-        gtk_window_set_transient_for(window, parent)
-        gtk_window_set_modal(window, 1)
-        gtk_window_set_destroy_with_parent(window, 1)
+        LibraryWindow.place(window, over: parent)
     }
 
     func present() {

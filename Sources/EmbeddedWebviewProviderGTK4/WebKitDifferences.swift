@@ -127,7 +127,7 @@ enum WebKitDifferences {
 
     /// Destroys a toplevel the library made (`gtk_window_destroy`).
     static func destroyWindow(_ window: some GObjectPointer) {
-        gtk_window_destroy(wvh_window(window.objectAddress))
+        LibraryWindow.destroy(window)
     }
 
     /// Whether `view`'s network session keeps nothing on disk (`webkit_network_session_is_ephemeral`):

@@ -1,7 +1,9 @@
 #if WEBKITGTK_6
 import CWebKitGTK4
+import WebviewHostGTK4
 #else
 import CWebKitGTK3
+import WebviewHostGTK3
 #endif
 import CGLib
 public import WebviewHost
@@ -155,5 +157,22 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
                 completion(error)
             }
         }
+    }
+}
+
+extension EmbeddedWebviewProvider {
+    /// The library's device-code window, which moved to the toolkit modules (the window is not the
+    /// embedded web view's): `DeviceCodeWindows.gtk3` in `WebviewHostGTK3`, `DeviceCodeWindows.gtk4`
+    /// in `WebviewHostGTK4`.
+    @available(*, deprecated, message: "Use DeviceCodeWindows.gtk3 (WebviewHostGTK3) or DeviceCodeWindows.gtk4 (WebviewHostGTK4).")
+    @MainActor
+    public static func presentDeviceCodeWindow(
+        _ content: DeviceCodeWindowContent, parent: WindowHandle?, cancel: @escaping @MainActor () -> Void
+    ) -> (@MainActor () -> Void) {
+        #if WEBKITGTK_6
+        DeviceCodeWindows.gtk4(content, parent, cancel)
+        #else
+        DeviceCodeWindows.gtk3(content, parent, cancel)
+        #endif
     }
 }

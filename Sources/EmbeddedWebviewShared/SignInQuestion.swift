@@ -1,7 +1,9 @@
 #if WEBKITGTK_6
 import CWebKitGTK4
+import WebviewHostGTK4
 #else
 import CWebKitGTK3
+import WebviewHostGTK3
 #endif
 import CGLib
 import Foundation

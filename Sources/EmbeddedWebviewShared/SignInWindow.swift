@@ -1,7 +1,9 @@
 #if WEBKITGTK_6
 import CWebKitGTK4
+import WebviewHostGTK4
 #else
 import CWebKitGTK3
+import WebviewHostGTK3
 #endif
 import CGLib
 import Foundation
@@ -37,8 +39,6 @@ final class SignInWindow {
     /// What "Continue in your browser" calls; `nil` hides the button.
     private var onContinueInBrowser: (@MainActor () -> Void)?
 
-    /// The header bar button that ends the sign-in (`userCanceled`), as closing the window does.
-    static var cancelLabel: String { ShownText.tr("button", "_Cancel") }
     /// The header bar button that moves the sign-in to the person's browser.
     static var continueInBrowserLabel: String { ShownText.tr("button", "Continue in your _browser") }
     static var continueInBrowserTooltip: String {

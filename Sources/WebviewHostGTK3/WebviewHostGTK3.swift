@@ -14,9 +14,20 @@
 @_exported import CGLib
 @_exported import CWebKitGTK3
 @_exported import GLibSupport
+public import WebviewHost
 
 extension ToolkitIntegration {
     /// GTK 3: launch contexts from the window's `GdkDisplay`, X11 parent identifiers.
     /// `registerBuiltInProviders()` installs it.
     public static let gtk3 = GTKToolkitIntegration.make(name: "GTK 3")
+}
+
+extension DeviceCodeWindows {
+    /// The library's GTK 3 window for a device code, which `registerBuiltInProviders()` installs
+    /// as ``DeviceCodeWindows/present`` (SignIn's `acquireTokenWithDeviceCode` shows it with the
+    /// `.window` and `.automatic` displays). An app that does not register the built-in providers
+    /// installs it itself: `DeviceCodeWindows.present = DeviceCodeWindows.gtk3`.
+    public static let gtk3: Present = { content, parent, cancel in
+        DeviceCodeWindow.present(content, parent: parent, cancel: cancel)
+    }
 }

@@ -15,9 +15,20 @@
 @_exported import CGLib
 @_exported import CWebKitGTK4
 @_exported import GLibSupport
+public import WebviewHost
 
 extension ToolkitIntegration {
     /// GTK 4: launch contexts from the window's `GdkDisplay`, X11 parent identifiers.
     /// `registerBuiltInProviders()` (from `BuiltInWebviewProvidersGTK4`) installs it.
     public static let gtk4 = GTKToolkitIntegration.make(name: "GTK 4")
+}
+
+extension DeviceCodeWindows {
+    /// The library's GTK 4 window for a device code, which `registerBuiltInProviders()` installs
+    /// as ``DeviceCodeWindows/present`` (SignIn's `acquireTokenWithDeviceCode` shows it with the
+    /// `.window` and `.automatic` displays). An app that does not register the built-in providers
+    /// installs it itself: `DeviceCodeWindows.present = DeviceCodeWindows.gtk4`.
+    public static let gtk4: Present = { content, parent, cancel in
+        DeviceCodeWindow.present(content, parent: parent, cancel: cancel)
+    }
 }

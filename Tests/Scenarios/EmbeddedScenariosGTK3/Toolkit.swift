@@ -2,6 +2,8 @@ import CGLib
 import CWebKitGTK3
 import Foundation
 import GLibSupport
+import WebviewHost
+import WebviewHostGTK3
 
 /// The GTK 3 side of the few calls the shared scenarios (`Tests/Scenarios/EmbeddedScenariosShared`, linked
 /// here as `Shared`) cannot make the same way in GTK 3 and GTK 4: making, filling, showing and
@@ -9,6 +11,13 @@ import GLibSupport
 /// clicks, and the header bar's subtitle.
 @MainActor
 enum Toolkit {
+    /// The library's device-code window in this toolkit (`WebviewHostGTK3`).
+    static func deviceCodeWindow(
+        _ content: DeviceCodeWindowContent, parent: WindowHandle?, cancel: @escaping @MainActor () -> Void
+    ) -> (@MainActor () -> Void) {
+        DeviceCodeWindows.gtk3(content, parent, cancel)
+    }
+
     /// A `WebKitAuthenticationRequest *` (`authenticate`'s argument; its instance struct is public in WebKitGTK 4.1).
     typealias AuthenticationRequest = UnsafeMutablePointer<WebKitAuthenticationRequest>
 

@@ -30,7 +30,7 @@ func deviceCodeWindowScenario(screenshot: String) async throws -> ScenarioReport
     let instructions = "To sign in, open \(link.absoluteString) on your phone or computer (the code WDJB-MJHT is filled in).\n"
         + "You are letting this device sign in as you. Go on only if you started this sign-in yourself."
     var cancels = 0
-    let close = EmbeddedWebviewProvider.presentDeviceCodeWindow(
+    let close = Toolkit.deviceCodeWindow(
         DeviceCodeWindowContent(
             userCode: "WDJB-MJHT", link: link, instructions: instructions, expiresOn: Date().addingTimeInterval(600),
             qrCode: qrRows(link.absoluteString)),
@@ -78,7 +78,7 @@ func deviceCodeWindowScenario(screenshot: String) async throws -> ScenarioReport
     // A second window, whose code runs out in two seconds, and whose parent the app destroys.
     let parent = Probes.makeAppWindow(title: "Second App Window", width: 600, height: 400)
     var parentCancels = 0
-    let closeSecond = EmbeddedWebviewProvider.presentDeviceCodeWindow(
+    let closeSecond = Toolkit.deviceCodeWindow(
         DeviceCodeWindowContent(userCode: "ABCD-EFGH", link: link, instructions: "Two seconds.", expiresOn: Date().addingTimeInterval(2), qrCode: nil),
         parent: WindowHandle(parent)
     ) { parentCancels += 1 }

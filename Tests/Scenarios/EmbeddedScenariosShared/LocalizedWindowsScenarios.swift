@@ -110,7 +110,7 @@ func localizedWindowsScenario(appLanguage: String, screenshot: String) async thr
     _ = try await run.outcome()
 
     // The device-code window, as SignIn shows it.
-    let close = EmbeddedWebviewProvider.presentDeviceCodeWindow(
+    let close = Toolkit.deviceCodeWindow(
         DeviceCodeWindowContent(
             userCode: "WDJB-MJHT", link: URL(string: "https://login.example.com/device")!, instructions: "(SignIn's text)",
             expiresOn: Date().addingTimeInterval(600), qrCode: [[true, false], [false, true]]),

@@ -6,7 +6,7 @@ import CWebKitGTK3
 import CGLib
 import Foundation
 import GLibSupport
-public import WebviewHost
+import WebviewHost
 
 /// The library's window for a device code (the person signs in on another device): the
 /// instructions with the phishing warning, the code in large type (selectable, read character by
@@ -25,7 +25,7 @@ final class DeviceCodeWindow {
 
     private let widgets: DeviceCodeWindowWidgets
     /// The window's reference: ours until ``close()``, whoever destroys the window first.
-    private var reference: GObjectRef<WebKitDifferences.Window>?
+    private var reference: GObjectRef<LibraryWindow.Window>?
     private let connections = SignalConnections()
     private let timeLeft: UnsafeMutablePointer<GtkWidget>
     private let expiresOn: Date
@@ -39,7 +39,7 @@ final class DeviceCodeWindow {
         return { window.close() }
     }
 
-    private init(_ content: DeviceCodeWindowContent, parent: WebKitDifferences.Window?, cancel: @escaping @MainActor () -> Void) {
+    private init(_ content: DeviceCodeWindowContent, parent: LibraryWindow.Window?, cancel: @escaping @MainActor () -> Void) {
         self.cancel = cancel
         expiresOn = content.expiresOn
         widgets = DeviceCodeWindowWidgets(title: Self.title)
@@ -80,12 +80,14 @@ final class DeviceCodeWindow {
         gtk_widget_set_halign(timeLeft, GTK_ALIGN_CENTER)
         widgets.append(timeLeft)
 
-        widgets.onCloseRequest(connections) { [weak self] in self?.personCancelled() }
-        widgets.onDestroyedElsewhere(connections) { [weak self] in
+        LibraryWindow.onCloseRequest(of: widgets.window, cancelButton: widgets.cancelButton, connections) { [weak self] in
+            self?.personCancelled()
+        }
+        LibraryWindow.onDestroyedElsewhere(of: widgets.window, connections) { [weak self] in
             self?.reference = nil  // destroyed with its parent, say
             self?.personCancelled()
         }
-        widgets.configure(parent: parent)
+        LibraryWindow.place(widgets.window, over: parent)
         ShownDirection.apply(to: wvh_widget(widgets.window))
         widgets.present()
         // On open the focus is on the code (a screen reader says it), not selected.
@@ -101,7 +103,7 @@ final class DeviceCodeWindow {
         connections.disconnectAll()
         guard let reference else { return }
         self.reference = nil
-        WebKitDifferences.destroyWindow(reference.pointer)
+        LibraryWindow.destroy(reference.pointer)
     }
 
     private func personCancelled() {
@@ -171,17 +173,5 @@ final class DeviceCodeWindow {
             }
         }
         return pixbuf
-    }
-}
-
-extension EmbeddedWebviewProvider {
-    /// The library's device-code window in this toolkit, which `registerBuiltInProviders()`
-    /// installs as `DeviceCodeWindows.present` (SignIn's `acquireTokenWithDeviceCode` shows it
-    /// with the `.window` and `.automatic` displays). Returns what closes it.
-    @MainActor
-    public static func presentDeviceCodeWindow(
-        _ content: DeviceCodeWindowContent, parent: WindowHandle?, cancel: @escaping @MainActor () -> Void
-    ) -> (@MainActor () -> Void) {
-        DeviceCodeWindow.present(content, parent: parent, cancel: cancel)
     }
 }

@@ -8,9 +8,9 @@ import WebviewHost
 /// content is appended to.
 @MainActor
 struct DeviceCodeWindowWidgets {
-    let window: WebKitDifferences.Window
-    private let cancelButton: WebKitDifferences.Widget
-    private let content: WebKitDifferences.Widget
+    let window: LibraryWindow.Window
+    let cancelButton: LibraryWindow.Widget
+    private let content: LibraryWindow.Widget
 
     init(title: String) {
         window = wvh_window(wvh_dialog_window_new())
@@ -18,8 +18,8 @@ struct DeviceCodeWindowWidgets {
         gtk_window_set_resizable(window, 0)
         let header = gtk_header_bar_new()!
         gtk_header_bar_set_show_title_buttons(wvh_header_bar(header), 0)
-        cancelButton = gtk_button_new_with_mnemonic(SignInWindow.cancelLabel)!
-        nameForScreenReaders(cancelButton, label: SignInWindow.cancelLabel)
+        cancelButton = gtk_button_new_with_mnemonic(LibraryWindow.cancelLabel)!
+        nameForScreenReaders(cancelButton, label: LibraryWindow.cancelLabel)
         gtk_widget_add_css_class(cancelButton, "flat")
         gtk_header_bar_pack_start(wvh_header_bar(header), cancelButton)
         gtk_window_set_titlebar(window, header)
@@ -30,35 +30,20 @@ struct DeviceCodeWindowWidgets {
         gtk_window_set_child(window, content)
     }
 
-    func append(_ widget: WebKitDifferences.Widget) {
+    func append(_ widget: LibraryWindow.Widget) {
         gtk_box_append(wvh_box(content), widget)
     }
 
-    func wrap(_ label: WebKitDifferences.Widget, widthInCharacters: Int32) {
+    func wrap(_ label: LibraryWindow.Widget, widthInCharacters: Int32) {
         gtk_label_set_wrap(wvh_label(label), 1)
         gtk_label_set_max_width_chars(wvh_label(label), widthInCharacters)
     }
 
     /// A picture of `pixbuf` at its own size (it takes a reference).
-    func makePicture(_ pixbuf: OpaquePointer) -> WebKitDifferences.Widget {
+    func makePicture(_ pixbuf: OpaquePointer) -> LibraryWindow.Widget {
         let picture = gtk_picture_new_for_pixbuf(pixbuf)!
         gtk_widget_set_size_request(picture, gdk_pixbuf_get_width(pixbuf), gdk_pixbuf_get_height(pixbuf))
         return picture
-    }
-
-    /// Calls `handler` for "Cancel", the compositor's close and Escape.
-    func onCloseRequest(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
-        SignInWindowWidgets.onCloseRequest(of: window, cancelButton: cancelButton, connections, handler)
-    }
-
-    /// Calls `handler` when someone else destroys the window (with its parent, say), as
-    /// ``SignInWindowWidgets/onDestroyedElsewhere(_:_:)`` says.
-    func onDestroyedElsewhere(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
-        SignInWindowWidgets.onDestroyedElsewhere(of: window, connections, handler)
-    }
-
-    func configure(parent: WebKitDifferences.Window?) {
-        SignInWindowWidgets.place(window, over: parent)
     }
 
     func present() {

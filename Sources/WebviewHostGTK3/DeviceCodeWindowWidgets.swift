@@ -7,10 +7,10 @@ import WebviewHost
 /// "Cancel" at its start and the title, and a vertical box the window's content is appended to.
 @MainActor
 struct DeviceCodeWindowWidgets {
-    let window: WebKitDifferences.Window
+    let window: LibraryWindow.Window
     private let header: UnsafeMutablePointer<GtkHeaderBar>
-    private let cancelButton: WebKitDifferences.Widget
-    private let content: WebKitDifferences.Widget
+    let cancelButton: LibraryWindow.Widget
+    private let content: LibraryWindow.Widget
 
     init(title: String) {
         window = wvh_window(wvh_dialog_window_new())
@@ -21,8 +21,8 @@ struct DeviceCodeWindowWidgets {
         header = wvh_header_bar(headerWidget)
         gtk_header_bar_set_title(header, title)
         gtk_window_set_titlebar(window, headerWidget)
-        cancelButton = gtk_button_new_with_mnemonic(SignInWindow.cancelLabel)!
-        nameForScreenReaders(cancelButton, label: SignInWindow.cancelLabel)
+        cancelButton = gtk_button_new_with_mnemonic(LibraryWindow.cancelLabel)!
+        nameForScreenReaders(cancelButton, label: LibraryWindow.cancelLabel)
         gtk_header_bar_pack_start(header, cancelButton)
         content = gtk_box_new(GTK_ORIENTATION_VERTICAL, 6)!
         for side in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
@@ -31,32 +31,18 @@ struct DeviceCodeWindowWidgets {
         gtk_container_add(wvh_container(window), content)
     }
 
-    func append(_ widget: WebKitDifferences.Widget) {
+    func append(_ widget: LibraryWindow.Widget) {
         gtk_container_add(wvh_container(content), widget)
     }
 
-    func wrap(_ label: WebKitDifferences.Widget, widthInCharacters: Int32) {
+    func wrap(_ label: LibraryWindow.Widget, widthInCharacters: Int32) {
         gtk_label_set_line_wrap(wvh_label(label), 1)
         gtk_label_set_max_width_chars(wvh_label(label), widthInCharacters)
     }
 
     /// An image of `pixbuf` at its own size (it takes a reference).
-    func makePicture(_ pixbuf: OpaquePointer) -> WebKitDifferences.Widget {
+    func makePicture(_ pixbuf: OpaquePointer) -> LibraryWindow.Widget {
         gtk_image_new_from_pixbuf(pixbuf)
-    }
-
-    /// Calls `handler` for "Cancel", the window manager's close and Escape.
-    func onCloseRequest(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
-        SignInWindowWidgets.onCloseRequest(of: window, cancelButton: cancelButton, connections, handler)
-    }
-
-    /// Calls `handler` when someone else destroys the window (with its parent, say).
-    func onDestroyedElsewhere(_ connections: SignalConnections, _ handler: @escaping @MainActor () -> Void) {
-        connections.connect(window, "destroy", .plain { handler() })
-    }
-
-    func configure(parent: WebKitDifferences.Window?) {
-        SignInWindowWidgets.place(window, over: parent)
     }
 
     func present() {
