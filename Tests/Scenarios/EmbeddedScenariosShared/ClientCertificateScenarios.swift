@@ -61,10 +61,7 @@ extension EmbeddedScenarios {
         var parameters: WebviewParameters
         var appWindow: UnsafeMutableRawPointer?
         if mode == "custom-view" {
-            let window = Toolkit.makeWindow(width: 640, height: 480)
-            let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
-            Toolkit.setChild(view, of: window)
-            Toolkit.show(window)
+            let (window, view) = Probes.makeAppView()
             appWindow = window
             parameters = WebviewParameters(webviewType: .embedded, customWebview: WebviewHandle(view))
         } else {

@@ -109,10 +109,7 @@ extension EmbeddedScenarios {
             })
         }
         if mode == "custom-view" {
-            let window = Toolkit.makeWindow(width: 640, height: 480)
-            let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
-            Toolkit.setChild(view, of: window)
-            Toolkit.show(window)
+            let (window, view) = Probes.makeAppView()
             appWindow = window
             if base.hasPrefix("https:"), let file = ProcessInfo.processInfo.environment["NEGOTIATE_CERTIFICATE"] {
                 // The page's self-signed certificate, trusted for this view's session only.

@@ -70,10 +70,7 @@ extension EmbeddedScenarios {
         var callerView: UnsafeMutableRawPointer?
         var callerUserAgent: String?
         if mode == "custom-view" {
-            let window = Toolkit.makeWindow(width: 640, height: 480)
-            let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
-            Toolkit.setChild(view, of: window)
-            Toolkit.show(window)
+            let (window, view) = Probes.makeAppView()
             appWindow = window
             callerView = view
             // The app's own user agent, which must come back after the session.

@@ -47,6 +47,16 @@ enum Probes {
         Toolkit.makeAppWindow(title: title, width: width, height: height)
     }
 
+    /// The app's own view: a new `WebKitWebView` in a shown window of the app's, as an app that
+    /// passes its view (`customWebview`) has it.
+    static func makeAppView(width: Int32 = 640, height: Int32 = 480) -> (window: UnsafeMutableRawPointer, view: UnsafeMutableRawPointer) {
+        let window = Toolkit.makeWindow(width: width, height: height)
+        let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
+        Toolkit.setChild(view, of: window)
+        Toolkit.show(window)
+        return (window, view)
+    }
+
     /// A self-signed certificate for 127.0.0.1 made with `openssl req` in a temporary folder.
     static func selfSignedCertificate() throws -> UnsafeMutablePointer<GTlsCertificate> {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-tls-\(UUID().uuidString)")

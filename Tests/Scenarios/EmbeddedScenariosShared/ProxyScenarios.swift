@@ -55,10 +55,7 @@ extension EmbeddedScenarios {
         let inWindow = SessionRun(
             redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil), authorizationURL: idp.url("/authorize-window"))
         facts.merge(inWindow.facts(try await inWindow.outcome(), prefix: "window."))
-        let window = Toolkit.makeWindow(width: 700, height: 560)
-        let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
-        Toolkit.setChild(view, of: window)
-        Toolkit.show(window)
+        let (window, view) = Probes.makeAppView(width: 700, height: 560)
         let inView = SessionRun(
             redirectURI: callback.url("/callback"), parameters: WebviewParameters(customWebview: WebviewHandle(view)),
             authorizationURL: idp.url("/authorize-view"))
@@ -148,10 +145,7 @@ extension EmbeddedScenarios {
         facts.merge(inWindow.facts(try await inWindow.outcome(within: Patience.scaled(.seconds(220))), prefix: "window."))
         if variant == "right" {
             // The app's own view through the same proxy: the credential is held, nobody is asked.
-            let window = Toolkit.makeWindow(width: 700, height: 560)
-            let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
-            Toolkit.setChild(view, of: window)
-            Toolkit.show(window)
+            let (window, view) = Probes.makeAppView(width: 700, height: 560)
             let inView = SessionRun(
                 redirectURI: callback.url("/callback"), parameters: WebviewParameters(customWebview: WebviewHandle(view)),
                 authorizationURL: idp.url("/authorize-view"))

@@ -506,10 +506,7 @@ extension EmbeddedScenarios {
         idp.route("/passkey") { _ in .html(passkeyPage(operation: "get", always: false, fallback: idp.url("/pending"))) }
         var parameters = WebviewParameters(webviewType: .embedded)
         if arguments.first == "custom-view" {
-            let window = Toolkit.makeWindow(width: 640, height: 480)
-            let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
-            Toolkit.setChild(view, of: window)
-            Toolkit.show(window)
+            let (window, view) = Probes.makeAppView()
             parameters.customWebview = WebviewHandle(view)
         }
         let authorize = idp.url("/authorize")
