@@ -14,13 +14,29 @@ import WebviewHost
 // runs, that is `GObjectSelectionPolicy`, which finds the call's own policy in a task-local value
 // (concurrent calls each see theirs, or none) and otherwise asks the policy it wrapped.
 
-/// One call's `WvhSelectionPolicy` and the `WvhInteractiveParameters` it is asked with.
-/// Unchecked: a task-local value must be `Sendable`, but the objects are only used on the main
-/// thread (where the host asks the policy, see `GObjectSelectionPolicy`), and released there
-/// when the call's main-actor task ends.
-final class CallSelectionPolicy: @unchecked Sendable {
+/// One call's `WvhSelectionPolicy` and the `WvhInteractiveParameters` it is asked with: made,
+/// asked and released on the main actor only (a policy in Python must not be touched elsewhere).
+@MainActor
+final class CallSelectionPolicy {
     private let policy: GObjectRef<OpaquePointer>
     private let parameters: GObjectRef<OpaquePointer>
+
+    /// The policies of the calls running now, by the key their task-local value carries; a call's
+    /// entry goes when the call ends.
+    private static var running: [Key: CallSelectionPolicy] = [:]
+    private static var lastKey: UInt64 = 0
+
+    /// What a call's task-local value carries: a key, never the objects, because every task the
+    /// call starts inherits the value, and some of them end on other threads (a session's timer):
+    /// releasing the objects there would run a Python object's code off the main thread.
+    struct Key: Sendable, Hashable {
+        let value: UInt64
+    }
+
+    /// The policy of the running call with this key; `nil` once that call ended.
+    static func policy(for key: Key) -> CallSelectionPolicy? {
+        running[key]
+    }
 
     /// The policy of these parameters, or `nil` when they have none.
     init?(_ values: WvhBridgeInteractive) {
@@ -31,13 +47,16 @@ final class CallSelectionPolicy: @unchecked Sendable {
 
     /// Runs `body` (a call of the Swift API) with `call`'s policy choosing its provider; just
     /// `body` when there is none.
-    @MainActor
     static func run<Value: Sendable>(
         _ call: CallSelectionPolicy?, _ body: @MainActor () async throws(WebAuthError) -> Value
     ) async throws(WebAuthError) -> Value {
         guard let call else { return try await body() }
         GObjectSelectionPolicy.install()
-        let result = await GObjectSelectionPolicy.$call.withValue(call) { () async -> Result<Value, WebAuthError> in
+        lastKey += 1
+        let key = Key(value: lastKey)
+        running[key] = call
+        defer { running[key] = nil }
+        let result = await GObjectSelectionPolicy.$call.withValue(key) { () async -> Result<Value, WebAuthError> in
             do throws(WebAuthError) {
                 return .success(try await body())
             } catch {
@@ -49,7 +68,6 @@ final class CallSelectionPolicy: @unchecked Sendable {
 
     /// The policy's answer (`wvh_selection_policy_select_provider`): a provider id, `nil` for the
     /// default choice, or its refusal as a `WebAuthError`.
-    @MainActor
     func ask(among providers: [any WebviewProvider], in environment: WebviewEnvironment) -> Result<String?, WebAuthError> {
         guard let array = _wvh_provider_info_array_new() else {
             return .failure(WebAuthError(.providerUnavailable, "The providers could not be listed for the selection policy."))
@@ -88,8 +106,8 @@ final class CallSelectionPolicy: @unchecked Sendable {
 /// `WvhSelectionPolicy`; everywhere else, the policy it replaced (the default one, unless Swift
 /// code of the app set another).
 struct GObjectSelectionPolicy: WebviewSelectionPolicy {
-    /// The policy of the call the current task runs.
-    @TaskLocal static var call: CallSelectionPolicy?
+    /// The key of the call the current task runs, if that call has a policy.
+    @TaskLocal static var call: CallSelectionPolicy.Key?
 
     /// What chooses outside such calls, and when a call's policy leaves the choice (`NULL`).
     let fallback: any WebviewSelectionPolicy
@@ -105,7 +123,7 @@ struct GObjectSelectionPolicy: WebviewSelectionPolicy {
     func selectProvider(
         for parameters: WebviewParameters, among providers: [any WebviewProvider], in environment: WebviewEnvironment
     ) throws(WebAuthError) -> any WebviewProvider {
-        guard let call = Self.call else {
+        guard let key = Self.call else {
             return try fallback.selectProvider(for: parameters, among: providers, in: environment)
         }
         // The host chooses on the main actor (`WebAuthSession.prepare()`), where the policy's
@@ -114,11 +132,11 @@ struct GObjectSelectionPolicy: WebviewSelectionPolicy {
             throw WebAuthError(
                 .providerUnavailable, "The app's selection policy can only be asked on the main thread; the provider was chosen on another.")
         }
-        let answer = MainActor.assumeIsolated { call.ask(among: providers, in: environment) }
+        let answer = MainActor.assumeIsolated { CallSelectionPolicy.policy(for: key)?.ask(among: providers, in: environment) }
         switch answer {
         case .failure(let refusal):
             throw refusal
-        case .success(nil):
+        case .success(nil), nil:  // nil: the call ended (nothing of it chooses a provider then)
             return try fallback.selectProvider(for: parameters, among: providers, in: environment)
         case .success(let id?):
             // The chosen id as the app's explicit choice: the default policy checks it is
