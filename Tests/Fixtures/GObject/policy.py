@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The app's own choice of provider from Python: a WebviewHost.SelectionPolicy (WebviewHost-3.0)
 set on a call's InteractiveParameters (selection-policy), signing in at Glewlwyd. A provider
-written in Python ("python-browser", Tests/Fixtures/Glewlwyd/browser_signin.py as its browser) is
+written in Python ("python-browser", scripted_browser.py) is
 registered as kind OTHER at priority 1, which the default policy never chooses while the embedded
 view can run. Prints what it saw as JSON.
 
@@ -27,9 +27,11 @@ gi.require_version("Gtk", "3.0")
 gi.require_version("WebviewHost", "3.0")
 from gi.repository import Gio, GLib, GObject, Gtk, WebviewHost  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scripted_browser import ScriptedBrowser  # noqa: E402
+
 mode, client_id, issuer, username, password = sys.argv[1:6]
 HERE = os.path.dirname(os.path.abspath(__file__))
-BROWSER = os.path.join(HERE, "..", "Glewlwyd", "browser_signin.py")
 REDIRECT = "http://127.0.0.1:53685/embedded-callback"
 SCOPES = ["openid", "profile", "email", "offline_access"]
 report = {"mode": mode, "providerCalls": [], "unexpectedPages": []}
@@ -44,30 +46,6 @@ def finish():
 
 def error_facts(error):
     return {"domain": error.domain, "code": error.code, "message": error.message}
-
-
-class ScriptedBrowser(GObject.Object, WebviewHost.WebviewProvider):
-    def do_start(self, session):
-        url = session.props.authorization_url
-        report["providerCalls"].append("start")
-        session.did_start_load(url)
-        process = Gio.Subprocess.new(
-            ["/usr/bin/python3", BROWSER, "--print-only", "-u", username, "-p", password, url],
-            Gio.SubprocessFlags.STDOUT_PIPE | Gio.SubprocessFlags.STDERR_PIPE)
-
-        def browsed(process, result):
-            _, out, err = process.communicate_utf8_finish(result)
-            lines = [line for line in (out or "").splitlines() if line.startswith("REDIRECT_URL=")]
-            if not lines:
-                session.fail(WebviewHost.Error.NETWORK, "the scripted browser did not sign in: " + (err or "")[-500:])
-                return
-            session.did_finish_load(url)
-            session.complete(lines[-1][len("REDIRECT_URL="):])
-
-        process.communicate_utf8_async(None, None, browsed)
-
-    def do_dismiss(self, session):
-        report["providerCalls"].append("dismiss")
 
 
 class Policy(GObject.Object, WebviewHost.SelectionPolicy):
@@ -94,7 +72,7 @@ class Policy(GObject.Object, WebviewHost.SelectionPolicy):
         return self.answer
 
 
-ScriptedBrowser().register("python-browser", "A browser written in Python", WebviewHost.ProviderKind.OTHER, 1, False)
+ScriptedBrowser(report, username, password).register("python-browser", "A browser written in Python", WebviewHost.ProviderKind.OTHER, 1, False)
 call_parameters = {}
 
 

@@ -91,6 +91,16 @@ extension GlewlwydSignInTests {
         #expect(ContinuousClock.now - started < .seconds(100), "no call waited for a timeout")
     }
 
+    @Test("Vala, GTK 4: a policy written in Vala compiles against the .vapi; through the interface its NULL is the default choice and its thrown WebviewHost.Error comes back")
+    func valaPolicyImplementsTheInterface() async throws {
+        let program = try await compiled(
+            "policy.vala", with: ["valac", "--vapidir=PREFIX/share/vala/vapi", "--pkg", "webviewhost-gtk4", "-X", "-w", "-o", "PROGRAM", "SOURCE"])
+        let report = try await gobjectApp([program])
+        #expect(report.keys.contains("chosen") && report["chosen"] is NSNull, "NULL: the default policy's choice: \(report)")
+        #expect(report["refused"] as? String == "webview-host-error-quark 4 This terminal signs in at the kiosk only.", "\(report)")
+        #expect(report["asked"] as? Int == 2, "\(report)")
+    }
+
     @Test("GJS, GTK 4: a policy written in JavaScript puts an AUTHENTICATION_SESSION call in the library's embedded window, which signs in")
     func gjsPolicyChoosesTheEmbeddedView() async throws {
         let report = try await gobjectApp(["/usr/bin/gjs", fixture("policy.js")] + credentials)
