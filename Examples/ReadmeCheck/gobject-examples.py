@@ -56,9 +56,18 @@ for chain in set(re.findall(r"WebviewHost\.([A-Za-z_][\w.]*)", code)):
 members = set()
 for name in dir(WebviewHost):
     members |= set(dir(getattr(WebviewHost, name)))
-for method in set(re.findall(r"[.'\"](acquire_\w+|get_accounts\w*|sign_out\w*|start_\w+|register|unregister|complete|fail|did_\w+|is_finished)\b", code)):
+for method in set(re.findall(r"[.'\"](acquire_\w+|get_accounts\w*|sign_out\w*|start_\w+|register|unregister|complete|fail|did_\w+|is_finished|select_provider)\b", code)):
     if method not in members:
         bad.append(method)
+vfuncs = set()
+for name in dir(WebviewHost):
+    info = getattr(getattr(WebviewHost, name), "__info__", None)
+    if hasattr(info, "get_vfuncs"):
+        vfuncs |= {vfunc.get_name() for vfunc in info.get_vfuncs()}
+# A Python implementation's do_NAME and a GJS one's vfunc_NAME: a virtual method of the library's.
+for vfunc in set(re.findall(r"\b(?:do|vfunc)_(\w+)\s*\(", code)):
+    if vfunc not in vfuncs:
+        bad.append("the virtual method " + vfunc)
 print("\n".join(bad))
 sys.exit(1 if bad else 0)
 ''' % version

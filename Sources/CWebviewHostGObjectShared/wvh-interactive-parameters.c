@@ -14,6 +14,7 @@ struct _WvhInteractiveParameters {
   WvhWebviewType webview_type;
   GtkWindow *parent_window;
   WebKitWebView *custom_webview;
+  WvhSelectionPolicy *selection_policy;
   int window_width, window_height;
   double timeout;
   gboolean ephemeral;
@@ -22,7 +23,8 @@ struct _WvhInteractiveParameters {
 G_DEFINE_FINAL_TYPE (WvhInteractiveParameters, wvh_interactive_parameters, G_TYPE_OBJECT)
 
 enum { PROP_0, PROP_SCOPES, PROP_LOGIN_HINT, PROP_PROMPT, PROP_WEBVIEW_TYPE, PROP_PARENT_WINDOW, PROP_CUSTOM_WEBVIEW,
-       PROP_WINDOW_TITLE, PROP_WINDOW_WIDTH, PROP_WINDOW_HEIGHT, PROP_TIMEOUT, PROP_EPHEMERAL, PROP_PROVIDER_ID, N_PROPS };
+       PROP_WINDOW_TITLE, PROP_WINDOW_WIDTH, PROP_WINDOW_HEIGHT, PROP_TIMEOUT, PROP_EPHEMERAL, PROP_PROVIDER_ID, PROP_SELECTION_POLICY,
+       N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 static void
@@ -36,6 +38,7 @@ wvh_interactive_parameters_finalize (GObject *object)
   g_free (self->provider_id);
   g_clear_object (&self->parent_window);
   g_clear_object (&self->custom_webview);
+  g_clear_object (&self->selection_policy);
   G_OBJECT_CLASS (wvh_interactive_parameters_parent_class)->finalize (object);
 }
 
@@ -56,6 +59,7 @@ wvh_interactive_parameters_get_property (GObject *object, guint id, GValue *valu
   case PROP_TIMEOUT: g_value_set_double (value, self->timeout); break;
   case PROP_EPHEMERAL: g_value_set_boolean (value, self->ephemeral); break;
   case PROP_PROVIDER_ID: g_value_set_string (value, self->provider_id); break;
+  case PROP_SELECTION_POLICY: g_value_set_object (value, self->selection_policy); break;
   default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
   }
 }
@@ -77,6 +81,10 @@ wvh_interactive_parameters_set_property (GObject *object, guint id, const GValue
   case PROP_TIMEOUT: self->timeout = g_value_get_double (value); break;
   case PROP_EPHEMERAL: self->ephemeral = g_value_get_boolean (value); break;
   case PROP_PROVIDER_ID: g_free (self->provider_id); self->provider_id = g_value_dup_string (value); break;
+  case PROP_SELECTION_POLICY:
+    g_clear_object (&self->selection_policy);
+    self->selection_policy = g_value_dup_object (value);
+    break;
   default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
   }
 }
@@ -163,6 +171,18 @@ wvh_interactive_parameters_class_init (WvhInteractiveParametersClass *klass)
    * to let #WvhInteractiveParameters:webview-type and the selection policy choose.
    */
   properties[PROP_PROVIDER_ID] = g_param_spec_string ("provider-id", NULL, NULL, NULL, flags);
+  /**
+   * WvhInteractiveParameters:selection-policy:
+   *
+   * The app's own choice of provider for the calls made with these parameters only
+   * (wvh_public_client_application_acquire_token_async(), wvh_public_client_application_sign_out_async(),
+   * a #WvhWebAuthSession): asked once per call, on the main thread, with these parameters and the
+   * registered providers; its %NULL answer leaves the choice to
+   * #WvhInteractiveParameters:webview-type, #WvhInteractiveParameters:provider-id and the
+   * default policy. %NULL (the default): no policy of the app's. See #WvhSelectionPolicy.
+   */
+  properties[PROP_SELECTION_POLICY] =
+      g_param_spec_object ("selection-policy", NULL, NULL, WVH_TYPE_SELECTION_POLICY, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -201,4 +221,6 @@ _wvh_interactive_parameters_fill (WvhInteractiveParameters *self, WvhBridgeInter
   out->timeout_seconds = self->timeout;
   out->ephemeral = self->ephemeral;
   out->provider_id = self->provider_id;
+  out->selection_policy = self->selection_policy;
+  out->object = self;
 }

@@ -100,12 +100,15 @@ public func wvh_bridge_application_free(_ bridge: UnsafeMutableRawPointer?) {
         guard let bridge, let done else { return }
         let application = Unmanaged<BridgedApplication>.fromOpaque(bridge).takeUnretainedValue().application
         let parameters = values.map { InteractiveCall.parameters(from: $0.pointee) } ?? InteractiveTokenParameters(scopes: [])
+        let policy = values.flatMap { CallSelectionPolicy($0.pointee) }
         let events = emitter.map { EventForwarder(emitter: $0) }
         let call = CompletedCall(done: done, data: data, cancellable: cancellable)
         let task = Task { @MainActor in
             defer { events?.stop() }
             do throws(WebAuthError) {
-                call.succeed(try await application.acquireToken(with: parameters))
+                call.succeed(try await CallSelectionPolicy.run(policy) { () async throws(WebAuthError) in
+                    try await application.acquireToken(with: parameters)
+                })
             } catch {
                 call.fail(error)
             }
@@ -203,6 +206,7 @@ public func wvh_bridge_application_free(_ bridge: UnsafeMutableRawPointer?) {
     let identifier = accountIdentifier.map { String(cString: $0) } ?? ""
     let webview = values.map { InteractiveCall.parameters(from: $0.pointee).webviewParameters } ?? WebviewParameters()
     let parameters = SignOutParameters(reach: atIdentityProvider != 0 ? .identityProvider : .thisApp, webviewParameters: webview)
+    let policy = values.flatMap { CallSelectionPolicy($0.pointee) }
     let events = emitter.map { EventForwarder(emitter: $0) }
     let call = CompletedCall(done: done, data: data, cancellable: cancellable)
     let task = Task { @MainActor in
@@ -212,7 +216,9 @@ public func wvh_bridge_application_free(_ bridge: UnsafeMutableRawPointer?) {
                 call.succeed(false)  // nothing of this account is left to remove
                 return
             }
-            let result = try await application.signOut(account, with: parameters)
+            let result = try await CallSelectionPolicy.run(policy) { () async throws(WebAuthError) in
+                try await application.signOut(account, with: parameters)
+            }
             if case .failed(let error) = result.identityProvider { throw error }
             call.succeed(result.tokensRemoved)
         } catch {

@@ -17,9 +17,12 @@ import WebviewHost
 final class BridgedWebAuthSession {
     let session: WebAuthSession
     let authorizationURL: URL
-    init(_ session: WebAuthSession, authorizationURL: URL) {
+    /// The app's choice of provider, from the parameters' `selection-policy`.
+    let policy: CallSelectionPolicy?
+    init(_ session: WebAuthSession, authorizationURL: URL, policy: CallSelectionPolicy?) {
         self.session = session
         self.authorizationURL = authorizationURL
+        self.policy = policy
     }
 }
 
@@ -43,7 +46,8 @@ final class BridgedWebAuthSession {
         // The webview settings only: scopes, login hint and prompt are OAuth's.
         let webview = values.map { InteractiveCall.parameters(from: $0.pointee).webviewParameters } ?? WebviewParameters()
         let session = WebAuthSession(redirectURI: redirect, parameters: webview)
-        return Unmanaged.passRetained(BridgedWebAuthSession(session, authorizationURL: page)).toOpaque()
+        let policy = values.flatMap { CallSelectionPolicy($0.pointee) }
+        return Unmanaged.passRetained(BridgedWebAuthSession(session, authorizationURL: page, policy: policy)).toOpaque()
     } catch {
         error.set(on: errorPointer)
         return nil
@@ -70,14 +74,16 @@ public func wvh_bridge_web_auth_session_cancel(_ bridge: UnsafeMutableRawPointer
     MainActor.preconditionIsolated("WebviewHost's GObject calls are made on the main thread")
     guard let bridge, let done else { return }
     let bridged = Unmanaged<BridgedWebAuthSession>.fromOpaque(bridge).takeUnretainedValue()
-    let session = bridged.session, url = bridged.authorizationURL
+    let session = bridged.session, url = bridged.authorizationURL, policy = bridged.policy
     let events = emitter.map { SessionEventForwarder(emitter: $0, session: session) }
     let call = CompletedCall(done: done, data: data, cancellable: cancellable)
     let task = Task { @MainActor in
         defer { events?.stop() }
         do throws(WebAuthError) {
-            _ = try await session.prepare()
-            call.succeed(try await session.start(authorizationURL: url).callbackURL)
+            call.succeed(try await CallSelectionPolicy.run(policy) { () async throws(WebAuthError) in
+                _ = try await session.prepare()
+                return try await session.start(authorizationURL: url).callbackURL
+            })
         } catch {
             call.fail(error)
         }

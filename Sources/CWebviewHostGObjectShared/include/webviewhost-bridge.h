@@ -22,6 +22,8 @@ typedef struct {
   double timeout_seconds;
   gboolean ephemeral;
   const char *provider_id;
+  WvhSelectionPolicy *selection_policy;
+  WvhInteractiveParameters *object; /* the parameters themselves, for the selection policy */
 } WvhBridgeInteractive;
 
 /* Called once when a call ends: its result (transfer full: a GObject, a GPtrArray, or a boolean
@@ -102,6 +104,11 @@ void _wvh_web_auth_session_emit (WvhWebAuthSession *self, WvhBridgeEvent event, 
                                  const GError *error);
 /* Runs done with the result or error: a C function pointer Swift can call. */
 void _wvh_bridge_call_done (WvhBridgeDone done, gpointer data, gpointer result, GError *error);
+/* A provider as a selection policy sees it (transfer full), and an array of them that unrefs them. */
+WvhProviderInfo *_wvh_provider_info_new (const char *id, const char *display_name, WvhProviderKind kind, int priority,
+                                         gboolean available, const char *unavailable_reason, gboolean supports_custom_webview,
+                                         gboolean requires_display);
+GPtrArray *_wvh_provider_info_array_new (void);
 /* A new array of accounts that unrefs them (transfer full). */
 GPtrArray *_wvh_account_array_new (void);
 

@@ -244,6 +244,54 @@ gboolean wvh_webview_provider_register (WvhWebviewProvider *self,
                                         GError            **error);
 gboolean wvh_webview_provider_unregister (const char *id);
 
+/* Choosing the provider: a selection policy in any language */
+
+#define WVH_TYPE_PROVIDER_INFO (wvh_provider_info_get_type ())
+G_DECLARE_FINAL_TYPE (WvhProviderInfo, wvh_provider_info, WVH, PROVIDER_INFO, GObject)
+
+const char *wvh_provider_info_get_id (WvhProviderInfo *self);
+const char *wvh_provider_info_get_display_name (WvhProviderInfo *self);
+WvhProviderKind wvh_provider_info_get_kind (WvhProviderInfo *self);
+int wvh_provider_info_get_priority (WvhProviderInfo *self);
+gboolean wvh_provider_info_get_available (WvhProviderInfo *self);
+const char *wvh_provider_info_get_unavailable_reason (WvhProviderInfo *self);
+gboolean wvh_provider_info_get_supports_custom_webview (WvhProviderInfo *self);
+gboolean wvh_provider_info_get_requires_display (WvhProviderInfo *self);
+
+#define WVH_TYPE_SELECTION_POLICY (wvh_selection_policy_get_type ())
+G_DECLARE_INTERFACE (WvhSelectionPolicy, wvh_selection_policy, WVH, SELECTION_POLICY, GObject)
+
+/**
+ * WvhSelectionPolicyInterface:
+ * @g_iface: the parent interface
+ * @select_provider: the id of the provider that runs the sign-in, %NULL to leave the choice to
+ *   the default policy, or %NULL with @error set to refuse the sign-in.
+ *
+ * The app's own choice of provider for the calls whose #WvhInteractiveParameters:selection-policy
+ * it is, in any language (Python, JavaScript, Vala, C): the Swift API's `WebviewSelectionPolicy`.
+ */
+/**
+ * WvhSelectionPolicyInterface::select_provider:
+ * @self: the policy
+ * @parameters: the parameters of the call
+ * @providers: (element-type WvhProviderInfo): the registered providers, highest priority first
+ * @error: why the sign-in cannot run (its message is the call's)
+ *
+ * Returns: (transfer full) (nullable): a registered provider's id, or %NULL.
+ */
+struct _WvhSelectionPolicyInterface {
+  GTypeInterface g_iface;
+  char *(*select_provider) (WvhSelectionPolicy       *self,
+                            WvhInteractiveParameters *parameters,
+                            GPtrArray                *providers,
+                            GError                  **error);
+};
+
+char *wvh_selection_policy_select_provider (WvhSelectionPolicy       *self,
+                                            WvhInteractiveParameters *parameters,
+                                            GPtrArray                *providers,
+                                            GError                  **error);
+
 /* The public client application */
 
 #define WVH_TYPE_PUBLIC_CLIENT_APPLICATION (wvh_public_client_application_get_type ())

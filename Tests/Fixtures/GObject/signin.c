@@ -66,6 +66,9 @@ accounts_done (GObject *source, GAsyncResult *result, gpointer data)
   g_assert_null (wvh_web_auth_session_new (NULL, "http://127.0.0.1:53687/callback", NULL));
   wvh_web_auth_session_start_async ((WvhWebAuthSession *) accounts, NULL, NULL, NULL);
   g_assert_null (wvh_web_auth_session_start_finish (NULL, NULL, NULL));
+  g_assert_null (wvh_selection_policy_select_provider ((WvhSelectionPolicy *) source, NULL, NULL, NULL));
+  g_assert_false (wvh_provider_info_get_available ((WvhProviderInfo *) source));
+  g_assert_null (wvh_provider_info_get_id (NULL));
   printf ("{\"outcome\": \"success\", \"signals\": [%s\"end\"], \"silentDiffers\": %s, \"signedOut\": %s, \"accountsAfter\": %u, "
           "\"criticals\": %d}\n",
           signals->str, GPOINTER_TO_INT (data) & 1 ? "true" : "false", GPOINTER_TO_INT (data) & 2 ? "true" : "false",
