@@ -59,6 +59,24 @@ extension GlewlwydSignInTests {
             #expect(error["code"] as? Int == 5, "WVH_ERROR_INVALID_PARAMETERS")
             #expect(python["isWebviewHostError"] as? Bool == true)
 
+            // GJS: WebviewHost 4.0 (libwebviewhost-gtk4.so) from /app, the same refusal.
+            let gjs = try await sandboxedApp(launcher, ["/usr/bin/gjs", "-c", """
+                imports.gi.versions.Gtk = '4.0'; imports.gi.versions.WebKit = '6.0'; imports.gi.versions.WebviewHost = '4.0';
+                const { WebviewHost } = imports.gi;
+                const report = {};
+                try {
+                    new WebviewHost.PublicClientApplication({ client_id: ARGV[0], authority: 'http://idp.example.com/oidc',
+                        redirect_uri: 'http://127.0.0.1:53685/embedded-callback', token_cache: 'memory' }).init(null);
+                    report.outcome = 'made';
+                } catch (error) {
+                    report.outcome = 'error';
+                    report.isWebviewHostError = error.matches(WebviewHost.error_quark(), WebviewHost.Error.INVALID_PARAMETERS);
+                }
+                print(JSON.stringify(report));
+                """], environment)
+            #expect(gjs["outcome"] as? String == "error", "\(gjs)")
+            #expect(gjs["isWebviewHostError"] as? Bool == true, "\(gjs)")
+
             // C, compiled in the build against the module's pkg-config file: the library's window
             // signs in at Glewlwyd, then silently, then signs out.
             let c = try await sandboxedApp(launcher, ["/app/bin/signin-c"], environment, autopilot: "\(share)/Glewlwyd/autopilot.js")
