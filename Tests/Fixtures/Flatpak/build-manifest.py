@@ -19,8 +19,7 @@ manifest, as apps list Examples/Flatpak/webviewhost-gobject.yml.
   --env KEY=VALUE       overrides the manifest's build-options env (every module)
   --build-arg ARG       one more `flatpak build` argument (every module)
 
-Sources: `dir` (a git work tree gives its tracked and unignored files, as `type: git` of that
-checkout would, with its uncommitted changes; anything else, every file) and `file`. Prints each
+Sources: `dir` (every file but its `skip` list) and `file`. Prints each
 module's build time in seconds on standard error.
 """
 import argparse
@@ -47,15 +46,19 @@ def merged_options(*layers):
     return env, build_args, prepend, append
 
 
-def source_files(folder):
-    """The files of a `dir` source, relative to it."""
-    inside = subprocess.run(["git", "-C", folder, "rev-parse", "--show-toplevel"], capture_output=True, text=True)
-    if inside.returncode == 0 and os.path.realpath(inside.stdout.strip()) == os.path.realpath(folder):
-        listed = subprocess.run(["git", "-C", folder, "ls-files", "-z", "-co", "--exclude-standard"],
-                                capture_output=True, check=True).stdout.decode()
-        return [name for name in listed.split("\0") if name and os.path.lexists(os.path.join(folder, name))]
-    return [os.path.relpath(os.path.join(root, name), folder)
-            for root, _, names in os.walk(folder) for name in names]
+def source_files(folder, skip):
+    """The files of a `dir` source, relative to it, as flatpak-builder copies them: every one
+    (uncommitted and ignored files too; a symbolic link as a link) but its `skip` list and
+    flatpak-builder's own state."""
+    skipped = {os.path.normpath(name) for name in skip} | {".flatpak-builder"}
+    found = []
+    for root, folders, names in os.walk(folder):
+        relative = os.path.relpath(root, folder)
+        paths = {name: os.path.normpath(os.path.join(relative, name)) for name in folders + names}
+        links = [name for name in folders if os.path.islink(os.path.join(root, name))]
+        folders[:] = [name for name in folders if name not in links and paths[name] not in skipped]
+        found += [paths[name] for name in names + links if paths[name] not in skipped]
+    return found
 
 
 def place(source, target):
@@ -84,7 +87,7 @@ def copy_sources(module, base, folder):
         kind = source.get("type")
         if kind == "dir":
             origin = os.path.normpath(os.path.join(base, source["path"]))
-            for name in source_files(origin):
+            for name in source_files(origin, source.get("skip") or []):
                 target = os.path.join(folder, source.get("dest", ""), name)
                 os.makedirs(os.path.dirname(target), exist_ok=True)
                 place(os.path.join(origin, name), target)
