@@ -10,7 +10,7 @@
 #   sandbox.sh run STATE [flatpak run options] -- PROGRAM [ARGS...]
 #                                       PROGRAM (a path under CHECKOUT) inside the sandbox
 #   sandbox.sh stop STATE               ends the session's processes
-#   sandbox.sh sdk STATE                a build SDK beside the runtime (once; ~40 s)
+#   sandbox.sh sdk STATE                a build SDK beside the runtime (once; 30 s to 4 minutes)
 #   sandbox.sh build STATE MANIFEST [build-manifest.py options]
 #                                       an app built from its Flatpak manifest on that SDK
 #                                       (flatpak-builder's steps), installed
@@ -129,18 +129,20 @@ sdk() {
 }
 
 # MANIFEST built as flatpak-builder would (build-manifest.py, with its OPTIONS) on the SDK, the
-# Swift toolchain of this machine (/opt/swift/usr) as the swift6 SDK extension, and the Swift
+# Swift toolchain of this machine (the one on PATH) as the swift6 SDK extension, and the Swift
 # packages resolved offline as on the host (git reads github.com from /opt/swift-packages,
 # /etc/gitconfig says so); exported to the local repo and installed. The modules' sources and
 # what their builds leave (SwiftPM's .build) are kept in STATE/build/sources between builds.
 build() {
   local manifest="${1:?MANIFEST}"; shift
   sdk
-  local app_id
+  local app_id toolchain packages=()
   app_id="$(/usr/bin/python3 -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["app-id"])' "$manifest")"
+  # /opt/swift/usr/bin/swift: the toolchain's folder is /opt/swift/usr, laid out as the extension's.
+  toolchain="$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")"
+  [ -d /opt/swift-packages ] && packages=(--build-arg=--filesystem=/opt/swift-packages:ro)
   /usr/bin/python3 "$(dirname "$0")/build-manifest.py" "$manifest" "$STATE/build/$app_id" "$STATE/repo" \
-    --work "$STATE/build/sources/$app_id" --sdk-extension swift6=/opt/swift/usr \
-    --build-arg=--filesystem=/opt/swift-packages:ro "$@"
+    --work "$STATE/build/sources/$app_id" --sdk-extension "swift6=$toolchain" ${packages[@]+"${packages[@]}"} "$@"
   flatpak --user install -y --noninteractive --reinstall lab "$app_id//master" >/dev/null
   rm -rf "$STATE/build/$app_id"
 }
