@@ -19,7 +19,7 @@ extension GlewlwydSignInTests {
     /// `WEBVIEW_HOST_TEST_FLATPAK_CONFIGURATION=release` builds the manifest's own configuration.
     static let moduleApp = "io.github.webviewhost.GObjectModuleTest"
 
-    @Test("Flatpak: the GObject module builds for an app on an SDK with the Swift extension; the app, sandboxed with no Swift in its runtime, loads WebviewHost from /app (Python, without GI_TYPELIB_PATH of its own) and signs in from C compiled with pkg-config")
+    @Test("Flatpak: the GObject module builds for an app on an SDK with the Swift extension; the app, sandboxed with no Swift in its runtime, loads WebviewHost from /app (Python, without GI_TYPELIB_PATH of its own) and signs in from C compiled with pkg-config and from Vala with the .vapi")
     func flatpakGObjectModule() async throws {
         let state = try await FlatpakSandbox.shared.setUp()
         let manifest = Checkout.fixture("Flatpak").appendingPathComponent("\(Self.moduleApp).yml").path
@@ -87,15 +87,25 @@ extension GlewlwydSignInTests {
             // signs in at Glewlwyd, then silently, then signs out.
             let c = try await sandboxedApp(launcher, ["/app/bin/signin-c"], environment, autopilot: "\(share)/Glewlwyd/autopilot.js")
             Self.expectCSignIn(c)
+
+            // Vala, compiled in the build against the module's GTK 4 .vapi: a sign-in on another
+            // device, the code shown by the app and approved at Glewlwyd.
+            let approve = ["/usr/bin/python3", "\(share)/Glewlwyd/approve_device.py", server.baseURL, server.username, server.password]
+            let vala = try await sandboxedApp(
+                launcher, ["/app/bin/devicecode-vala", server.deviceClientID, server.issuer.absoluteString] + approve, environment,
+                credentials: false)
+            #expect(vala["outcome"] as? String == "success", "\(vala)")
+            #expect(vala["username"] as? String == server.userEmail)
+            #expect(vala["hasRefreshToken"] as? Bool == true)
         }
     }
 
-    /// Runs `command` in the app's sandbox with the suite's credentials (and the autopilot's path
-    /// for the C program) and returns the JSON it printed last.
+    /// Runs `command` in the app's sandbox, with the suite's credentials unless told not to (and the
+    /// autopilot's path for the C program), and returns the JSON it printed last.
     private func sandboxedApp(
-        _ launcher: [String], _ command: [String], _ environment: [String: String], autopilot: String? = nil
+        _ launcher: [String], _ command: [String], _ environment: [String: String], autopilot: String? = nil, credentials: Bool = true
     ) async throws -> [String: Any] {
-        let arguments = command + credentials + (autopilot.map { [$0] } ?? [])
+        let arguments = command + (credentials ? self.credentials : []) + (autopilot.map { [$0] } ?? [])
         let run = try await ScriptRunner.run(
             launcher[0], Array(launcher.dropFirst()) + arguments, environment: environment, timeout: Patience.scaled(.seconds(240)) / .seconds(1))
         let line = run.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
