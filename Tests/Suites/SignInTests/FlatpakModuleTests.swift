@@ -7,16 +7,17 @@ import Testing
 /// under /app is all the app has of WebviewHost and of Swift.
 extension GlewlwydSignInTests {
     /// `Tests/Fixtures/Flatpak/io.github.webviewhost.GObjectModuleTest.yml`: the module listed by
-    /// file name, then a C and Python app on it; built by `sandbox.sh build` (flatpak-builder's
-    /// steps with `flatpak build-init`, `flatpak build`, `flatpak build-finish`) on the tests' SDK
-    /// with this machine's Swift toolchain mounted where the Swift SDK extension is
-    /// (/usr/lib/sdk/swift6), in the debug configuration (the manifest's build-options env
-    /// overridden: a whole release build took 233 s here where debug took 100). The first build
-    /// in a state folder makes the SDK and builds the whole package (measured on two cores: about
-    /// 2 minutes on a quiet machine, 5 beside two CPU hogs, 10 beside another checkout's test run
-    /// and builds); later ones
-    /// reuse the module's SwiftPM build kept in the state folder (30 to 50 s).
+    /// file name, then C, Vala and Python programs on it; built by `sandbox.sh build`
+    /// (flatpak-builder's steps with `flatpak build-init`, `flatpak build`, `flatpak build-finish`)
+    /// on the tests' SDK with this machine's Swift toolchain mounted where the Swift SDK extension
+    /// is (/usr/lib/sdk/swift6), in the debug configuration (the manifest's build-options env
+    /// overridden: a whole release build took 233 s here where debug took 100).
     /// `WEBVIEW_HOST_TEST_FLATPAK_CONFIGURATION=release` builds the manifest's own configuration.
+    ///
+    /// Measured on two cores: the first build in a state folder makes the SDK and builds the whole
+    /// package, about 2 minutes on a quiet machine, 5 beside two CPU hogs, 10 beside another
+    /// checkout's test run and builds; later ones reuse the module's SwiftPM build kept in the state
+    /// folder and take 30 s to 2 minutes (mostly `gir.sh`: the scanner and the Vala bindings).
     static let moduleApp = "io.github.webviewhost.GObjectModuleTest"
 
     @Test("Flatpak: the GObject module builds for an app on an SDK with the Swift extension; the app, sandboxed with no Swift in its runtime, loads WebviewHost from /app (Python, without GI_TYPELIB_PATH of its own) and signs in from C compiled with pkg-config and from Vala with the .vapi")
