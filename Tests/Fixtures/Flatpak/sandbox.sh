@@ -10,6 +10,10 @@
 #   sandbox.sh run STATE [flatpak run options] -- PROGRAM [ARGS...]
 #                                       PROGRAM (a path under CHECKOUT) inside the sandbox
 #   sandbox.sh stop STATE               ends the session's processes
+#   sandbox.sh sdk STATE                a build SDK beside the runtime (once; 30 s to 4 minutes)
+#   sandbox.sh build STATE MANIFEST [build-manifest.py options]
+#                                       an app built from its Flatpak manifest on that SDK
+#                                       (flatpak-builder's steps), installed
 #
 # `run` passes the caller's WEBVIEW_HOST_*, SCENARIO_*, SIGNIN_*, WVH_* (and a few more) variables
 # into the sandbox, and SANDBOX_LD_PRELOAD as the program's LD_PRELOAD. The session logs the
@@ -32,6 +36,7 @@
 set -euo pipefail
 APP="${SANDBOX_APP_ID:-io.github.webviewhost.SandboxTest}"
 RUNTIME=io.github.webviewhost.TestPlatform
+SDK=io.github.webviewhost.TestSdk
 command="${1:?usage: sandbox.sh setup|start|run|stop STATE ...}"
 STATE="$(mkdir -p "${2:?STATE}" && cd "$2" && pwd)"
 shift 2
@@ -43,31 +48,45 @@ export XDG_CURRENT_DESKTOP=GNOME
 mkdir -p "$HOME" "$XDG_DATA_HOME/applications" "$XDG_CONFIG_HOME" "$XDG_RUNTIME_DIR"
 chmod 700 "$XDG_RUNTIME_DIR"
 
+# A runtime NAME//master made from this machine's /usr (a hardlinked copy), exported to the local
+# repo and installed; once per state folder. The folders named after NAME are left out; then
+# HOOK runs with the copy's usr folder (what else it holds or lacks), METADATA is appended.
+make_runtime() {
+  local name="$1" left_out="$2" hook="$3" metadata="$4"
+  local repo="$STATE/repo" folder="$STATE/build/$1"
+  flatpak --user info "$name//master" >/dev/null 2>&1 && return 0
+  rm -rf "$folder"
+  mkdir -p "$folder/files"
+  cp -al /usr "$folder/usr"
+  for d in $left_out; do rm -rf "$folder/usr/$d"; done
+  [ -x /usr/libexec/flatpak-xdg-utils/flatpak-spawn ] && \
+    ln -sf ../libexec/flatpak-xdg-utils/flatpak-spawn "$folder/usr/bin/flatpak-spawn"
+  rm -rf "$folder/usr/etc"; cp -a /etc "$folder/usr/etc"
+  rm -rf "$folder/usr/etc/shadow" "$folder/usr/etc/gshadow" "$folder/usr/etc/ssh"
+  "$hook" "$folder/usr"
+  printf '[Runtime]\nname=%s\nruntime=%s/x86_64/master\nsdk=%s/x86_64/master\n%s' "$name" "$name" "$name" "$metadata" > "$folder/metadata"
+  [ -d "$repo/objects" ] || ostree init --repo="$repo" --mode=bare-user-only
+  flatpak build-export --runtime --disable-sandbox --no-update-summary "$repo" "$folder" master >/dev/null
+  flatpak build-update-repo "$repo" >/dev/null
+  flatpak --user remote-add --if-not-exists --no-gpg-verify lab "file://$repo"
+  flatpak --user install -y --noninteractive lab "$name//master" >/dev/null
+  rm -rf "$folder"
+}
+
+# The test runtime: no compiler, no headers; the Swift runtime libraries in usr/lib.
+with_swift_runtime() {
+  cp -l /opt/swift/usr/lib/swift/linux/*.so "$1/lib/x86_64-linux-gnu/" 2>/dev/null \
+    || cp /opt/swift/usr/lib/swift/linux/*.so "$1/lib/x86_64-linux-gnu/"
+}
+
 setup() {
   local checkout="${1:?CHECKOUT}"
-  local repo="$STATE/repo" build="$STATE/build"
+  local build="$STATE/build"
   # The runtime: built once per state folder (its content is this machine's /usr).
   if ! flatpak --user info "$RUNTIME//master" >/dev/null 2>&1; then
-    rm -rf "$build/runtime" "$repo"
-    mkdir -p "$build/runtime/files"
-    cp -al /usr "$build/runtime/usr"
-    for d in lib/google-cloud-sdk lib/jvm lib/chromium lib/llvm-14 lib/gcc include \
-             share/doc share/man share/info share/locale share/applications local src games; do
-      rm -rf "$build/runtime/usr/$d"
-    done
-    cp -l /opt/swift/usr/lib/swift/linux/*.so "$build/runtime/usr/lib/x86_64-linux-gnu/" 2>/dev/null \
-      || cp /opt/swift/usr/lib/swift/linux/*.so "$build/runtime/usr/lib/x86_64-linux-gnu/"
-    [ -x /usr/libexec/flatpak-xdg-utils/flatpak-spawn ] && \
-      ln -sf ../libexec/flatpak-xdg-utils/flatpak-spawn "$build/runtime/usr/bin/flatpak-spawn"
-    rm -rf "$build/runtime/usr/etc"; cp -a /etc "$build/runtime/usr/etc"
-    rm -rf "$build/runtime/usr/etc/shadow" "$build/runtime/usr/etc/gshadow" "$build/runtime/usr/etc/ssh"
-    printf '[Runtime]\nname=%s\nruntime=%s/x86_64/master\nsdk=%s/x86_64/master\n' "$RUNTIME" "$RUNTIME" "$RUNTIME" > "$build/runtime/metadata"
-    ostree init --repo="$repo" --mode=bare-user-only
-    flatpak build-export --runtime --disable-sandbox --no-update-summary "$repo" "$build/runtime" master >/dev/null
-    flatpak build-update-repo "$repo" >/dev/null
-    flatpak --user remote-add --if-not-exists --no-gpg-verify lab "file://$repo"
-    flatpak --user install -y --noninteractive lab "$RUNTIME//master" >/dev/null
-    rm -rf "$build/runtime"
+    rm -rf "$STATE/repo"
+    make_runtime "$RUNTIME" "lib/google-cloud-sdk lib/jvm lib/chromium lib/llvm-14 lib/gcc include
+      share/doc share/man share/info share/locale share/applications local src games" with_swift_runtime ""
   fi
   # The app: a launcher for the test programs, its desktop file with the test scheme.
   rm -rf "$build/app"
@@ -89,6 +108,43 @@ EOD
   flatpak build-update-repo "$STATE/repo" >/dev/null
   flatpak --user install -y --noninteractive --reinstall lab "$APP//master" >/dev/null
   rm -rf "$build/app"
+}
+
+# The SDK for building apps (as org.gnome.Sdk is to org.gnome.Platform): this machine's /usr with
+# the compiler, the headers, gobject-introspection, Vala, git and pkg-config, with no Swift in it
+# (the Swift SDK extension is mounted at usr/lib/sdk/swift6 while building) and no patchelf (as
+# Tools/gobject/gir.sh says of Flatpak's SDK); GI_TYPELIB_PATH=/app/lib/girepository-1.0 in its
+# environment, as the GNOME runtime's metadata sets it. Apps may run on it too.
+without_swift_and_patchelf() {
+  rm -f "$1/bin/patchelf"
+  mkdir -p "$1/lib/sdk/swift6"
+  if ls "$1"/lib/*/libswiftCore.so "$1"/lib/libswiftCore.so >/dev/null 2>&1; then
+    echo "sandbox.sh: /usr has the Swift runtime: the SDK would hide what the app lacks" >&2; return 1
+  fi
+}
+
+sdk() {
+  make_runtime "$SDK" "lib/google-cloud-sdk lib/jvm lib/chromium share/doc share/man share/info share/locale
+    share/applications local src games" without_swift_and_patchelf $'\n[Environment]\nGI_TYPELIB_PATH=/app/lib/girepository-1.0\n'
+}
+
+# MANIFEST built as flatpak-builder would (build-manifest.py, with its OPTIONS) on the SDK, the
+# Swift toolchain of this machine (the one on PATH) as the swift6 SDK extension, and the Swift
+# packages resolved offline as on the host (git reads github.com from /opt/swift-packages,
+# /etc/gitconfig says so); exported to the local repo and installed. The modules' sources and
+# what their builds leave (SwiftPM's .build) are kept in STATE/build/sources between builds.
+build() {
+  local manifest="${1:?MANIFEST}"; shift
+  sdk
+  local app_id toolchain packages=()
+  app_id="$(/usr/bin/python3 -c 'import sys, yaml; print(yaml.safe_load(open(sys.argv[1]))["app-id"])' "$manifest")"
+  # /opt/swift/usr/bin/swift: the toolchain's folder is /opt/swift/usr, laid out as the extension's.
+  toolchain="$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")"
+  [ -d /opt/swift-packages ] && packages=(--build-arg=--filesystem=/opt/swift-packages:ro)
+  /usr/bin/python3 "$(dirname "$0")/build-manifest.py" "$manifest" "$STATE/build/$app_id" "$STATE/repo" \
+    --work "$STATE/build/sources/$app_id" --sdk-extension "swift6=$toolchain" ${packages[@]+"${packages[@]}"} "$@"
+  flatpak --user install -y --noninteractive --reinstall lab "$app_id//master" >/dev/null
+  rm -rf "$STATE/build/$app_id"
 }
 
 start() {
@@ -155,6 +211,8 @@ run() {
 
 case "$command" in
   setup) setup "$@" ;;
+  sdk) sdk ;;
+  build) build "$@" ;;
   start) start ;;
   stop) stop ;;
   run) run "$@" ;;

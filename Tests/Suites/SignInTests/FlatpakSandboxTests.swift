@@ -14,7 +14,9 @@ extension GlewlwydSignInTests {
     actor FlatpakSandbox {
         static let shared = FlatpakSandbox()
         static let script = Checkout.fixture("Flatpak").appendingPathComponent("sandbox.sh").path
-        let state = URL(fileURLWithPath: "/tmp/webviewhost-flatpak-\(getuid())")
+        /// `WEBVIEW_HOST_TEST_FLATPAK_STATE` names another one (two checkouts testing at once).
+        let state = URL(fileURLWithPath: ProcessInfo.processInfo.environment["WEBVIEW_HOST_TEST_FLATPAK_STATE"]
+            ?? "/tmp/webviewhost-flatpak-\(getuid())")
         private var isSetUp = false
 
         func setUp() async throws -> URL {
