@@ -23,7 +23,7 @@ enum WebKitDifferences {
 
     static func makeEphemeralStore() -> DataStore {
         let context = webkit_web_context_new_ephemeral()!
-        failOnTLSErrors(webkit_web_context_get_website_data_manager(context))
+        secure(webkit_web_context_get_website_data_manager(context))
         askForLanguages(in: context)
         return context
     }
@@ -38,7 +38,7 @@ enum WebKitDifferences {
         let context = webkit_web_context_new_with_website_data_manager(manager)!
         webkit_website_data_manager_fetch(manager, WEBKIT_WEBSITE_DATA_COOKIES, nil, nil, nil)
         g_object_unref(manager)  // the context holds it
-        failOnTLSErrors(webkit_web_context_get_website_data_manager(context))
+        secure(webkit_web_context_get_website_data_manager(context))
         askForLanguages(in: context)
         return context
     }
@@ -132,9 +132,14 @@ enum WebKitDifferences {
         LibraryWindow.destroy(window)
     }
 
-    /// Sets `WEBKIT_TLS_ERRORS_POLICY_FAIL` (never bypass an untrusted certificate).
-    private static func failOnTLSErrors(_ manager: UnsafeMutablePointer<WebKitWebsiteDataManager>?) {
+    /// Sets `WEBKIT_TLS_ERRORS_POLICY_FAIL` (never bypass an untrusted certificate) and turns off
+    /// WebKit's persistent credential storage: the library's window keeps the passwords and PINs
+    /// it is given for this run only, so WebKit has nothing to find in the person's keyring, and
+    /// would otherwise ask it (libsecret, over D-Bus) before every question for a password, a PIN
+    /// or a proxy's password; a keyring that does not answer held each question for D-Bus's 25 s.
+    private static func secure(_ manager: UnsafeMutablePointer<WebKitWebsiteDataManager>?) {
         webkit_website_data_manager_set_tls_errors_policy(manager, WEBKIT_TLS_ERRORS_POLICY_FAIL)
+        webkit_website_data_manager_set_persistent_credential_storage_enabled(manager, 0)
     }
 
     /// Whether `view` keeps nothing on disk (`webkit_web_view_is_ephemeral`): WebKit sends no Kerberos ticket there.

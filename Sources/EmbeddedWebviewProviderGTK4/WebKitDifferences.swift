@@ -25,8 +25,18 @@ enum WebKitDifferences {
     static func makeEphemeralStore() -> DataStore {
         askForLanguages()
         let session = webkit_network_session_new_ephemeral()!
-        webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL)
+        secure(session)
         return session
+    }
+
+    /// Sets `WEBKIT_TLS_ERRORS_POLICY_FAIL` (never bypass an untrusted certificate) and turns off
+    /// WebKit's persistent credential storage: the library's window keeps the passwords and PINs
+    /// it is given for this run only, so WebKit has nothing to find in the person's keyring, and
+    /// would otherwise ask it (libsecret, over D-Bus) before every question for a password, a PIN
+    /// or a proxy's password; a keyring that does not answer held each question for D-Bus's 25 s.
+    private static func secure(_ session: OpaquePointer) {
+        webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL)
+        webkit_network_session_set_persistent_credential_storage_enabled(session, 0)
     }
 
     /// A persistent store under the two folders, its cookies in `cookieFile` (SQLite). Starts
@@ -37,7 +47,7 @@ enum WebKitDifferences {
         // Cookies are kept in memory unless given a file.
         webkit_cookie_manager_set_persistent_storage(
             webkit_network_session_get_cookie_manager(session), cookieFile.path, WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
-        webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL)
+        secure(session)
         webkit_website_data_manager_fetch(
             webkit_network_session_get_website_data_manager(session), WEBKIT_WEBSITE_DATA_COOKIES, nil, nil, nil)
         return session

@@ -59,7 +59,9 @@ extension EmbeddedWebviewProviderTests {
         try await proxyDialogRun(url: url, arguments, on: platform)
     }
 
-    func proxyDialogRun(url: String, _ arguments: [String], on platform: Platform) async throws -> ScenarioReport {
+    func proxyDialogRun(
+        url: String, _ arguments: [String], on platform: Platform, environment more: [String: String] = [:]
+    ) async throws -> ScenarioReport {
         let home = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
         return try await ScenarioRunner.run(
@@ -68,7 +70,7 @@ extension EmbeddedWebviewProviderTests {
                 "XDG_DATA_HOME": home.appendingPathComponent("data").path,
                 "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
                 "http_proxy": url, "no_proxy": "", "XDG_CURRENT_DESKTOP": "",
-            ],
+            ].merging(more) { _, new in new },
             // Its own X server: real key events go to the focused window of a display, which another
             // test's window could take.
             timeout: Patience.scaled(.seconds(240)), display: platform.keyboardDisplay)
@@ -96,6 +98,38 @@ extension EmbeddedWebviewProviderTests {
         }
         let carried = proxy.paths(at: "127.0.0.1:\(report[.idpPort] ?? 0)")
         #expect(carried.contains("GET /authorize-window") && carried.contains("GET /authorize-view"), "\(carried)")
+    }
+
+    @Test("The library's window never asks the person's keyring: with a Secret Service that takes calls and never answers, the proxy's question comes, and the keyring got no call",
+          arguments: Platform.x11)
+    func proxyQuestionWithoutTheKeyring(_ platform: Platform) async throws {
+        // WebKit looks up a password saved for the host in the keyring (libsecret) before each
+        // question, unless its persistent credential storage is off; a keyring that hangs then
+        // held every question for D-Bus's 25 s (seen in full test runs: three wrong passwords
+        // took 75 s of waiting).
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let calls = folder.appendingPathComponent("keyring-calls.log")
+        let keyring = try CleanSpawn(
+            ["/usr/bin/python3", Checkout.fixture("SecretService/silent_keyring.py").path, calls.path],
+            environment: ProcessInfo.processInfo.environment, processGroup: true)
+        defer {
+            kill(-keyring.pid, SIGTERM)
+            _ = keyring.waitForExit()
+        }
+        let address = try #require(
+            String(decoding: keyring.output!.availableData, as: UTF8.self).split(separator: "\n").first.map(String.init))
+        let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
+        defer { proxy.stop() }
+        // The library's window only ("cancel": the question, then Escape); an app's own view is
+        // in the app's context, whose credential storage is the app's to choose.
+        let report = try await proxyDialogRun(url: proxy.url, ["cancel"], on: platform, environment: ["DBUS_SESSION_BUS_ADDRESS": address])
+        #expect(report[.outcome.prefixed(by: "window.")] == "network", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
+        #expect((report[.errorMessage.prefixed(by: "window.")] ?? "").contains("cancelled"))
+        #expect((report[.proxyDialogs] ?? []).filter { $0 == "window: Sign in to the proxy" }.count == 1, "the question came")
+        let asked = ((try? String(contentsOf: calls, encoding: .utf8)) ?? "").split(separator: "\n")
+        #expect(asked.isEmpty, "the keyring was asked: \(asked)")
     }
 
     @Test("Cancel in the library's proxy dialog ends the sign-in at once with a network error that says so", arguments: Platform.x11)
