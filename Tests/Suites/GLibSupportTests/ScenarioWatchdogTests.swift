@@ -38,6 +38,17 @@ struct ScenarioWatchdogTests {
             "killed at once after its grace and the stacks")
     }
 
+    @Test("A helper program (a GObject test's app) stopped at its time limit comes back with its threads' stacks")
+    func scriptRunnerReportsStacksOfWhatItStops() async throws {
+        let run = try await ScriptRunner.run("/usr/bin/python3", ["-c", "import time; time.sleep(600)"], timeout: 1)
+        #expect(run.timedOut)
+        let stacks = try #require(run.stacks, "no stacks")
+        #expect(stacks.contains("Thread 1 "), "\(stacks)")
+        #expect(stacks.contains("sleep") || stacks.contains("select"), "where it waited: \(stacks)")
+        let quick = try await ScriptRunner.run("/usr/bin/python3", ["-c", "pass"], timeout: 60)
+        #expect(!quick.timedOut && quick.stacks == nil && quick.status == 0)
+    }
+
     @Test("gdb's backtrace, shortened: one line a frame, same stacks merged, the main thread first")
     func shortenedStacks() {
         let gdb = """

@@ -59,7 +59,8 @@ extension GlewlwydSignInTests {
         }
         let line = run.standardOutput.split(separator: "\n").last.map(String.init) ?? ""
         let report = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
-        return try #require(report, "\(command.prefix(3)) printed no report (exit \(run.status)):\n\(run.standardError.suffix(3000))")
+        let stacks = run.stacks.map { "\nStopped at its time limit; its threads' stacks:\n\($0)" } ?? ""
+        return try #require(report, "\(command.prefix(3)) printed no report (exit \(run.status)):\n\(run.standardError.suffix(3000))\(stacks)")
     }
 
     /// Compiles `source` against the installed layer (pkg-config for C, valac with the .vapi for

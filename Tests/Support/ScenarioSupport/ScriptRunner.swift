@@ -7,12 +7,14 @@ import Glibc
 /// Runs a helper program (bash, python3) off the main thread, bounded by a timeout.
 public enum ScriptRunner {
     /// How a run ended: its exit status (-1 if it never ended), its output, and whether the
-    /// timeout stopped it.
+    /// timeout stopped it, with the stacks of all its threads then (``ThreadStacks``, read before
+    /// it was stopped: what a test shows when a program hangs).
     public struct Output: Sendable {
         public var status: Int32
         public var standardOutput: String
         public var standardError: String
         public var timedOut: Bool
+        public var stacks: String? = nil
     }
 
     /// A started program that can be stopped from another thread.
@@ -44,6 +46,7 @@ public enum ScriptRunner {
         started(handle)
         let deadline = Date().addingTimeInterval(timeout)
         var timedOut = false
+        var stacks: String?
         var exitStatus: Int32?
         while exitStatus == nil {
             exitStatus = child.exitStatusIfEnded()
@@ -53,6 +56,8 @@ public enum ScriptRunner {
             }
             if Date() > deadline, !timedOut {
                 timedOut = true
+                // Where every thread of the hung program was (gdb), before it is stopped.
+                stacks = await ThreadStacks.read(pid: child.pid)
                 handle.terminate()
             }
             try? await Task.sleep(for: .milliseconds(50))
@@ -61,7 +66,7 @@ public enum ScriptRunner {
             status: exitStatus ?? -1,
             standardOutput: (try? String(contentsOf: outputURL, encoding: .utf8)) ?? "",
             standardError: (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "",
-            timedOut: timedOut)
+            timedOut: timedOut, stacks: stacks)
     }
 }
 
