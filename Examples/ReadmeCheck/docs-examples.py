@@ -8,7 +8,8 @@ does the README's snippets.
 
 Each ```swift block of every article under Sources/*/Docs.docc and Plugins/*/Docs.docc becomes
 the body of a function of its own (a block that declares a type stays at the top level), in the
-target of its toolkit: GTK 3 (DocsCheckGTK3), GTK 4 (DocsCheckGTK4), or neither (DocsCheck). The
+target of its toolkit (a toolkit module's article: its toolkit): GTK 3 (DocsCheckGTK3), GTK 4
+(DocsCheckGTK4), or neither (DocsCheck). The
 names an example uses without declaring them (the app's `session`, `spinner`, a page URL...)
 come from the target's Context.swift, or from BLOCKS below as the function's parameters. A block
 this script does not know builds in DocsCheck with no parameters, so a new example is compiled
@@ -54,7 +55,10 @@ def main():
     for path in articles:
         article = os.path.basename(path)
         for index, code in enumerate(blocks(path), start=1):
-            target, parameters = BLOCKS.get((article, index), ("Host", ""))
+            # An article of a toolkit's module (Sources/WebviewHostGTK3/Docs.docc...) builds with that toolkit.
+            module = os.path.basename(os.path.dirname(os.path.dirname(path)))
+            toolkit = "GTK3" if module.endswith("GTK3") else "GTK4" if module.endswith("GTK4") else "Host"
+            target, parameters = BLOCKS.get((article, index), (toolkit, ""))
             lines = code.rstrip("\n").split("\n")
             imports[target].update(line.strip() for line in lines if line.startswith("import "))
             body = [line for line in lines if not line.startswith("import ")]

@@ -61,8 +61,23 @@ def source_files(folder, skip):
     return found
 
 
+def make_folder(path, top):
+    """PATH as a folder, under TOP: what an earlier copy left there as a file (a worktree's .git,
+    say, where a clone has a folder) goes first."""
+    parts = os.path.relpath(path, top).split(os.sep)
+    current = top
+    for part in parts:
+        current = os.path.join(current, part)
+        if os.path.lexists(current) and not os.path.isdir(current) or os.path.islink(current):
+            os.remove(current)
+    os.makedirs(path, exist_ok=True)
+
+
 def place(source, target):
-    """Copies one file unless the target already has its content (its time then stays)."""
+    """Copies one file unless the target already has its content (its time then stays); a folder
+    an earlier copy left in its place goes first."""
+    if os.path.isdir(target) and not os.path.islink(target):
+        shutil.rmtree(target)
     if os.path.islink(source):
         if os.path.islink(target) and os.readlink(target) == os.readlink(source):
             return
@@ -89,13 +104,13 @@ def copy_sources(module, base, folder):
             origin = os.path.normpath(os.path.join(base, source["path"]))
             for name in source_files(origin, source.get("skip") or []):
                 target = os.path.join(folder, source.get("dest", ""), name)
-                os.makedirs(os.path.dirname(target), exist_ok=True)
+                make_folder(os.path.dirname(target), folder)
                 place(os.path.join(origin, name), target)
                 wanted.add(os.path.normpath(target))
         elif kind == "file":
             origin = os.path.normpath(os.path.join(base, source["path"]))
             target = os.path.join(folder, source.get("dest", ""), source.get("dest-filename", os.path.basename(origin)))
-            os.makedirs(os.path.dirname(target), exist_ok=True)
+            make_folder(os.path.dirname(target), folder)
             place(origin, target)
             wanted.add(os.path.normpath(target))
         else:

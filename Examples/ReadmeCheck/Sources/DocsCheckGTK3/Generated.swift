@@ -21,3 +21,8 @@ import WebviewHostGTK3
     let parameters = WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(window))
 }
 
+// Sources/WebviewHostGTK3/Docs.docc/WebviewHostGTK3.md, example 2
+@MainActor func WebviewHostGTK3_2() async throws {
+    DeviceCodeWindows.present = DeviceCodeWindows.gtk3
+}
+

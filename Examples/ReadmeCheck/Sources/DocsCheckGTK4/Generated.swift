@@ -21,3 +21,8 @@ import WebviewHostGTK4
     g_application_run(wvh_application(app), 0, nil)
 }
 
+// Sources/WebviewHostGTK4/Docs.docc/WebviewHostGTK4.md, example 2
+@MainActor func WebviewHostGTK4_2() async throws {
+    DeviceCodeWindows.present = DeviceCodeWindows.gtk4
+}
+
