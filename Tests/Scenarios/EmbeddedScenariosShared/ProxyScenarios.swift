@@ -128,6 +128,9 @@ extension EmbeddedScenarios {
                 _ = xdotool("search --onlyvisible --name '^\(title)$' windowfocus key \(user == nil ? "Escape" : "Return")")
                 if await ScenarioHost.wait(upTo: attempt < 5 ? Patience.scaled(.seconds(6)) : Patience.event, until: answered) { break }
             }
+            // Five tries and the dialog still up: the keys never reached it (the test's failure
+            // says so, instead of the session's time limit alone).
+            if !answered() { shown.append("still open after typing: " + title) }
             return true
         }
         switch variant {
