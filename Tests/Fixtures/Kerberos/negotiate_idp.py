@@ -34,9 +34,17 @@ PERSON, PASSWORD = "alice", "alice-pw"
 
 
 def free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A port free for TCP and for UDP on every address, as krb5kdc binds it (0.0.0.0, both
+    protocols): a port free for TCP alone was once taken for UDP, and the KDC did not start."""
+    while True:
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as tcp, socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp:
+            tcp.bind(("0.0.0.0", 0))
+            port = tcp.getsockname()[1]
+            try:
+                udp.bind(("0.0.0.0", port))
+            except OSError:
+                continue
+            return port
 
 
 def write(path, text):
