@@ -30,10 +30,13 @@ enum WebKitDifferences {
     }
 
     /// Sets `WEBKIT_TLS_ERRORS_POLICY_FAIL` (never bypass an untrusted certificate) and turns off
-    /// WebKit's persistent credential storage: the library's window keeps the passwords and PINs
-    /// it is given for this run only, so WebKit has nothing to find in the person's keyring, and
-    /// would otherwise ask it (libsecret, over D-Bus) before every question for a password, a PIN
-    /// or a proxy's password; a keyring that does not answer held each question for D-Bus's 25 s.
+    /// WebKit's persistent credential storage. With it on, WebKit asks the person's keyring
+    /// (libsecret, over D-Bus) around every question for a password, a PIN or a proxy's password,
+    /// and a keyring that does not answer held each question for D-Bus's 25 s. The library's own
+    /// answers are for this run only (proxy passwords, PINs), so they lose nothing. What does
+    /// change: WebKit's own dialog for a page's Basic or Digest password no longer offers
+    /// "Remember password" (`webkit_authentication_request_can_save_credentials`), and a
+    /// password saved through it before is not filled in.
     private static func secure(_ session: OpaquePointer) {
         webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL)
         webkit_network_session_set_persistent_credential_storage_enabled(session, 0)
