@@ -7,8 +7,11 @@
  * application does: the Swift API's `PublicClientApplication`, for C, Python, JavaScript and
  * Vala. Tokens are kept in the Secret Service.
  *
- * The signals report the steps of the sign-ins this application starts, in order, on the main
- * thread, as the Swift API's notifications do.
+ * The signals report the steps of the calls this application starts, and only those (never
+ * another application's, in this process or any other), in order, on the main thread, as the
+ * Swift API's per-call `onStep` does. A call that fails before any page showed (another sign-in
+ * running, the provider unreachable) emits #WvhPublicClientApplication::did-fail too, with the
+ * error its finish function returns.
  */
 struct _WvhPublicClientApplication {
   GObject parent_instance;
@@ -24,9 +27,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (WvhPublicClientApplication, wvh_public_client_app
 enum { PROP_0, PROP_CLIENT_ID, PROP_AUTHORITY, PROP_REDIRECT_URI, PROP_TOKEN_CACHE, PROP_NETWORK_PROXY, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
-enum { SIGNAL_DID_START_LOAD, SIGNAL_DID_FINISH_LOAD, SIGNAL_DID_FAIL, SIGNAL_DID_COMPLETE, SIGNAL_WILL_SWITCH_TO_BROKER_APP,
-       SIGNAL_WILL_SWITCH_TO_SYSTEM_BROWSER, SIGNAL_DEVICE_CODE, N_SIGNALS };
-static guint signals[N_SIGNALS];
+static guint signals[WVH_BRIDGE_EVENT_COUNT];
 
 static void
 wvh_public_client_application_finalize (GObject *object)
@@ -139,8 +140,6 @@ wvh_public_client_application_class_init (WvhPublicClientApplicationClass *klass
    *
    * A page of a sign-in started loading.
    */
-  signals[SIGNAL_DID_START_LOAD] = g_signal_new ("did-start-load", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                                                 NULL, G_TYPE_NONE, 2, G_TYPE_STRING, WEBKIT_TYPE_WEB_VIEW);
   /**
    * WvhPublicClientApplication::did-finish-load:
    * @self: the application
@@ -149,8 +148,6 @@ wvh_public_client_application_class_init (WvhPublicClientApplicationClass *klass
    *
    * A page of a sign-in finished loading.
    */
-  signals[SIGNAL_DID_FINISH_LOAD] = g_signal_new ("did-finish-load", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                                                  NULL, G_TYPE_NONE, 2, G_TYPE_STRING, WEBKIT_TYPE_WEB_VIEW);
   /**
    * WvhPublicClientApplication::did-fail:
    * @self: the application
@@ -159,8 +156,6 @@ wvh_public_client_application_class_init (WvhPublicClientApplicationClass *klass
    *
    * A sign-in failed (cancelling included); the call's finish function returns the same error.
    */
-  signals[SIGNAL_DID_FAIL] = g_signal_new ("did-fail", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                           G_TYPE_NONE, 2, G_TYPE_ERROR, WEBKIT_TYPE_WEB_VIEW);
   /**
    * WvhPublicClientApplication::did-complete:
    * @self: the application
@@ -169,8 +164,6 @@ wvh_public_client_application_class_init (WvhPublicClientApplicationClass *klass
    *
    * A sign-in reached the redirect URI; the tokens are being fetched.
    */
-  signals[SIGNAL_DID_COMPLETE] = g_signal_new ("did-complete", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                               G_TYPE_NONE, 2, G_TYPE_STRING, WEBKIT_TYPE_WEB_VIEW);
   /**
    * WvhPublicClientApplication::will-switch-to-broker-app:
    * @self: the application
@@ -178,8 +171,6 @@ wvh_public_client_application_class_init (WvhPublicClientApplicationClass *klass
    *
    * A token broker (Microsoft's identity broker) is about to take the sign-in over.
    */
-  signals[SIGNAL_WILL_SWITCH_TO_BROKER_APP] = g_signal_new ("will-switch-to-broker-app", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                                            0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   /**
    * WvhPublicClientApplication::will-switch-to-system-browser:
    * @self: the application
@@ -187,8 +178,6 @@ wvh_public_client_application_class_init (WvhPublicClientApplicationClass *klass
    *
    * The sign-in moves from the embedded view to the person's browser (a passkey, a provider that refuses embedded views).
    */
-  signals[SIGNAL_WILL_SWITCH_TO_SYSTEM_BROWSER] = g_signal_new ("will-switch-to-system-browser", G_TYPE_FROM_CLASS (klass),
-                                                                G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
   /**
    * WvhPublicClientApplication::device-code:
    * @self: the application
@@ -198,8 +187,7 @@ wvh_public_client_application_class_init (WvhPublicClientApplicationClass *klass
    * show it (the library shows it itself for the other displays). Cancel the call's
    * #GCancellable when the person gives up.
    */
-  signals[SIGNAL_DEVICE_CODE] = g_signal_new ("device-code", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                              G_TYPE_NONE, 1, WVH_TYPE_DEVICE_CODE_CHALLENGE);
+  _wvh_call_signals_install (G_TYPE_FROM_CLASS (klass), TRUE, signals);
 }
 
 static void
@@ -212,22 +200,7 @@ _wvh_public_client_application_emit (WvhPublicClientApplication *self, WvhBridge
                                      const GError *error, WvhDeviceCodeChallenge *challenge)
 {
   g_return_if_fail (WVH_IS_PUBLIC_CLIENT_APPLICATION (self));
-  WebKitWebView *view = webview != NULL && WEBKIT_IS_WEB_VIEW (webview) ? WEBKIT_WEB_VIEW (webview) : NULL;
-  switch (event) {
-  case WVH_BRIDGE_EVENT_DID_START_LOAD: g_signal_emit (self, signals[SIGNAL_DID_START_LOAD], 0, url, view); break;
-  case WVH_BRIDGE_EVENT_DID_FINISH_LOAD: g_signal_emit (self, signals[SIGNAL_DID_FINISH_LOAD], 0, url, view); break;
-  case WVH_BRIDGE_EVENT_DID_FAIL: g_signal_emit (self, signals[SIGNAL_DID_FAIL], 0, error, view); break;
-  case WVH_BRIDGE_EVENT_DID_COMPLETE: g_signal_emit (self, signals[SIGNAL_DID_COMPLETE], 0, url, view); break;
-  case WVH_BRIDGE_EVENT_WILL_SWITCH_TO_BROKER_APP: g_signal_emit (self, signals[SIGNAL_WILL_SWITCH_TO_BROKER_APP], 0, url); break;
-  case WVH_BRIDGE_EVENT_WILL_SWITCH_TO_SYSTEM_BROWSER: g_signal_emit (self, signals[SIGNAL_WILL_SWITCH_TO_SYSTEM_BROWSER], 0, url); break;
-  case WVH_BRIDGE_EVENT_DEVICE_CODE: g_signal_emit (self, signals[SIGNAL_DEVICE_CODE], 0, challenge); break;
-  }
-}
-
-void
-_wvh_bridge_call_done (WvhBridgeDone done, gpointer data, gpointer result, GError *error)
-{
-  done (data, result, error);
+  _wvh_call_signals_emit (self, signals, event, url, webview, error, challenge);
 }
 
 /**
@@ -252,39 +225,6 @@ wvh_public_client_application_new (const char *client_id, const char *authority,
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
   return g_initable_new (WVH_TYPE_PUBLIC_CLIENT_APPLICATION, NULL, error, "client-id", client_id, "authority", authority,
                          "redirect-uri", redirect_uri, NULL);
-}
-
-static void
-task_done (gpointer data, gpointer result, GError *error)
-{
-  GTask *task = data;
-  if (error != NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, result, g_object_unref);
-  g_object_unref (task);
-}
-
-static void
-task_done_array (gpointer data, gpointer result, GError *error)
-{
-  GTask *task = data;
-  if (error != NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, result, (GDestroyNotify) g_ptr_array_unref);
-  g_object_unref (task);
-}
-
-static void
-task_done_boolean (gpointer data, gpointer result, GError *error)
-{
-  GTask *task = data;
-  if (error != NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, GPOINTER_TO_INT (result));
-  g_object_unref (task);
 }
 
 static gboolean
@@ -326,7 +266,7 @@ wvh_public_client_application_acquire_token_async (WvhPublicClientApplication *s
     return;
   WvhBridgeInteractive values;
   _wvh_interactive_parameters_fill (parameters, &values);
-  wvh_bridge_acquire_token (self->bridge, self, &values, cancellable, task_done, task);
+  wvh_bridge_acquire_token (self->bridge, self, &values, cancellable, _wvh_task_done_object, task);
 }
 
 /**
@@ -373,7 +313,7 @@ wvh_public_client_application_acquire_token_silent_async (WvhPublicClientApplica
   if (!ready (self, task))
     return;
   wvh_bridge_acquire_token_silent (self->bridge, wvh_account_get_identifier (account), scopes, force_refresh, cancellable,
-                                   task_done, task);
+                                   _wvh_task_done_object, task);
 }
 
 /**
@@ -423,7 +363,7 @@ wvh_public_client_application_acquire_token_with_device_code_async (WvhPublicCli
   g_task_set_source_tag (task, wvh_public_client_application_acquire_token_with_device_code_async);
   if (!ready (self, task))
     return;
-  wvh_bridge_acquire_token_with_device_code (self->bridge, self, scopes, display, parent, cancellable, task_done, task);
+  wvh_bridge_acquire_token_with_device_code (self->bridge, self, scopes, display, parent, cancellable, _wvh_task_done_object, task);
 }
 
 /**
@@ -464,7 +404,7 @@ wvh_public_client_application_get_accounts_async (WvhPublicClientApplication *se
   g_task_set_source_tag (task, wvh_public_client_application_get_accounts_async);
   if (!ready (self, task))
     return;
-  wvh_bridge_get_accounts (self->bridge, cancellable, task_done_array, task);
+  wvh_bridge_get_accounts (self->bridge, cancellable, _wvh_task_done_array, task);
 }
 
 /**
@@ -473,7 +413,9 @@ wvh_public_client_application_get_accounts_async (WvhPublicClientApplication *se
  * @result: the #GAsyncResult given to the callback
  * @error: why the store could not be read
  *
- * Returns: (transfer full) (element-type WvhAccount): the accounts, or %NULL with @error set.
+ * Returns: (transfer container) (element-type WvhAccount): the accounts, or %NULL with @error set. The
+ *   array holds a reference to each account: free it with g_ptr_array_unref() and keep (ref) an
+ *   account that must outlive it.
  */
 GPtrArray *
 wvh_public_client_application_get_accounts_finish (WvhPublicClientApplication *self, GAsyncResult *result, GError **error)
@@ -514,7 +456,7 @@ wvh_public_client_application_sign_out_async (WvhPublicClientApplication *self, 
   WvhBridgeInteractive values;
   _wvh_interactive_parameters_fill (parameters, &values);
   wvh_bridge_sign_out (self->bridge, self, wvh_account_get_identifier (account), at_identity_provider, &values, cancellable,
-                       task_done_boolean, task);
+                       _wvh_task_done_boolean, task);
 }
 
 /**

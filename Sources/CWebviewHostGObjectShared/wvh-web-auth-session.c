@@ -7,7 +7,9 @@
  * OAuth (the app builds the URL and reads what comes back), as the Swift API's `WebAuthSession`.
  * The session shows #WvhWebAuthSession:authorization-url and ends when the page reaches
  * #WvhWebAuthSession:redirect-uri: wvh_web_auth_session_start_finish() returns that URL, with
- * its query (`?code=...&state=...`), which the app checks itself.
+ * its query (`?code=...&state=...`), which the app checks itself. A provider's OAuth error
+ * (`?error=access_denied&state=...`) is such a URL too: returned, with
+ * #WvhWebAuthSession::did-complete, as ASWebAuthenticationSession does, never a %WVH_ERROR_SERVER.
  *
  * A session runs once. One interactive session runs in a process at a time (a second fails with
  * %WVH_ERROR_SESSION_ALREADY_IN_PROGRESS), whether a #WvhWebAuthSession or a
@@ -31,8 +33,7 @@ G_DEFINE_FINAL_TYPE (WvhWebAuthSession, wvh_web_auth_session, G_TYPE_OBJECT)
 enum { PROP_0, PROP_AUTHORIZATION_URL, PROP_REDIRECT_URI, PROP_PARAMETERS, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
-enum { SIGNAL_DID_START_LOAD, SIGNAL_DID_FINISH_LOAD, SIGNAL_DID_FAIL, SIGNAL_DID_COMPLETE, N_SIGNALS };
-static guint signals[N_SIGNALS];
+static guint signals[WVH_BRIDGE_EVENT_COUNT];
 
 static void
 wvh_web_auth_session_finalize (GObject *object)
@@ -127,8 +128,6 @@ wvh_web_auth_session_class_init (WvhWebAuthSessionClass *klass)
    *
    * A page of this session started loading.
    */
-  signals[SIGNAL_DID_START_LOAD] = g_signal_new ("did-start-load", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                                                 NULL, G_TYPE_NONE, 2, G_TYPE_STRING, WEBKIT_TYPE_WEB_VIEW);
   /**
    * WvhWebAuthSession::did-finish-load:
    * @self: the session
@@ -137,8 +136,6 @@ wvh_web_auth_session_class_init (WvhWebAuthSessionClass *klass)
    *
    * A page of this session finished loading.
    */
-  signals[SIGNAL_DID_FINISH_LOAD] = g_signal_new ("did-finish-load", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                                                  NULL, G_TYPE_NONE, 2, G_TYPE_STRING, WEBKIT_TYPE_WEB_VIEW);
   /**
    * WvhWebAuthSession::did-fail:
    * @self: the session
@@ -148,8 +145,6 @@ wvh_web_auth_session_class_init (WvhWebAuthSessionClass *klass)
    * The session failed (cancelling included); its last signal. wvh_web_auth_session_start_finish()
    * returns the same error, or G_IO_ERROR_CANCELLED when the start's #GCancellable ended it.
    */
-  signals[SIGNAL_DID_FAIL] = g_signal_new ("did-fail", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                           G_TYPE_NONE, 2, G_TYPE_ERROR, WEBKIT_TYPE_WEB_VIEW);
   /**
    * WvhWebAuthSession::did-complete:
    * @self: the session
@@ -159,8 +154,7 @@ wvh_web_auth_session_class_init (WvhWebAuthSessionClass *klass)
    * The session reached the redirect URI; its last signal. wvh_web_auth_session_start_finish()
    * returns @url.
    */
-  signals[SIGNAL_DID_COMPLETE] = g_signal_new ("did-complete", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                               G_TYPE_NONE, 2, G_TYPE_STRING, WEBKIT_TYPE_WEB_VIEW);
+  _wvh_call_signals_install (G_TYPE_FROM_CLASS (klass), FALSE, signals);
 }
 
 static void
@@ -172,14 +166,7 @@ void
 _wvh_web_auth_session_emit (WvhWebAuthSession *self, WvhBridgeEvent event, const char *url, gpointer webview, const GError *error)
 {
   g_return_if_fail (WVH_IS_WEB_AUTH_SESSION (self));
-  WebKitWebView *view = webview != NULL && WEBKIT_IS_WEB_VIEW (webview) ? WEBKIT_WEB_VIEW (webview) : NULL;
-  switch (event) {
-  case WVH_BRIDGE_EVENT_DID_START_LOAD: g_signal_emit (self, signals[SIGNAL_DID_START_LOAD], 0, url, view); break;
-  case WVH_BRIDGE_EVENT_DID_FINISH_LOAD: g_signal_emit (self, signals[SIGNAL_DID_FINISH_LOAD], 0, url, view); break;
-  case WVH_BRIDGE_EVENT_DID_FAIL: g_signal_emit (self, signals[SIGNAL_DID_FAIL], 0, error, view); break;
-  case WVH_BRIDGE_EVENT_DID_COMPLETE: g_signal_emit (self, signals[SIGNAL_DID_COMPLETE], 0, url, view); break;
-  default: break;
-  }
+  _wvh_call_signals_emit (self, signals, event, url, webview, error, NULL);
 }
 
 /**
@@ -200,17 +187,6 @@ wvh_web_auth_session_new (const char *authorization_url, const char *redirect_ur
   g_return_val_if_fail (parameters == NULL || WVH_IS_INTERACTIVE_PARAMETERS (parameters), NULL);
   return g_object_new (WVH_TYPE_WEB_AUTH_SESSION, "authorization-url", authorization_url, "redirect-uri", redirect_uri,
                        "parameters", parameters, NULL);
-}
-
-static void
-task_done_string (gpointer data, gpointer result, GError *error)
-{
-  GTask *task = data;
-  if (error != NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, result, g_free);
-  g_object_unref (task);
 }
 
 /**
@@ -241,7 +217,7 @@ wvh_web_auth_session_start_async (WvhWebAuthSession *self, GCancellable *cancell
     g_object_unref (task);
     return;
   }
-  wvh_bridge_web_auth_session_start (self->bridge, self, cancellable, task_done_string, task);
+  wvh_bridge_web_auth_session_start (self->bridge, self, cancellable, _wvh_task_done_string, task);
 }
 
 /**

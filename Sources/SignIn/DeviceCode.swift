@@ -74,6 +74,17 @@ public struct DeviceCodeParameters: Sendable {
     /// How long the sign-in may take, counted from the call: it then ends with `timedOut`.
     /// `nil` (the default): until the code expires (`deviceCodeExpired`).
     public var timeout: Duration?
+    /// This call's own steps, on the main actor, in order: every event of every session the call
+    /// runs (with its session and view, ``WebviewHost/WebAuthStep``), and never another call's. Set
+    /// it to show progress for this sign-in only; `WebAuthSession.observeAll(_:)` and the
+    /// `webAuth*` notifications see every session in the process.
+    ///
+    /// ```swift
+    /// parameters.onStep = { step in
+    ///     if case .didFinishLoad = step.event { spinner.stop() }
+    /// }
+    /// ```
+    public var onStep: (@MainActor @Sendable (WebAuthStep) -> Void)?
 
     public init(
         scopes: [String], display: DeviceCodeDisplay = .automatic, deviceAuthorizationEndpoint: URL? = nil, timeout: Duration? = nil

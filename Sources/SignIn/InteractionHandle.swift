@@ -4,12 +4,21 @@ import WebviewHost
 /// One interactive call in progress (a sign-in, a sign-out, a device code), so that it can be
 /// cancelled from any thread, also before its web session exists (during discovery).
 final class InteractionHandle: Sendable {
-    private let state = Mutex<(session: WebAuthSession?, canceled: Bool)>((nil, false))
+    private let state = Mutex<(session: WebAuthSession?, canceled: Bool, observations: [WebAuthObservation])>((nil, false, []))
+    /// The call's own observer: every event of every session this call attaches, and nothing else.
+    private let onStep: (@MainActor @Sendable (WebAuthStep) -> Void)?
 
-    /// Attaches the web session; cancels it at once if the call was already cancelled.
+    init(onStep: (@MainActor @Sendable (WebAuthStep) -> Void)? = nil) {
+        self.onStep = onStep
+    }
+
+    /// Attaches the web session (its events go to the call's observer, from now to its terminal
+    /// event); cancels it at once if the call was already cancelled.
     func attach(_ session: WebAuthSession) {
+        let observation = onStep.map { session.observeSteps($0) }
         let canceled = state.withLock {
             $0.session = session
+            if let observation { $0.observations.append(observation) }
             return $0.canceled
         }
         if canceled { session.cancel() }
@@ -42,9 +51,10 @@ final class Interactions: Sendable {
     /// shares. `window`: the app's window a proxy's question goes over (the parameters' `parentWindow`).
     nonisolated(nonsending)
     func run<Value>(
-        over window: WindowHandle? = nil, _ body: (InteractionHandle) async throws(WebAuthError) -> Value
+        over window: WindowHandle? = nil, onStep: (@MainActor @Sendable (WebAuthStep) -> Void)? = nil,
+        _ body: (InteractionHandle) async throws(WebAuthError) -> Value
     ) async throws(WebAuthError) -> Value {
-        let interaction = InteractionHandle()
+        let interaction = InteractionHandle(onStep: onStep)
         running.withLock { $0.append(interaction) }
         defer { running.withLock { $0.removeAll { $0 === interaction } } }
         try interaction.checkNotCanceled()

@@ -13,6 +13,17 @@ public struct InteractiveTokenParameters: Sendable {
     /// More authorization request parameters. A name the library sends itself
     /// (`client_id`, `state`, `nonce`...) is refused with `invalidParameters`.
     public var extraQueryParameters: [String: String]
+    /// This call's own steps, on the main actor, in order: every event of every session the call
+    /// runs (with its session and view, ``WebviewHost/WebAuthStep``), and never another call's. Set
+    /// it to show progress for this sign-in only; `WebAuthSession.observeAll(_:)` and the
+    /// `webAuth*` notifications see every session in the process.
+    ///
+    /// ```swift
+    /// parameters.onStep = { step in
+    ///     if case .didFinishLoad = step.event { spinner.stop() }
+    /// }
+    /// ```
+    public var onStep: (@MainActor @Sendable (WebAuthStep) -> Void)?
 
     public init(
         scopes: [String],

@@ -31,7 +31,7 @@ extension PublicClientApplication {
     ///   token that fails a check (also a missing ID token).
     @MainActor
     public func acquireTokenWithDeviceCode(with parameters: DeviceCodeParameters) async throws(WebAuthError) -> AuthenticationResult {
-        try await interactions.run { interaction throws(WebAuthError) in
+        try await interactions.run(onStep: parameters.onStep) { interaction throws(WebAuthError) in
             try await openTokenCacheBeforeSignIn()
             let metadata = try await authority.providerMetadata()
             guard let endpoint = parameters.deviceAuthorizationEndpoint ?? metadata.deviceAuthorizationEndpoint else {

@@ -71,7 +71,7 @@ extension PublicClientApplication {
         let clientID = configuration.clientID
         let outcome: Result<WebAuthResponse, WebAuthError>
         do throws(WebAuthError) {
-            outcome = .success(try await interactions.run(over: webview.parentWindow) { interaction throws(WebAuthError) in
+            outcome = .success(try await interactions.run(over: webview.parentWindow, onStep: parameters.onStep) { interaction throws(WebAuthError) in
                 interaction.attach(session)
                 return try await session.authenticate(expectedState: state) { redirect in
                     try Self.endSessionURL(endSession, idToken: idToken, clientID: clientID, postLogoutRedirectURI: redirect, state: state)

@@ -48,8 +48,9 @@ public final class PublicClientApplication: Sendable {
     // MARK: - Interactive
 
     /// Signs the person in through a web user agent and returns verified tokens. Its steps reach
-    /// `WebAuthSession.observeAll(_:)` handlers on the main actor, and the `webAuth*`
-    /// notifications.
+    /// the parameters' ``InteractiveTokenParameters/onStep`` (this call's own, and nothing of any
+    /// other call), then `WebAuthSession.observeAll(_:)` handlers on the main actor and the
+    /// `webAuth*` notifications (those of every session in the process).
     ///
     /// - Throws: a ``WebviewHost/WebAuthError``: `canceled`/`userCanceled`, `server` with the
     ///   provider's `error` and `error_description` (from the callback or the token endpoint),
@@ -63,7 +64,7 @@ public final class PublicClientApplication: Sendable {
     @MainActor
     public func acquireToken(with parameters: InteractiveTokenParameters) async throws(WebAuthError) -> AuthenticationResult {
         // A proxy's password asked during discovery goes over the app's window (no sign-in window yet).
-        try await interactions.run(over: parameters.webviewParameters.parentWindow) { interaction throws(WebAuthError) in
+        try await interactions.run(over: parameters.webviewParameters.parentWindow, onStep: parameters.onStep) { interaction throws(WebAuthError) in
             try await acquireToken(with: parameters, interaction: interaction)
         }
     }

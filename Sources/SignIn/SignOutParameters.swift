@@ -26,6 +26,17 @@ public struct SignOutParameters: Sendable {
     /// for the browser, the exact one for the embedded view). `nil`: the configuration's
     /// redirect URI.
     public var postLogoutRedirectURI: URL?
+    /// The steps of this call's logout page, on the main actor, in order: every event of every session the call
+    /// runs (with its session and view, ``WebviewHost/WebAuthStep``), and never another call's. Set
+    /// it to show progress for this sign-in only; `WebAuthSession.observeAll(_:)` and the
+    /// `webAuth*` notifications see every session in the process.
+    ///
+    /// ```swift
+    /// parameters.onStep = { step in
+    ///     if case .didFinishLoad = step.event { spinner.stop() }
+    /// }
+    /// ```
+    public var onStep: (@MainActor @Sendable (WebAuthStep) -> Void)?
 
     public init(reach: Reach = .thisApp, webviewParameters: WebviewParameters = WebviewParameters(), postLogoutRedirectURI: URL? = nil) {
         self.reach = reach

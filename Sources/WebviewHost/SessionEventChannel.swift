@@ -100,8 +100,9 @@ final class SessionEventChannel: Sendable {
         NotificationCenter.default.post(name: pending.event.notificationName, object: pending.sender, userInfo: userInfo)
         // On the main thread (or in a main-queue job): `send` delivers only there.
         MainActor.assumeIsolated {
-            sessionObservers.deliver(pending.event, from: pending.sender)
-            allSessionsObservers.deliver(pending.event, from: pending.sender)
+            let step = WebAuthStep(event: pending.event, session: pending.sender, webview: pending.webview)
+            sessionObservers.deliver(step)
+            allSessionsObservers.deliver(step)
         }
         sink.yield(pending.event)
         if pending.event.isTerminal {

@@ -54,13 +54,13 @@ final class SessionObserverList: Sendable {
     struct Snapshot: Sendable {
         fileprivate let entries: [Entry]
 
-        /// Gives `event` to each observation, in order, skipping those invalidated or released
+        /// Gives `step` to each observation, in order, skipping those invalidated or released
         /// meanwhile (by an earlier handler, say). No lock is held while a handler runs: a handler
         /// may add or invalidate observations, or cancel its session.
         @MainActor
-        func deliver(_ event: WebAuthEvent, from session: WebAuthSession) {
+        func deliver(_ step: WebAuthStep) {
             for entry in entries {
-                entry.observation?.deliver(event, from: session)
+                entry.observation?.deliver(step)
             }
         }
     }

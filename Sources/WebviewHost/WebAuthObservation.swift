@@ -11,7 +11,7 @@ import Synchronization
 /// call that was already under way on the main actor still finishes. Safe to keep and invalidate
 /// from any thread.
 public final class WebAuthObservation: Sendable {
-    typealias Handler = @MainActor (WebAuthSession, WebAuthEvent) -> Void
+    typealias Handler = @MainActor (WebAuthStep) -> Void
 
     private let handler: Mutex<Handler?>
     private let list: SessionObserverList
@@ -60,8 +60,8 @@ public final class WebAuthObservation: Sendable {
 
     /// Calls the handler unless the observation was invalidated.
     @MainActor
-    func deliver(_ event: WebAuthEvent, from session: WebAuthSession) {
+    func deliver(_ step: WebAuthStep) {
         guard let handler = handler.withLock({ $0 }) else { return }
-        handler(session, event)
+        handler(step)
     }
 }

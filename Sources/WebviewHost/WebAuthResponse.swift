@@ -24,6 +24,13 @@ public struct WebAuthResponse: Sendable, Hashable {
     ///   `expectedState` is given and differs (or is missing); `.invalidResponse` for malformed
     ///   percent-encoding or a parameter given twice (RFC 6749 3.1).
     public init(callbackURL: URL, expectedState: String? = nil) throws(WebAuthError) {
+        try self.init(callbackURL: callbackURL, expectedState: expectedState, throwingOAuthError: true)
+    }
+
+    /// As ``init(callbackURL:expectedState:)``; with `throwingOAuthError` false, a callback that
+    /// carries an OAuth `error` is a response like any other (its parameters hold the error): what
+    /// a session that returns the URL reached, OAuth or not, gives back.
+    package init(callbackURL: URL, expectedState: String?, throwingOAuthError: Bool) throws(WebAuthError) {
         let shownURL = Self.withoutQueryAndFragment(callbackURL)
         guard let components = URLComponents(url: callbackURL, resolvingAgainstBaseURL: true) else {
             throw WebAuthError(.invalidResponse, "The callback URL could not be parsed.", url: shownURL)
@@ -42,7 +49,7 @@ public struct WebAuthResponse: Sendable, Hashable {
         self.callbackURL = callbackURL
         self.parameters = parameters
 
-        if let error = parameters["error"] {
+        if throwingOAuthError, let error = parameters["error"] {
             throw WebAuthError.server(
                 .init(error: error, errorDescription: parameters["error_description"],
                       errorURI: parameters["error_uri"]),
@@ -61,13 +68,18 @@ public struct WebAuthResponse: Sendable, Hashable {
     /// Reads a callback URL as the user agent reported it, text as is. Unlike `URL(string:)`,
     /// which silently re-encodes a malformed `%` sequence, this refuses it with `.invalidResponse`.
     public init(callbackString: String, expectedState: String? = nil) throws(WebAuthError) {
+        try self.init(callbackString: callbackString, expectedState: expectedState, throwingOAuthError: true)
+    }
+
+    /// As ``init(callbackString:expectedState:)``, an OAuth `error` thrown only with `throwingOAuthError`.
+    package init(callbackString: String, expectedState: String?, throwingOAuthError: Bool) throws(WebAuthError) {
         guard let url = URL(string: callbackString, encodingInvalidCharacters: false) else {
             throw WebAuthError(
                 .invalidResponse,
                 "The callback URL is malformed (invalid characters or percent-encoding); it was not accepted.",
                 url: URL(string: String(callbackString.prefix { $0 != "?" && $0 != "#" })).flatMap(Self.withoutQueryAndFragment))
         }
-        try self.init(callbackURL: url, expectedState: expectedState)
+        try self.init(callbackURL: url, expectedState: expectedState, throwingOAuthError: throwingOAuthError)
     }
 
     /// The authorization code, or `.invalidResponse` when the callback has none.

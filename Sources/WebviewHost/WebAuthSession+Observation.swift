@@ -21,7 +21,7 @@ extension WebAuthSession {
     /// Keep the returned observation: the session holds it only weakly. The handler (and what it
     /// captured, the session included) is released at the terminal event or on invalidation.
     public func observe(_ handler: @escaping @MainActor (WebAuthEvent) -> Void) -> WebAuthObservation {
-        WebAuthObservation(on: channel.observers) { _, event in handler(event) }
+        WebAuthObservation(on: channel.observers) { step in handler(step.event) }
     }
 
     /// Calls `handler` on the main actor with every event of every session in the process from now
@@ -40,6 +40,19 @@ extension WebAuthSession {
     public static func observeAll(
         _ handler: @escaping @MainActor (_ session: WebAuthSession, _ event: WebAuthEvent) -> Void
     ) -> WebAuthObservation {
-        WebAuthObservation(on: .allSessions, handler: handler)
+        WebAuthObservation(on: .allSessions) { step in handler(step.session, step.event) }
+    }
+
+    /// As ``observe(_:)``, with each event's context: the session it belongs to and the view that
+    /// showed it (``WebAuthStep``), for code that shows or records steps of several sessions
+    /// and must never mix them up.
+    ///
+    /// ```swift
+    /// let observation = session.observeSteps { step in
+    ///     if case .didFinishLoad = step.event, let view = step.webview { inspector.show(view) }
+    /// }
+    /// ```
+    public func observeSteps(_ handler: @escaping @MainActor (WebAuthStep) -> Void) -> WebAuthObservation {
+        WebAuthObservation(on: channel.observers, handler: handler)
     }
 }

@@ -39,7 +39,7 @@ extension WebAuthSession {
         }
         guard let expectedState else { return }
         do {
-            finish(.success(try WebAuthResponse(callbackString: callback, expectedState: expectedState)))
+            finish(.success(try WebAuthResponse(callbackString: callback, expectedState: expectedState, throwingOAuthError: throwsOAuthErrors)))
         } catch {
             finish(.failure(error))
         }

@@ -45,7 +45,23 @@ public final class WebAuthSession: Sendable {
         self.parameters = parameters
         self.environment = environment
         store = ProviderStore.current
+        throwsOAuthErrors = true
     }
+
+    /// A session whose end at the redirect URI is the response whatever it carries: a callback
+    /// with an OAuth `error` is returned, not thrown (the GObject layer's `WvhWebAuthSession`,
+    /// which hands the app the URL reached, as ASWebAuthenticationSession does).
+    package init(redirectURI: URL, parameters: WebviewParameters, returningOAuthErrors: Void) {
+        requestedRedirectURI = redirectURI
+        self.parameters = parameters
+        environment = .current
+        store = ProviderStore.current
+        throwsOAuthErrors = false
+    }
+
+    /// Whether a callback carrying an OAuth `error` ends the session with `.server` (the Swift
+    /// API's sessions) or is returned as the response.
+    let throwsOAuthErrors: Bool
 
     deinit {
         // Abandoned after prepare() without start() or cancel(): free the slot and tear down.

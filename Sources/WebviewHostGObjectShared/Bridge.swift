@@ -99,12 +99,12 @@ public func wvh_bridge_application_free(_ bridge: UnsafeMutableRawPointer?) {
     do {
         guard let bridge, let done else { return }
         let application = Unmanaged<BridgedApplication>.fromOpaque(bridge).takeUnretainedValue().application
-        let parameters = values.map { InteractiveCall.parameters(from: $0.pointee) } ?? InteractiveTokenParameters(scopes: [])
+        var parameters = values.map { InteractiveCall.parameters(from: $0.pointee) } ?? InteractiveTokenParameters(scopes: [])
         let policy = values.flatMap { CallSelectionPolicy($0.pointee) }
-        let events = emitter.map { EventForwarder(emitter: $0) }
-        let call = CompletedCall(done: done, data: data, cancellable: cancellable)
+        let signals = emitter.map { CallSignals(application: $0) }
+        if let signals { parameters.onStep = { step in signals.emit(step) } }
+        let call = CompletedCall(done: done, data: data, cancellable: cancellable, signals: signals)
         let task = Task { @MainActor in
-            defer { events?.stop() }
             do throws(WebAuthError) {
                 call.succeed(try await CallSelectionPolicy.run(policy) { () async throws(WebAuthError) in
                     try await application.acquireToken(with: parameters)
@@ -153,20 +153,20 @@ public func wvh_bridge_application_free(_ bridge: UnsafeMutableRawPointer?) {
     MainActor.preconditionIsolated("WebviewHost's GObject calls are made on the main thread")
     guard let bridge, let done else { return }
     let application = Unmanaged<BridgedApplication>.fromOpaque(bridge).takeUnretainedValue().application
-    let events = emitter.map { EventForwarder(emitter: $0) }
+    let signals = emitter.map { CallSignals(application: $0) }
     let parentHandle = parent.map { WindowHandle(UnsafeMutableRawPointer($0)) }
     let shown: DeviceCodeDisplay
     switch display {
     case WVH_DEVICE_CODE_DISPLAY_TERMINAL: shown = .terminal
     case WVH_DEVICE_CODE_DISPLAY_WINDOW: shown = .window(parent: parentHandle)
     // The app shows it: `device-code` hands it the challenge.
-    case WVH_DEVICE_CODE_DISPLAY_APP: shown = .app { challenge in events?.emit(challenge) }
+    case WVH_DEVICE_CODE_DISPLAY_APP: shown = .app { challenge in signals?.emit(challenge) }
     default: shown = .automatic
     }
-    let parameters = DeviceCodeParameters(scopes: StringArray.copy(scopes), display: shown)
-    let call = CompletedCall(done: done, data: data, cancellable: cancellable)
+    var parameters = DeviceCodeParameters(scopes: StringArray.copy(scopes), display: shown)
+    if let signals { parameters.onStep = { step in signals.emit(step) } }
+    let call = CompletedCall(done: done, data: data, cancellable: cancellable, signals: signals)
     let task = Task { @MainActor in
-        defer { events?.stop() }
         do throws(WebAuthError) {
             call.succeed(try await application.acquireTokenWithDeviceCode(with: parameters))
         } catch {
@@ -205,12 +205,12 @@ public func wvh_bridge_application_free(_ bridge: UnsafeMutableRawPointer?) {
     let application = Unmanaged<BridgedApplication>.fromOpaque(bridge).takeUnretainedValue().application
     let identifier = accountIdentifier.map { String(cString: $0) } ?? ""
     let webview = values.map { InteractiveCall.parameters(from: $0.pointee).webviewParameters } ?? WebviewParameters()
-    let parameters = SignOutParameters(reach: atIdentityProvider != 0 ? .identityProvider : .thisApp, webviewParameters: webview)
+    var parameters = SignOutParameters(reach: atIdentityProvider != 0 ? .identityProvider : .thisApp, webviewParameters: webview)
     let policy = values.flatMap { CallSelectionPolicy($0.pointee) }
-    let events = emitter.map { EventForwarder(emitter: $0) }
-    let call = CompletedCall(done: done, data: data, cancellable: cancellable)
+    let signals = emitter.map { CallSignals(application: $0) }
+    if let signals { parameters.onStep = { step in signals.emit(step) } }
+    let call = CompletedCall(done: done, data: data, cancellable: cancellable, signals: signals)
     let task = Task { @MainActor in
-        defer { events?.stop() }
         do throws(WebAuthError) {
             guard let account = try await application.allAccounts().first(where: { $0.identifier == identifier }) else {
                 call.succeed(false)  // nothing of this account is left to remove

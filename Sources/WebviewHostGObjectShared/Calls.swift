@@ -45,13 +45,16 @@ final class CompletedCall {
     private let done: WvhBridgeDone
     private let data: gpointer?
     private let cancellable: GObjectRef<UnsafeMutablePointer<GCancellable>>?
+    /// The signals of the call, when it has any: `did-fail` for a failure no step reported.
+    private let signals: CallSignals?
     private var handler: gulong = 0
     private var finished = false
 
-    init(done: WvhBridgeDone, data: gpointer?, cancellable: UnsafeMutablePointer<GCancellable>?) {
+    init(done: WvhBridgeDone, data: gpointer?, cancellable: UnsafeMutablePointer<GCancellable>?, signals: CallSignals? = nil) {
         self.done = done
         self.data = data
         self.cancellable = cancellable.map { GObjectRef(retaining: $0) }
+        self.signals = signals
     }
 
     /// Cancels `task` when the app's cancellable is cancelled (at once if it already is).
@@ -102,6 +105,7 @@ final class CompletedCall {
     }
 
     func fail(_ error: WebAuthError) {
+        if !finished { signals?.callFailed(error) }
         if let cancellable, g_cancellable_is_cancelled(cancellable.pointer) != 0 {
             // GIO's convention for a call whose cancellable was cancelled.
             var cancelled: UnsafeMutablePointer<GError>?
@@ -165,55 +169,77 @@ extension WebAuthError {
     }
 }
 
-/// Emits a `WvhPublicClientApplication`'s signals for the `webAuth*` notifications while one of
-/// its calls runs (one interactive sign-in runs at a time in a process).
+/// One call's signals, emitted on the object that started it (a `WvhPublicClientApplication` or
+/// a `WvhWebAuthSession`) from that call's own steps only (`onStep`, `observeSteps`): never
+/// another call's, never another application's. A call that fails before any session sent its
+/// terminal step (discovery, the token store, another sign-in running) emits `did-fail` too, so
+/// that every failed call says so once.
 @MainActor
-final class EventForwarder {
-    private let emitter: GObjectRef<OpaquePointer>
-    private var observers: [any NSObjectProtocol] = []
+final class CallSignals {
+    enum Emitter {
+        case application(GObjectRef<OpaquePointer>)
+        case session(GObjectRef<OpaquePointer>)
+    }
 
-    init(emitter: OpaquePointer) {
-        self.emitter = GObjectRef(retaining: emitter)
-        let events: [(Notification.Name, WvhBridgeEvent)] = [
-            (.webAuthDidStartLoad, WVH_BRIDGE_EVENT_DID_START_LOAD), (.webAuthDidFinishLoad, WVH_BRIDGE_EVENT_DID_FINISH_LOAD),
-            (.webAuthDidFail, WVH_BRIDGE_EVENT_DID_FAIL), (.webAuthDidComplete, WVH_BRIDGE_EVENT_DID_COMPLETE),
-            (.webAuthWillSwitchToBrokerApp, WVH_BRIDGE_EVENT_WILL_SWITCH_TO_BROKER_APP),
-            (.webAuthWillSwitchToSystemBrowser, WVH_BRIDGE_EVENT_WILL_SWITCH_TO_SYSTEM_BROWSER),
-        ]
-        for (name, event) in events {
-            observers.append(NotificationCenter.default.addObserver(forName: name, object: nil, queue: nil) { [weak self] note in
-                let url = (note.userInfo?[WebAuthNotificationKey.url] as? URL)?.absoluteString
-                let view = (note.userInfo?[WebAuthNotificationKey.webview] as? WebviewHandle)?.pointer
-                let error = note.userInfo?[WebAuthNotificationKey.error] as? WebAuthError
-                let payload = Unchecked((url, view, error))
-                MainActor.assumeIsolated { self?.emit(event, payload.value.0, payload.value.1, payload.value.2) }
-            })
+    private let emitter: Emitter
+    private var ended = false
+
+    init(application: OpaquePointer) { emitter = .application(GObjectRef(retaining: application)) }
+    init(session: OpaquePointer) { emitter = .session(GObjectRef(retaining: session)) }
+
+    /// The C event of each step: every kind of `WebAuthEvent` has one (a new kind does not
+    /// compile until it is given one here and a signal in wvh-call-signals.c).
+    static func bridgeEvent(_ kind: WebAuthEvent.Kind) -> WvhBridgeEvent {
+        switch kind {
+        case .didStartLoad: WVH_BRIDGE_EVENT_DID_START_LOAD
+        case .didFinishLoad: WVH_BRIDGE_EVENT_DID_FINISH_LOAD
+        case .didFail: WVH_BRIDGE_EVENT_DID_FAIL
+        case .didComplete: WVH_BRIDGE_EVENT_DID_COMPLETE
+        case .willSwitchToBrokerApp: WVH_BRIDGE_EVENT_WILL_SWITCH_TO_BROKER_APP
+        case .willSwitchToSystemBrowser: WVH_BRIDGE_EVENT_WILL_SWITCH_TO_SYSTEM_BROWSER
         }
     }
 
-    private func emit(_ event: WvhBridgeEvent, _ url: String?, _ view: UnsafeMutableRawPointer?, _ error: WebAuthError?) {
-        let gError = error?.gError()
-        defer { if let gError { g_error_free(gError) } }
-        _wvh_public_client_application_emit(emitter.pointer, event, url ?? "", view, gError, nil)
+    /// The signal of one of the call's steps, with its URL and view.
+    func emit(_ step: WebAuthStep) {
+        let event = step.event
+        let url: String?
+        var failure: WebAuthError?
+        switch event {
+        case .didStartLoad(let page), .didFinishLoad(let page), .willSwitchToBrokerApp(let page), .didComplete(let page):
+            url = page.absoluteString
+        case .willSwitchToSystemBrowser(let handOver): url = handOver.pageURL?.absoluteString
+        case .didFail(let error):
+            url = nil
+            failure = error
+        }
+        if event.isTerminal { ended = true }
+        emit(Self.bridgeEvent(event.kind), url: url, view: step.webview?.pointer, error: failure)
+    }
+
+    /// `did-fail` for a call that ends with `error` before any of its sessions sent a terminal step.
+    func callFailed(_ error: WebAuthError) {
+        guard !ended else { return }
+        ended = true
+        emit(WVH_BRIDGE_EVENT_DID_FAIL, url: nil, view: nil, error: error)
     }
 
     /// `device-code`, with the challenge.
     func emit(_ challenge: DeviceCodeChallenge) {
+        guard case .application(let application) = emitter else { return }
         let object = _wvh_device_code_challenge_new(
             challenge.userCode, challenge.verificationURI.absoluteString, challenge.verificationURIComplete?.absoluteString,
             gint64(challenge.expiresOn.timeIntervalSince1970), challenge.message, challenge.instructions)
         defer { g_object_unref(UnsafeMutableRawPointer(object)) }
-        _wvh_public_client_application_emit(emitter.pointer, WVH_BRIDGE_EVENT_DEVICE_CODE, nil, nil, nil, object)
+        _wvh_public_client_application_emit(application.pointer, WVH_BRIDGE_EVENT_DEVICE_CODE, nil, nil, nil, object)
     }
 
-    func stop() {
-        for observer in observers { NotificationCenter.default.removeObserver(observer) }
-        observers = []
+    private func emit(_ event: WvhBridgeEvent, url: String?, view: UnsafeMutableRawPointer?, error: WebAuthError?) {
+        let gError = error?.gError()
+        defer { if let gError { g_error_free(gError) } }
+        switch emitter {
+        case .application(let application): _wvh_public_client_application_emit(application.pointer, event, url, view, gError, nil)
+        case .session(let session): _wvh_web_auth_session_emit(session.pointer, event, url, view, gError)
+        }
     }
-}
-
-/// A value handed to the main actor from a notification observer that runs there already.
-struct Unchecked<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

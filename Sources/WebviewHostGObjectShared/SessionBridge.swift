@@ -10,8 +10,9 @@ import SignIn
 import WebviewHost
 
 // The lower level for the GObject layer: a `WvhWebAuthSession` is a `WebAuthSession` (any
-// authorization URL, no OAuth), started with `prepare()` then `start(authorizationURL:)`, its
-// signals from the session's own `observe(_:)`.
+// authorization URL, no OAuth: the URL reached at the redirect URI is returned, an OAuth `error`
+// in it included), started with `prepare()` then `start(authorizationURL:)`, its signals from the
+// session's own `observeSteps(_:)`.
 
 /// One `WvhWebAuthSession`'s `WebAuthSession`, and the page it opens.
 final class BridgedWebAuthSession {
@@ -45,7 +46,7 @@ final class BridgedWebAuthSession {
         }
         // The webview settings only: scopes, login hint and prompt are OAuth's.
         let webview = values.map { InteractiveCall.parameters(from: $0.pointee).webviewParameters } ?? WebviewParameters()
-        let session = WebAuthSession(redirectURI: redirect, parameters: webview)
+        let session = WebAuthSession(redirectURI: redirect, parameters: webview, returningOAuthErrors: ())
         let policy = values.flatMap { CallSelectionPolicy($0.pointee) }
         return Unmanaged.passRetained(BridgedWebAuthSession(session, authorizationURL: page, policy: policy)).toOpaque()
     } catch {
@@ -75,10 +76,11 @@ public func wvh_bridge_web_auth_session_cancel(_ bridge: UnsafeMutableRawPointer
     guard let bridge, let done else { return }
     let bridged = Unmanaged<BridgedWebAuthSession>.fromOpaque(bridge).takeUnretainedValue()
     let session = bridged.session, url = bridged.authorizationURL, policy = bridged.policy
-    let events = emitter.map { SessionEventForwarder(emitter: $0, session: session) }
-    let call = CompletedCall(done: done, data: data, cancellable: cancellable)
+    let signals = emitter.map { CallSignals(session: $0) }
+    let observation = signals.map { signals in session.observeSteps { step in signals.emit(step) } }
+    let call = CompletedCall(done: done, data: data, cancellable: cancellable, signals: signals)
     let task = Task { @MainActor in
-        defer { events?.stop() }
+        defer { observation?.invalidate() }
         do throws(WebAuthError) {
             call.succeed(try await CallSelectionPolicy.run(policy) { () async throws(WebAuthError) in
                 _ = try await session.prepare()
@@ -89,45 +91,4 @@ public func wvh_bridge_web_auth_session_cancel(_ bridge: UnsafeMutableRawPointer
         }
     }
     call.cancelWith(task)
-}
-
-/// Emits a `WvhWebAuthSession`'s signals for its own session's events (`observe(_:)`). The event
-/// carries no view; the session's notifications (object: the session), posted just before its
-/// observers run for the same event, give it.
-@MainActor
-final class SessionEventForwarder {
-    private var observation: WebAuthObservation?
-    private var viewObservers: [any NSObjectProtocol] = []
-    private var view: UnsafeMutableRawPointer?
-
-    init(emitter: OpaquePointer, session: WebAuthSession) {
-        let emitter = GObjectRef(retaining: emitter)
-        for kind in WebAuthEvent.Kind.allCases {
-            viewObservers.append(NotificationCenter.default.addObserver(forName: kind.notificationName, object: session, queue: nil) {
-                [weak self] note in
-                let view = Unchecked((note.userInfo?[WebAuthNotificationKey.webview] as? WebviewHandle)?.pointer)
-                MainActor.assumeIsolated { self?.view = view.value }
-            })
-        }
-        observation = session.observe { [weak self] event in
-            let view = self?.view
-            let gError: UnsafeMutablePointer<GError>?
-            if case .didFail(let error) = event { gError = error.gError() } else { gError = nil }
-            defer { if let gError { g_error_free(gError) } }
-            switch event {
-            case .didStartLoad(let url): _wvh_web_auth_session_emit(emitter.pointer, WVH_BRIDGE_EVENT_DID_START_LOAD, url.absoluteString, view, nil)
-            case .didFinishLoad(let url): _wvh_web_auth_session_emit(emitter.pointer, WVH_BRIDGE_EVENT_DID_FINISH_LOAD, url.absoluteString, view, nil)
-            case .didComplete(let url): _wvh_web_auth_session_emit(emitter.pointer, WVH_BRIDGE_EVENT_DID_COMPLETE, url.absoluteString, view, nil)
-            case .didFail: _wvh_web_auth_session_emit(emitter.pointer, WVH_BRIDGE_EVENT_DID_FAIL, "", view, gError)
-            case .willSwitchToBrokerApp, .willSwitchToSystemBrowser: break
-            }
-        }
-    }
-
-    func stop() {
-        for observer in viewObservers { NotificationCenter.default.removeObserver(observer) }
-        viewObservers = []
-        observation?.invalidate()
-        observation = nil
-    }
 }

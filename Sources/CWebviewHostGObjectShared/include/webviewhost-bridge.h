@@ -38,7 +38,20 @@ typedef enum {
   WVH_BRIDGE_EVENT_WILL_SWITCH_TO_BROKER_APP,
   WVH_BRIDGE_EVENT_WILL_SWITCH_TO_SYSTEM_BROWSER,
   WVH_BRIDGE_EVENT_DEVICE_CODE,
+  WVH_BRIDGE_EVENT_COUNT, /* not an event: how many there are */
 } WvhBridgeEvent;
+
+/* C (wvh-call-signals.c): the steps' signals, declared once for both types that carry them (the
+ * application adds the broker, browser and device-code ones), and emitted by event; a slot left 0
+ * is a step the type has no signal for. */
+void _wvh_call_signals_install (GType type, gboolean application, guint signals[WVH_BRIDGE_EVENT_COUNT]);
+void _wvh_call_signals_emit (gpointer instance, const guint signals[WVH_BRIDGE_EVENT_COUNT], WvhBridgeEvent event, const char *url,
+                             gpointer webview, const GError *error, WvhDeviceCodeChallenge *challenge);
+/* A call's end into its GTask (taken): an object, a GPtrArray, a string, a boolean (GINT_TO_POINTER). */
+void _wvh_task_done_object (gpointer data, gpointer result, GError *error);
+void _wvh_task_done_array (gpointer data, gpointer result, GError *error);
+void _wvh_task_done_string (gpointer data, gpointer result, GError *error);
+void _wvh_task_done_boolean (gpointer data, gpointer result, GError *error);
 
 /* C: the values of a WvhInteractiveParameters (valid while it lives); NULL gives the defaults. */
 void _wvh_interactive_parameters_fill (WvhInteractiveParameters *self, WvhBridgeInteractive *out);

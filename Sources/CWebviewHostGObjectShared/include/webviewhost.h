@@ -38,7 +38,8 @@ GQuark wvh_error_quark (void);
  * @WVH_ERROR_BROWSER_LAUNCH_FAILED: the person's browser could not be started.
  * @WVH_ERROR_TIMED_OUT: the sign-in took longer than its timeout.
  * @WVH_ERROR_REDIRECT_LISTENER_FAILED: the loopback listener could not be opened.
- * @WVH_ERROR_SERVER: the provider answered an OAuth error (its `error` and `error_description` are in the message).
+ * @WVH_ERROR_SERVER: the provider answered an OAuth error (its `error` and `error_description` are in the message);
+ *   #WvhWebAuthSession, which does no OAuth, never raises it: it returns the URL with the error in its query.
  * @WVH_ERROR_STATE_MISMATCH: the answer does not belong to this sign-in.
  * @WVH_ERROR_INVALID_RESPONSE: the provider's answer failed a check (an ID token, a malformed reply).
  * @WVH_ERROR_INTERACTION_REQUIRED: a silent call needs the person (sign in interactively).

@@ -2,7 +2,8 @@
 // GI_TYPELIB_PATH), a WebviewHost.WebAuthSession promisified, for an authorization page a
 // libsoup server of this script serves on 127.0.0.1 (its own timer sends the person on to the
 // redirect URI), and prints what it saw as JSON.
-//   gjs websession.js
+//   gjs websession.js [denied]   denied: the page redirects with error=access_denied, which the
+//                                session returns as the URL reached (it does no OAuth)
 imports.gi.versions.Gtk = '4.0';
 imports.gi.versions.WebKit = '6.0';
 imports.gi.versions.Soup = '3.0';
@@ -12,7 +13,9 @@ const { Gio, GLib, Gtk, Soup, WebviewHost } = imports.gi;
 Gio._promisify(WebviewHost.WebAuthSession.prototype, 'start_async', 'start_finish');
 
 const REDIRECT = 'http://127.0.0.1:53686/session-callback';
-const CALLBACK = `${REDIRECT}?code=the-code&state=the-state`;
+const CALLBACK = ARGV[0] === 'denied'
+    ? `${REDIRECT}?error=access_denied&error_description=Not+this+time&state=the-state`
+    : `${REDIRECT}?code=the-code&state=the-state`;
 
 Gtk.init();
 const loop = GLib.MainLoop.new(null, false);

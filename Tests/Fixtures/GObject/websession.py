@@ -7,6 +7,8 @@ person on to the redirect URI by its own timer, with ?code=...&state=...
   websession.py MODE
     MODE complete  the library's window shows the page, which redirects: the URL returned, the
                    signals in order
+    MODE denied    the page redirects with an OAuth error (error=access_denied): the session does
+                   no OAuth, so the URL is returned as it is, with did-complete, not an error
     MODE cancel    a page that never redirects; the app cancels its Gio.Cancellable once it
                    loaded; then a second session cancelled with cancel() before its start, and a
                    third without a redirect URI
@@ -25,7 +27,8 @@ from gi.repository import Gio, GLib, Gtk, WebviewHost  # noqa: E402
 
 mode = sys.argv[1]
 REDIRECT = "http://127.0.0.1:53686/session-callback"
-CALLBACK = REDIRECT + "?code=the-code&state=the-state"
+CALLBACK = REDIRECT + ("?error=access_denied&error_description=Not+this+time&state=the-state" if mode == "denied"
+                       else "?code=the-code&state=the-state")
 report = {"mode": mode, "signals": [], "views": []}
 loop = GLib.MainLoop()
 
@@ -69,7 +72,7 @@ def visible_windows():
 cancellable = Gio.Cancellable()
 parameters = WebviewHost.InteractiveParameters(webview_type=WebviewHost.WebviewType.EMBEDDED, timeout=120,
                                                window_title="The session's window", scopes=["ignored"])
-page = base + ("/authorize?client=any" if mode == "complete" else "/stay")
+page = base + ("/authorize?client=any" if mode in ("complete", "denied") else "/stay")
 session = WebviewHost.WebAuthSession(authorization_url=page, redirect_uri=REDIRECT, parameters=parameters)
 
 

@@ -46,7 +46,9 @@ extension GlewlwydSignInTests {
     /// Runs `command` (an app) on a desktop and an X server of its own (an app's accessibility
     /// bus, announced on the X display, must not outlive its desktop for the next one), with the
     /// installed layer's typelibs on GI_TYPELIB_PATH (the typelibs name the library by its
-    /// installed path: no LD_LIBRARY_PATH); returns the JSON it printed last.
+    /// installed path: no LD_LIBRARY_PATH); returns the JSON it printed last. Python and GJS apps
+    /// run under `G_DEBUG=fatal-criticals`: a wrong annotation (a double free, a reference the
+    /// binding does not own) shows as a critical in the bindings, and aborts the app there.
     func gobjectApp(_ command: [String]) async throws -> [String: Any] {
         let prefix = try await Self.preparedGObjectLayer()
         let desktop = try TestDesktop(browserCommand: nil)
@@ -54,6 +56,7 @@ extension GlewlwydSignInTests {
         let run = try await PrivateXServer.with { display in
             var environment = display.environment(from: desktop.environment)
             environment["GI_TYPELIB_PATH"] = prefix.appendingPathComponent("lib/girepository-1.0").path
+            if ["/usr/bin/python3", "/usr/bin/gjs"].contains(command[0]) { environment["G_DEBUG"] = "fatal-criticals" }
             // Generous: CI runs other suites beside these, and an app signs in, renews and signs out.
             return try await ScriptRunner.run(command[0], Array(command.dropFirst()), environment: environment, timeout: 420)
         }
