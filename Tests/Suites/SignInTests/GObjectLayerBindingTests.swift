@@ -8,9 +8,11 @@ import Testing
 /// into silent calls and a sign-out; each application's signals its own calls' only; the lower
 /// level returning the URL reached at the redirect URI, an OAuth error in it included.
 extension GlewlwydSignInTests {
-    /// A file token cache of its own, which a second process reads as "after a restart".
-    func freshCacheFile() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("webviewhost-accounts-\(UUID().uuidString).json").path
+    /// A file token cache of its own, which a second process reads as "after a restart", in a
+    /// folder the library makes (0700: the store refuses a folder others can write, such as /tmp).
+    func freshCacheFile() -> (file: String, folder: URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("webviewhost-accounts-\(UUID().uuidString)")
+        return (folder.appendingPathComponent("cache.json").path, folder)
     }
 
     /// The checks of a listing: the account read, read again after garbage collection, and
@@ -35,8 +37,8 @@ extension GlewlwydSignInTests {
 
     @Test("Python, fatal criticals: the accounts listed after a sign-in and after a restart read across gc.collect() and renew silently; sign-out leaves none")
     func pythonAccountsSurviveCollectionAndRestart() async throws {
-        let cache = freshCacheFile()
-        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let (cache, folder) = freshCacheFile()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let first = try await gobjectApp(["/usr/bin/python3", fixture("accounts.py"), "first", cache] + credentials)
         #expect(first["outcome"] as? String == "success", "\(first)")
         #expect(first["signedInAs"] as? String == server.userEmail)
@@ -55,8 +57,8 @@ extension GlewlwydSignInTests {
 
     @Test("GJS, fatal criticals: the accounts listed after a sign-in and after a restart read across System.gc() and renew silently; sign-out leaves none")
     func gjsAccountsSurviveCollectionAndRestart() async throws {
-        let cache = freshCacheFile()
-        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let (cache, folder) = freshCacheFile()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let first = try await gobjectApp(["/usr/bin/gjs", fixture("accounts.js"), "first", cache] + credentials)
         #expect(first["outcome"] as? String == "done", "\(first)")
         #expect(first["signedInAs"] as? String == server.userEmail)
