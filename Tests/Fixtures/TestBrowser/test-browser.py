@@ -12,6 +12,7 @@ by TEST_BROWSER_LOG. Behaviour, from the environment:
   TEST_BROWSER_WAIT_FOR     a file to wait for (at most 15 s) before the first request
   TEST_BROWSER_DELAY_MS     wait this long before the first request
   TEST_BROWSER_EXIT_STATUS   exit with this status at once, without any request
+  TEST_BROWSER_EXIT_STAMP    ... having written the time it exits (time.monotonic()) to this file
   TEST_BROWSER_NEVER_FETCH=1  log the launch and exit 0 without any request
   TEST_BROWSER_OPEN_WITH    a program to run with a custom-scheme URL the sign-in lands on
                             (as a desktop would start the scheme's handler)
@@ -125,6 +126,10 @@ def main():
     log("launched", url=start, startup_id=os.environ.get("DESKTOP_STARTUP_ID", ""))
     if os.environ.get("TEST_BROWSER_EXIT_STATUS"):
         log("done")
+        stamp = os.environ.get("TEST_BROWSER_EXIT_STAMP")
+        if stamp:  # when it exits (CLOCK_MONOTONIC), for the time from its exit to the session's end
+            with open(stamp, "w") as f:
+                f.write("%.6f" % time.monotonic())
         sys.exit(int(os.environ["TEST_BROWSER_EXIT_STATUS"]))
     if os.environ.get("TEST_BROWSER_NEVER_FETCH") == "1":
         log("done")

@@ -53,11 +53,15 @@ enum OutcomeMatrix {
         return report
     }
 
-    /// One case; its row: `name|outcome|terminal events|terminal last|quiet after end|slot free|port refused|fds back|seconds`.
+    /// One case; its row: `name|outcome|terminal events|terminal last|quiet after end|slot free|port refused|fds back|seconds|seconds after the browser exited`
+    /// (the last one `-` unless the browser exits by itself).
     @MainActor
     static func runCase(_ entry: Case, login: LoginServer, baseline: Int?) async throws -> String {
-        for key in ["TEST_BROWSER_STALL", "TEST_BROWSER_EXIT_STATUS", "TEST_BROWSER_REPEAT"] { unsetenv(key) }
+        for key in ["TEST_BROWSER_STALL", "TEST_BROWSER_EXIT_STATUS", "TEST_BROWSER_REPEAT", "TEST_BROWSER_EXIT_STAMP"] { unsetenv(key) }
         for (key, value) in browser(entry.browser) { setenv(key, value, 1) }
+        let exitStamp = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-browser-exit-\(UUID().uuidString)").path
+        defer { unlink(exitStamp) }
+        if entry.browser["TEST_BROWSER_EXIT_STATUS"] != nil { setenv("TEST_BROWSER_EXIT_STAMP", exitStamp, 1) }
         let session = WebAuthSession(
             redirectURI: URL(string: "http://127.0.0.1/callback")!,
             parameters: .init(webviewType: .authenticationSession, timeout: entry.timeout))
@@ -93,6 +97,10 @@ enum OutcomeMatrix {
         }
         let outcome = await task.value
         let elapsed = ContinuousClock.now - started
+        let endedAt = monotonicSeconds()
+        // From the browser's exit (its own clock reading, the same CLOCK_MONOTONIC) to the outcome:
+        // what the session waited on once the browser was gone, whatever starting it cost.
+        let afterExit = (try? String(contentsOfFile: exitStamp, encoding: .utf8)).flatMap(Double.init).map { endedAt - $0 }
         if entry.lateCallback {
             let late = "GET /callback?code=late&state=s-123 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
             _ = await Task.detached { RawHTTP.exchange(port: port, late) }.value
@@ -111,9 +119,12 @@ enum OutcomeMatrix {
         await ScenarioHost.idle(.milliseconds(300))
         var fdsBack = true
         if let baseline {
-            // Wait (bounded) for the browser process of this case to finish and connections to be released.
+            // The browser process of this case ends, and its descriptors and connections are
+            // released, when the machine gets to it: waited for until the deadline for an expected
+            // event (a loaded machine has taken over 4 s), so a count still off then is a leak.
+            let deadline = ContinuousClock.now + Patience.event
             var count = HostileLoopback.openFileDescriptors()
-            for _ in 0..<40 where count != baseline {
+            while count != baseline, ContinuousClock.now < deadline {
                 await ScenarioHost.idle(.milliseconds(100))
                 count = HostileLoopback.openFileDescriptors()
             }
@@ -123,6 +134,14 @@ enum OutcomeMatrix {
         return [
             entry.name, outcome, String(terminal.count), String(terminalLast), String(notifications.count == notifications.firstIndex(where: { $0 == "WebAuthDidComplete" || $0 == "WebAuthDidFail" }).map { $0 + 1 }),
             String(slotFree), String(refused), String(fdsBack), String(format: "%.1f", seconds),
+            afterExit.map { String(format: "%.2f", $0) } ?? "-",
         ].joined(separator: "|")
+    }
+
+    /// CLOCK_MONOTONIC now, in seconds: Python's `time.monotonic()`.
+    static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }

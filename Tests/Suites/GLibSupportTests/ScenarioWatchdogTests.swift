@@ -81,3 +81,32 @@ struct ScenarioWatchdogTests {
         #expect(ThreadStacks.shortened("ptrace: Operation not permitted.") == "")
     }
 }
+
+/// eu-stack's output (what `ThreadStacks` reads first, in a fraction of a second) in gdb's shape,
+/// so that one shortening serves both.
+@Suite("eu-stack's stacks read as gdb's")
+struct EuStackStacksTests {
+    @Test("Threads renumbered with the main thread first, frames with their source line or module")
+    func euStackAsGdb() {
+        let pid = getpid()
+        let euStack = """
+            PID \(pid) - process
+            TID \(pid + 7):
+            #0  0x00007f21ce0ed503 __GI___poll - /usr/lib/x86_64-linux-gnu/libc.so.6
+                ../sysdeps/unix/sysv/linux/poll.c:29:10
+            #1  0x00007f21ce515ada g_main_loop_run - /usr/lib/x86_64-linux-gnu/libglib-2.0.so.0
+            TID \(pid):
+            #0  0x00007f21ce0ed503 clock_nanosleep@GLIBC_2.2.5 - /usr/lib/x86_64-linux-gnu/libc.so.6
+                ../sysdeps/unix/sysv/linux/clock_nanosleep.c:71:10
+            #1  0x00007f21ce0f0000
+            """
+        let shortened = ThreadStacks.shortened(ThreadStacks.gdbStyle(euStack: euStack, pid: pid))
+        let lines = shortened.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("Thread 1 ") == true, "the main thread (TID = PID) first: \(shortened)")
+        #expect(lines.contains("  #0 clock_nanosleep@GLIBC_2.2.5 (clock_nanosleep.c:71)"), "\(shortened)")
+        #expect(lines.contains("  #1 ?? ") || lines.contains("  #1 ??"), "a frame without a symbol: \(shortened)")
+        #expect(lines.contains { $0.hasPrefix("Thread 2 ") }, "\(shortened)")
+        #expect(lines.contains("  #0 __GI___poll (poll.c:29)"), "\(shortened)")
+        #expect(lines.contains("  #1 g_main_loop_run (libglib-2.0.so.0)"), "\(shortened)")
+    }
+}

@@ -3,21 +3,24 @@ public import Foundation
 import Glibc
 #endif
 
-/// The stacks of every thread of a hung program, read by gdb (`thread apply all bt`) with a
-/// deadline, shortened for a test failure: what a developer needs to see where a scenario stopped,
-/// in the message CI shows.
+/// The stacks of every thread of a hung program, read with a deadline and shortened for a test
+/// failure: what a developer needs to see where a scenario stopped, in the message CI shows. Read
+/// by elfutils' `eu-stack` (a fraction of a second: it unwinds from the loaded modules' tables),
+/// else by gdb (`thread apply all bt`), which loads every library's symbols first: seconds on an
+/// idle machine, over 30 s on two cores beside a full test run.
 public enum ThreadStacks {
     /// How long gdb may take to attach and print (scaled): about 2 s on two busy cores, and over
     /// 8 s with a load average of 20 (two CPU hogs, builds and the suite beside it).
     public static var deadline: Duration { Patience.scaled(.seconds(30)) }
 
     /// The stacks of process `pid`, shortened (``shortened(_:)``), or a sentence saying why there
-    /// are none (gdb missing, not allowed to attach, past its deadline). Blocks the calling thread
-    /// until gdb has ended: call it where blocking is allowed (a watchdog about to exit, a thread
-    /// of its own), never on Swift's cooperative pool.
+    /// are none (no tool, not allowed to attach, past its deadline). Blocks the calling thread
+    /// until the tool has ended: call it where blocking is allowed (a watchdog about to exit, a
+    /// thread of its own), never on Swift's cooperative pool.
     public static func read(pid: pid_t) -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-stacks-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
+        if let stacks = readWithEuStack(pid: pid, in: folder) { return stacks }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let output = folder.appendingPathComponent("stdout").path, errors = folder.appendingPathComponent("stderr").path
@@ -45,6 +48,67 @@ public enum ThreadStacks {
         } catch {
             return "(no stacks: \(error))"
         }
+    }
+
+    /// The stacks by `eu-stack -m -s` (module and source line of each frame), put in gdb's shape
+    /// (``gdbStyle(euStack:pid:)``) and shortened; `nil` when eu-stack is missing or printed no
+    /// stack (then gdb tries).
+    private static func readWithEuStack(pid: pid_t, in folder: URL) -> String? {
+        guard (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil else { return nil }
+        let output = folder.appendingPathComponent("eu-stack").path
+        let seconds = max(1, deadline.components.seconds)
+        guard let tool = try? CleanSpawn(
+            ["timeout", "-k", "2", String(seconds), "eu-stack", "-m", "-s", "-p", String(pid)],
+            environment: ProcessInfo.processInfo.environment, outputFiles: (output, "/dev/null"))
+        else { return nil }
+        _ = tool.waitForExit()  // a thread it cannot unwind makes it exit 1 after printing the others
+        let text = demangled(output, in: folder) ?? (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+        let stacks = shortened(gdbStyle(euStack: text, pid: pid))
+        return stacks.isEmpty ? nil : stacks
+    }
+
+    /// eu-stack's `TID 12:` / `#0  0x7f… name - /path/lib.so` / `    file.c:29:7` as gdb prints
+    /// threads and frames (`Thread 1 (LWP 12) "comm":`, `#0  0x7f… in name () at file.c:29`), the
+    /// main thread (TID = PID) numbered 1 and the others 2, 3… in TID order, named from /proc.
+    public static func gdbStyle(euStack text: String, pid: pid_t) -> String {
+        struct Frame { var number: String, address: String, name: String, module: String, source: String? }
+        var threads: [(tid: Int32, frames: [Frame])] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix("TID "), let tid = Int32(line.dropFirst(4).prefix { $0.isNumber }) {
+                threads.append((tid, []))
+            } else if line.hasPrefix("#"), !threads.isEmpty {
+                let fields = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: true)
+                guard fields.count >= 2 else { continue }
+                var name = fields.count > 2 ? String(fields[2]) : "??"
+                var module = ""
+                if let dash = name.range(of: " - /", options: .backwards) {
+                    module = String(name[name.index(after: dash.lowerBound)...].dropFirst(2))
+                    name = String(name[..<dash.lowerBound])
+                } else if name.hasPrefix("- /") {
+                    module = String(name.dropFirst(2))
+                    name = "??"
+                }
+                threads[threads.count - 1].frames.append(Frame(number: String(fields[0]), address: String(fields[1]), name: name, module: module, source: nil))
+            } else if line.hasPrefix("    "), !threads.isEmpty, !threads[threads.count - 1].frames.isEmpty {
+                let source = line.trimmingCharacters(in: .whitespaces)
+                // file.c:29:7 → file.c:29
+                let parts = source.split(separator: ":")
+                threads[threads.count - 1].frames[threads[threads.count - 1].frames.count - 1].source =
+                    parts.count >= 3 ? parts.dropLast().joined(separator: ":") : source
+            }
+        }
+        let ordered = threads.sorted { ($0.tid == pid ? 0 : 1, $0.tid) < ($1.tid == pid ? 0 : 1, $1.tid) }
+        var lines: [String] = []
+        for (index, thread) in ordered.enumerated() {
+            let comm = ((try? String(contentsOfFile: "/proc/\(pid)/task/\(thread.tid)/comm", encoding: .utf8)) ?? "")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            lines.append("Thread \(index + 1) (LWP \(thread.tid)) \"\(comm)\":")
+            for frame in thread.frames {
+                let place = frame.source.map { " at \($0)" } ?? (frame.module.isEmpty ? "" : " from \(frame.module)")
+                lines.append("\(frame.number)  \(frame.address) in \(frame.name) ()\(place)")
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// The file at `path` with Swift's symbols readable (`swift-demangle --simplified`, from the
