@@ -295,10 +295,6 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             self?.reporter.fail(SignInLoadFailure.tls(uri: uri, errors: errors))
             return true
         })
-        connections.connect(view, "authenticate", .pointerReturningBool { [weak self] (request: WebKitDifferences.AuthenticationRequest?) in
-            guard let self, let request else { return false }
-            return self.authenticate(request)
-        })
         connections.connect(view, "web-process-terminated", .enumValue { [weak self] reason in
             if self?.ended ?? true { return }
             self?.window?.loadEnded()

@@ -192,6 +192,18 @@ exit(failures.isEmpty ? 0 : 1)
     return (observation, everySession, failed)
 }
 
+// README "Your own WebKitWebView": a call's own observer (onStep) compiles as written (it needs a server: not run).
+@MainActor final class Inspector { func follow(_ view: WebviewHandle) { _ = view } }
+@MainActor func onStepSnippet(application: PublicClientApplication, spinner: Spinner, inspector: Inspector) async throws {
+    var parameters = InteractiveTokenParameters(scopes: ["api.read"])
+    parameters.onStep = { step in                          // @MainActor, in order
+        if case .didFinishLoad = step.event { spinner.stop() }
+        if let view = step.webview { inspector.follow(view) }
+    }
+    let result = try await application.acquireToken(with: parameters)
+    _ = result
+}
+
 // README "The person's browser: did it open the page?" compiles as written.
 @MainActor func offerCopyLinkIfTheBrowserNeverArrives(session: WebAuthSession, authorizationURL: URL) -> any NSObjectProtocol {
     func showCopyLinkHint(_ url: URL) { print("copy \(url)") }
