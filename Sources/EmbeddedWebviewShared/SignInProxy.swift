@@ -5,6 +5,7 @@ import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
+import GLibSupport
 import WebviewHost
 
 /// The route of the library's window's pages: the app's proxy (``WebviewParameters/networkProxy``)
@@ -16,20 +17,82 @@ import WebviewHost
 enum SignInProxy {
     /// Sets `proxy` (or the desktop's, for `nil`) on `store` (`webkit_website_data_manager_set_network_proxy_settings`
     /// in WebKitGTK 4.1, `webkit_network_session_set_proxy_settings` in 6.0).
+    ///
+    /// When the desktop's proxy carries a user name and password in its URI (`http_proxy=http://user:password@proxy:3128`,
+    /// GNOME's settings with authentication), WebKit's network process, which resolves the
+    /// desktop's proxy itself, would get them in the URI (and libsoup fails with it): the view is
+    /// then given the desktop's proxies without them, with the desktop's ignored hosts, and the
+    /// credential answers the proxy's first 407 (``desktopProxiesCarryingCredential()``).
     static func apply(_ proxy: NetworkProxy?, to store: WebKitDifferences.DataStore) {
         guard let proxy else {
-            set(WEBKIT_NETWORK_PROXY_MODE_DEFAULT, nil, on: store)
+            guard let desktop = desktopProxiesCarryingCredential() else {
+                set(WEBKIT_NETWORK_PROXY_MODE_DEFAULT, nil, on: store)
+                return
+            }
+            let settings = settings(default: nil, ignoring: desktop.ignoreHosts)
+            defer { webkit_network_proxy_settings_free(settings) }
+            for (scheme, uri) in desktop.byScheme { webkit_network_proxy_settings_add_proxy_for_scheme(settings, scheme, uri) }
+            set(WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings, on: store)
             return
         }
-        var hosts: [UnsafeMutablePointer<gchar>?] = proxy.bypassHosts.map { g_strdup($0) } + [nil]
-        defer { hosts.forEach { g_free($0) } }
-        let settings = hosts.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<gchar>?.self, capacity: buffer.count) {
-                webkit_network_proxy_settings_new(proxy.url.absoluteString, $0)
-            }
-        }
+        let settings = settings(default: proxy.url.absoluteString, ignoring: proxy.bypassHosts)
         defer { webkit_network_proxy_settings_free(settings) }
         set(WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings, on: store)
+    }
+
+    /// `webkit_network_proxy_settings_new`: `uri` for every scheme (`nil`: none), `hosts` reached directly.
+    private static func settings(default uri: String?, ignoring hosts: [String]) -> OpaquePointer {
+        var hosts: [UnsafeMutablePointer<gchar>?] = hosts.map { g_strdup($0) } + [nil]
+        defer { hosts.forEach { g_free($0) } }
+        return hosts.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<gchar>?.self, capacity: buffer.count) {
+                webkit_network_proxy_settings_new(uri, $0)
+            }
+        }
+    }
+
+    /// The desktop's proxies for `http` and `https` (GIO's default resolver) without user info,
+    /// and its ignored hosts (GNOME's `ignore-hosts`, else `no_proxy`), when one of them carries a
+    /// user name and password; each such credential is held for its proxy's first 407
+    /// (``ProxyAuthentication/seed(_:for:)``). `nil` when none carries one.
+    static func desktopProxiesCarryingCredential() -> (byScheme: [(String, String)], ignoreHosts: [String])? {
+        guard let resolver = g_proxy_resolver_get_default() else { return nil }
+        var byScheme: [(String, String)] = []
+        var carried = false
+        for scheme in ["http", "https"] {
+            var error: UnsafeMutablePointer<GError>?
+            guard let proxies = g_proxy_resolver_lookup(resolver, "\(scheme)://login.example.com/", nil, &error) else {
+                if let error { g_error_free(error) }
+                continue
+            }
+            let proxy = ProxyURI(StringArray.take(proxies).first ?? "direct://")
+            if let credential = proxy.credential, let authority = proxy.authority {
+                ProxyAuthentication.seed(credential, for: authority)
+                carried = true
+            }
+            byScheme.append((scheme, proxy.uri))
+        }
+        guard carried else { return nil }
+        let kind = g_type_name(wvh_object_type(UnsafeMutableRawPointer(resolver))).map { String(cString: $0) } ?? ""
+        return (byScheme, kind == "GProxyResolverGnome" ? gnomeIgnoredHosts() : environmentIgnoredHosts())
+    }
+
+    /// GNOME's `org.gnome.system.proxy` `ignore-hosts` (what its resolver reads), `[]` without the schema.
+    private static func gnomeIgnoredHosts() -> [String] {
+        guard let source = g_settings_schema_source_get_default(),
+            let schema = g_settings_schema_source_lookup(source, "org.gnome.system.proxy", 1)
+        else { return [] }
+        g_settings_schema_unref(schema)
+        let settings = g_settings_new("org.gnome.system.proxy")
+        defer { g_object_unref(UnsafeMutableRawPointer(settings)) }
+        return StringArray.take(g_settings_get_strv(settings, "ignore-hosts"))
+    }
+
+    /// The environment's `no_proxy` (or `NO_PROXY`), comma-separated.
+    private static func environmentIgnoredHosts() -> [String] {
+        let environment = ProcessInfo.processInfo.environment
+        let list = environment["no_proxy"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["NO_PROXY"] ?? ""
+        return list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// A proxy's 407 in the view: the credential the view and SignIn's requests share
@@ -122,7 +185,10 @@ enum SignInProxy {
         }
         defer { g_strfreev(proxies) }
         let first = proxies[0].map { String(cString: $0) } ?? "direct://"
-        let route = first == "direct://" ? "none, direct connections" : first
+        // Never the password: a URI's user info is left out, and said to be there.
+        let carriesCredential = ProxyURI(first).credential != nil
+        let route = first == "direct://" ? "none, direct connections"
+            : ProxyURI.redacting(first) + (carriesCredential ? " with a user name and password (not shown; they answer its first 407)" : "")
         return "proxy: \(route) (the desktop's, from \(kind), for \(probe)); the sign-in pages and SignIn's requests take it unless the app sets networkProxy; "
             + "a proxy's password is asked once, in the library's dialog unless the app sets ProxyAuthentication.ask, and kept in memory only"
     }

@@ -61,6 +61,8 @@ public enum ProxyAuthentication {
         var basic: Set<String> = []
         /// The question being asked, per proxy: a second request waits for it instead of asking again.
         var asking: [String: Task<ProxyCredential?, Never>] = [:]
+        /// The credential each proxy's URI carried (``seed(_:for:)``), last seen.
+        var seeded: [String: ProxyCredential] = [:]
     }
 
     private static let state = Mutex(State())
@@ -105,6 +107,22 @@ public enum ProxyAuthentication {
         state.withLock {
             $0.held = [:]
             $0.refused = [:]
+            $0.seeded = [:]
+        }
+    }
+
+    /// The user name and password `proxy`'s URI carried (`http://user:password@host:port` in
+    /// `http_proxy`, or the desktop's settings): held for `proxy` so that its first 407 is
+    /// answered without a question, the first time this credential is seen (or when it changed).
+    /// A proxy that refuses it is asked about as usual, and the same URI does not put it back.
+    package static func seed(_ credential: ProxyCredential, for proxy: String) {
+        state.withLock { state in
+            guard state.seeded[proxy] != credential else { return }
+            state.seeded[proxy] = credential
+            if state.asking[proxy] == nil {
+                state.held[proxy] = credential
+                state.refused[proxy] = nil
+            }
         }
     }
 
