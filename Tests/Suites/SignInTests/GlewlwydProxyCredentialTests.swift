@@ -82,7 +82,13 @@ extension GlewlwydSignInTests {
         defer { desktop.remove() }
         var environment = try credentialProxyEnvironment(source, desktop: desktop, port: proxy.port, user: "alice-proxy", password: "proxy-pw-7")
         environment["SIGNIN_PROXY_PASSWORDS"] = "proxy-secret"
-        let report = try await proxiedRun(.throughProxy, ["window", server.clientID, server.deviceClientID], environment: environment, program: program)
+        let report: ScenarioReport
+        do {
+            report = try await proxiedRun(.throughProxy, ["window", server.clientID, server.deviceClientID], environment: environment, program: program)
+        } catch {
+            Issue.record("\(error)\nThe proxy saw: \(proxy.requests)")
+            return
+        }
         expectEverythingThrough(proxy, report)
         #expect(report[.proxyAsks] == 1, "asked once, after the proxy refused the URI's password")
         #expect(proxy.requests.contains { $0.hasSuffix(" wrong") }, "the URI's password went first: \(proxy.requests)")
@@ -124,6 +130,8 @@ extension GlewlwydSignInTests {
             #expect(refused[.outcome] == "network", "\(source): \(refused[.message] ?? "")")
             #expect(refused[.message]?.contains("refused the user name and password") == true, "\(refused[.message] ?? "")")
             let said = try Self.everythingSaid(in: folder, [failed, help, refused])
+            let printed = (try? String(contentsOf: folder.appendingPathComponent("out"), encoding: .utf8)) ?? ""
+            #expect(printed.components(separatedBy: ScenarioHost.reportPrefix).count == 4, "the three programs' output was captured: \(printed.prefix(300))")
             #expect(!said.contains(secret), "\(source): the password is in the output:\n\(said.split(separator: "\n").filter { $0.contains(secret) }.prefix(5).joined(separator: "\n"))")
             #expect(!said.contains("corp-alice:"), "\(source): a URI's user info is in the output")
         }
