@@ -191,3 +191,31 @@ extension EmbeddedWebviewProviderTests {
         #expect(dialogs.filter { $0 == "window: Sign in to the proxy" }.count == 1 && !dialogs.contains { $0.hasPrefix("still open") }, "\(dialogs)")
     }
 }
+
+/// The desktop's proxy with its user name and password in its URI (issue 40): the library's
+/// window is given the desktop's proxy without them, and they answer the proxy's first 407. (An
+/// app's own view is not: its web context keeps the desktop's proxy as it is, which WebKit's
+/// libsoup cannot use; the README says so.)
+extension EmbeddedWebviewProviderTests {
+    @Test("http_proxy with the right user name and password in its URI: the library's window loads through the proxy and nobody is asked",
+          arguments: Platform.x11)
+    func credentialInProxyURI(_ platform: Platform) async throws {
+        let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
+        defer { proxy.stop() }
+        let home = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let report = try await ScenarioRunner.run(
+            EmbeddedScenario.proxyPassword, in: platform.toolkit.program, arguments: ["proxy-secret", "window-only"],
+            environment: [
+                "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+                "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+                "http_proxy": "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)", "no_proxy": "", "XDG_CURRENT_DESKTOP": "",
+            ],
+            display: platform.display)
+        #expect(report[.outcome.prefixed(by: "window.")] == "success", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
+        #expect(report[.code.prefixed(by: "window.")] == "window")
+        #expect(report[.proxyQuestions] == [], "nobody asked")
+        let carried = proxy.paths(at: "127.0.0.1:\(report[.idpPort] ?? 0)")
+        #expect(carried.contains("GET /authorize-window"), "\(carried)")
+    }
+}
