@@ -55,8 +55,11 @@ enum SignInProxy {
     /// and its ignored hosts (GNOME's `ignore-hosts`, else `no_proxy`), when one of them carries a
     /// user name and password; each such credential is held for its proxy's first 407
     /// (``ProxyAuthentication/seed(_:for:)``). `nil` when none carries one.
-    static func desktopProxiesCarryingCredential() -> (byScheme: [(String, String)], ignoreHosts: [String])? {
+    private static func desktopProxiesCarryingCredential() -> (byScheme: [(String, String)], ignoreHosts: [String])? {
         guard let resolver = g_proxy_resolver_get_default() else { return nil }
+        let kind = g_type_name(wvh_object_type(UnsafeMutableRawPointer(resolver))).map { String(cString: $0) } ?? ""
+        // A lookup can block (a PAC file, WPAD): made only where a user name can be, on the main thread.
+        guard kind == "GProxyResolverGnome" ? gnomeProxyUsesAuthentication() : environmentProxyHasUserInfo() else { return nil }
         var byScheme: [(String, String)] = []
         var carried = false
         for scheme in ["http", "https"] {
@@ -73,19 +76,33 @@ enum SignInProxy {
             byScheme.append((scheme, proxy.uri))
         }
         guard carried else { return nil }
-        let kind = g_type_name(wvh_object_type(UnsafeMutableRawPointer(resolver))).map { String(cString: $0) } ?? ""
         return (byScheme, kind == "GProxyResolverGnome" ? gnomeIgnoredHosts() : environmentIgnoredHosts())
     }
 
     /// GNOME's `org.gnome.system.proxy` `ignore-hosts` (what its resolver reads), `[]` without the schema.
     private static func gnomeIgnoredHosts() -> [String] {
-        guard let source = g_settings_schema_source_get_default(),
-            let schema = g_settings_schema_source_lookup(source, "org.gnome.system.proxy", 1)
-        else { return [] }
-        g_settings_schema_unref(schema)
-        let settings = g_settings_new("org.gnome.system.proxy")
+        gnomeSettings("org.gnome.system.proxy") { StringArray.take(g_settings_get_strv($0, "ignore-hosts")) } ?? []
+    }
+
+    /// Whether GNOME's HTTP proxy has `use-authentication` on (its resolver then writes the user
+    /// name and password into the proxy's URI).
+    private static func gnomeProxyUsesAuthentication() -> Bool {
+        gnomeSettings("org.gnome.system.proxy.http") { g_settings_get_boolean($0, "use-authentication") != 0 } ?? false
+    }
+
+    /// `read` of the settings of `schema` (`g_settings_new`), `nil` when the schema is not installed.
+    private static func gnomeSettings<Value>(_ schema: String, _ read: (UnsafeMutablePointer<GSettings>) -> Value) -> Value? {
+        guard let source = g_settings_schema_source_get_default(), let found = g_settings_schema_source_lookup(source, schema, 1) else { return nil }
+        g_settings_schema_unref(found)
+        guard let settings = g_settings_new(schema) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(settings)) }
-        return StringArray.take(g_settings_get_strv(settings, "ignore-hosts"))
+        return read(settings)
+    }
+
+    /// Whether one of the environment's proxy variables has a user name in it (`user:password@`).
+    private static func environmentProxyHasUserInfo() -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"].contains { environment[$0]?.contains("@") == true }
     }
 
     /// The environment's `no_proxy` (or `NO_PROXY`), comma-separated.
