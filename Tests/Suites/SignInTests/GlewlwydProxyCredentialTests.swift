@@ -94,7 +94,7 @@ extension GlewlwydSignInTests {
         #expect(proxy.requests.contains { $0.hasSuffix(" wrong") }, "the URI's password went first: \(proxy.requests)")
     }
 
-    @Test("A known proxy password through every path (http_proxy and GNOME's settings to a proxy that is down, to one that refuses it, the app's answer, help) appears in no error, report, log or standard error")
+    @Test("A known proxy password through every path (http_proxy and GNOME's settings to a proxy that is down, to one that refuses it, the app's answer, the library's dialog, help) appears in no error, report, log or standard error")
     func proxyPasswordInNoOutput() async throws {
         let secret = "proxy-pw-7"
         let refusingFolder = FileManager.default.temporaryDirectory.appendingPathComponent("refusing-proxy-\(UUID().uuidString)")
@@ -129,9 +129,20 @@ extension GlewlwydSignInTests {
                 .throughProxy, ["window", server.clientID, server.deviceClientID], environment: refusedEnvironment, launcher: launcher)
             #expect(refused[.outcome] == "network", "\(source): \(refused[.message] ?? "")")
             #expect(refused[.message]?.contains("refused the user name and password") == true, "\(refused[.message] ?? "")")
-            let said = try Self.everythingSaid(in: folder, [failed, help, refused])
+            var reports = [failed, help, refused]
+            if source == .environment {
+                // The library's dialog, the password typed into it (real key events) three times.
+                var typed = try credentialProxyEnvironment(source, desktop: desktop, port: refusingPort, user: "corp-alice", password: secret)
+                typed["SIGNIN_PROXY_DIALOG"] = "corp-alice \(secret)"
+                let dialog = try await proxiedRun(
+                    .throughProxy, ["window", server.clientID, server.deviceClientID], environment: typed, launcher: launcher)
+                #expect(dialog[.outcome] == "network", "\(dialog[.message] ?? "")")
+                #expect(dialog[.proxyAsks] == 2, "the URI's password refused, then the dialog's twice: \(dialog[.proxyDialogTexts] ?? [])")
+                reports.append(dialog)
+            }
+            let said = try Self.everythingSaid(in: folder, reports)
             let printed = (try? String(contentsOf: folder.appendingPathComponent("out"), encoding: .utf8)) ?? ""
-            #expect(printed.components(separatedBy: ScenarioHost.reportPrefix).count == 4, "the three programs' output was captured: \(printed.prefix(300))")
+            #expect(printed.components(separatedBy: ScenarioHost.reportPrefix).count == reports.count + 1, "every program's output was captured: \(printed.prefix(300))")
             #expect(!said.contains(secret), "\(source): the password is in the output:\n\(said.split(separator: "\n").filter { $0.contains(secret) }.prefix(5).joined(separator: "\n"))")
             #expect(!said.contains("corp-alice:"), "\(source): a URI's user info is in the output")
         }
