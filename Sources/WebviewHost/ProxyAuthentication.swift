@@ -33,7 +33,9 @@ public struct ProxyChallenge: Sendable, Hashable {
 /// the app's `parentWindow`), which the embedded provider (GTK) installs when it is made, so an
 /// app that registers the built-in providers has it; else nobody (the proxy refuses the request).
 /// After ``maximumAttempts`` refused answers the request fails (`SignIn`: `network`, saying so)
-/// and the next one asks afresh.
+/// and the next one asks afresh. A user name and password in the desktop's proxy URI
+/// (`http_proxy=http://user:password@proxy:3128`, GNOME's settings with authentication) are the
+/// proxy's first answer, without a question; the person is asked only if the proxy refuses them.
 public enum ProxyAuthentication {
     /// What the app answers a proxy's question with, on the main actor; `nil` cancels.
     public typealias Ask = @MainActor @Sendable (ProxyChallenge) async -> ProxyCredential?
