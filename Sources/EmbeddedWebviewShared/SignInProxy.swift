@@ -5,6 +5,7 @@ import CWebKitGTK3
 #endif
 import CGLib
 import Foundation
+import GLibSupport
 import WebviewHost
 
 /// The route of the library's window's pages: the app's proxy (``WebviewParameters/networkProxy``)
@@ -16,20 +17,99 @@ import WebviewHost
 enum SignInProxy {
     /// Sets `proxy` (or the desktop's, for `nil`) on `store` (`webkit_website_data_manager_set_network_proxy_settings`
     /// in WebKitGTK 4.1, `webkit_network_session_set_proxy_settings` in 6.0).
+    ///
+    /// When the desktop's proxy carries a user name and password in its URI (`http_proxy=http://user:password@proxy:3128`,
+    /// GNOME's settings with authentication), WebKit's network process, which resolves the
+    /// desktop's proxy itself, would get them in the URI (and libsoup fails with it): the view is
+    /// then given the desktop's proxies without them, with the desktop's ignored hosts, and the
+    /// credential answers the proxy's first 407 (``desktopProxiesCarryingCredential()``).
     static func apply(_ proxy: NetworkProxy?, to store: WebKitDifferences.DataStore) {
         guard let proxy else {
-            set(WEBKIT_NETWORK_PROXY_MODE_DEFAULT, nil, on: store)
+            guard let desktop = desktopProxiesCarryingCredential() else {
+                set(WEBKIT_NETWORK_PROXY_MODE_DEFAULT, nil, on: store)
+                return
+            }
+            let settings = settings(default: nil, ignoring: desktop.ignoreHosts)
+            defer { webkit_network_proxy_settings_free(settings) }
+            for (scheme, uri) in desktop.byScheme { webkit_network_proxy_settings_add_proxy_for_scheme(settings, scheme, uri) }
+            set(WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings, on: store)
             return
         }
-        var hosts: [UnsafeMutablePointer<gchar>?] = proxy.bypassHosts.map { g_strdup($0) } + [nil]
-        defer { hosts.forEach { g_free($0) } }
-        let settings = hosts.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<gchar>?.self, capacity: buffer.count) {
-                webkit_network_proxy_settings_new(proxy.url.absoluteString, $0)
-            }
-        }
+        let settings = settings(default: proxy.url.absoluteString, ignoring: proxy.bypassHosts)
         defer { webkit_network_proxy_settings_free(settings) }
         set(WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings, on: store)
+    }
+
+    /// `webkit_network_proxy_settings_new`: `uri` for every scheme (`nil`: none), `hosts` reached directly.
+    private static func settings(default uri: String?, ignoring hosts: [String]) -> OpaquePointer {
+        var hosts: [UnsafeMutablePointer<gchar>?] = hosts.map { g_strdup($0) } + [nil]
+        defer { hosts.forEach { g_free($0) } }
+        return hosts.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: UnsafePointer<gchar>?.self, capacity: buffer.count) {
+                webkit_network_proxy_settings_new(uri, $0)
+            }
+        }
+    }
+
+    /// The desktop's proxies for `http` and `https` (GIO's default resolver) without user info,
+    /// and its ignored hosts (GNOME's `ignore-hosts`, else `no_proxy`), when one of them carries a
+    /// user name and password; each such credential is held for its proxy's first 407
+    /// (``ProxyAuthentication/seed(_:for:)``). `nil` when none carries one.
+    private static func desktopProxiesCarryingCredential() -> (byScheme: [(String, String)], ignoreHosts: [String])? {
+        guard let resolver = g_proxy_resolver_get_default() else { return nil }
+        let kind = g_type_name(wvh_object_type(UnsafeMutableRawPointer(resolver))).map { String(cString: $0) } ?? ""
+        // A lookup can block (a PAC file, WPAD): made only where a user name can be, on the main thread.
+        guard kind == "GProxyResolverGnome" ? gnomeProxyUsesAuthentication() : environmentProxyHasUserInfo() else { return nil }
+        var byScheme: [(String, String)] = []
+        var carried = false
+        for scheme in ["http", "https"] {
+            var error: UnsafeMutablePointer<GError>?
+            guard let proxies = g_proxy_resolver_lookup(resolver, "\(scheme)://login.example.com/", nil, &error) else {
+                if let error { g_error_free(error) }
+                continue
+            }
+            let proxy = ProxyURI(StringArray.take(proxies).first ?? "direct://")
+            if let credential = proxy.credential, let authority = proxy.authority {
+                ProxyAuthentication.seed(credential, for: authority)
+                carried = true
+            }
+            byScheme.append((scheme, proxy.uri))
+        }
+        guard carried else { return nil }
+        return (byScheme, kind == "GProxyResolverGnome" ? gnomeIgnoredHosts() : environmentIgnoredHosts())
+    }
+
+    /// GNOME's `org.gnome.system.proxy` `ignore-hosts` (what its resolver reads), `[]` without the schema.
+    private static func gnomeIgnoredHosts() -> [String] {
+        gnomeSettings("org.gnome.system.proxy") { StringArray.take(g_settings_get_strv($0, "ignore-hosts")) } ?? []
+    }
+
+    /// Whether GNOME's HTTP proxy has `use-authentication` on (its resolver then writes the user
+    /// name and password into the proxy's URI).
+    private static func gnomeProxyUsesAuthentication() -> Bool {
+        gnomeSettings("org.gnome.system.proxy.http") { g_settings_get_boolean($0, "use-authentication") != 0 } ?? false
+    }
+
+    /// `read` of the settings of `schema` (`g_settings_new`), `nil` when the schema is not installed.
+    private static func gnomeSettings<Value>(_ schema: String, _ read: (UnsafeMutablePointer<GSettings>) -> Value) -> Value? {
+        guard let source = g_settings_schema_source_get_default(), let found = g_settings_schema_source_lookup(source, schema, 1) else { return nil }
+        g_settings_schema_unref(found)
+        guard let settings = g_settings_new(schema) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(settings)) }
+        return read(settings)
+    }
+
+    /// Whether one of the environment's proxy variables has a user name in it (`user:password@`).
+    private static func environmentProxyHasUserInfo() -> Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return ["http_proxy", "https_proxy", "all_proxy", "HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY"].contains { environment[$0]?.contains("@") == true }
+    }
+
+    /// The environment's `no_proxy` (or `NO_PROXY`), comma-separated.
+    private static func environmentIgnoredHosts() -> [String] {
+        let environment = ProcessInfo.processInfo.environment
+        let list = environment["no_proxy"].flatMap { $0.isEmpty ? nil : $0 } ?? environment["NO_PROXY"] ?? ""
+        return list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
     /// A proxy's 407 in the view: the credential the view and SignIn's requests share
@@ -122,7 +202,10 @@ enum SignInProxy {
         }
         defer { g_strfreev(proxies) }
         let first = proxies[0].map { String(cString: $0) } ?? "direct://"
-        let route = first == "direct://" ? "none, direct connections" : first
+        // Never the password: a URI's user info is left out, and said to be there.
+        let carriesCredential = ProxyURI(first).credential != nil
+        let route = first == "direct://" ? "none, direct connections"
+            : ProxyURI.redacting(first) + (carriesCredential ? " with a user name and password (not shown; they answer its first 407)" : "")
         return "proxy: \(route) (the desktop's, from \(kind), for \(probe)); the sign-in pages and SignIn's requests take it unless the app sets networkProxy; "
             + "a proxy's password is asked once, in the library's dialog unless the app sets ProxyAuthentication.ask, and kept in memory only"
     }

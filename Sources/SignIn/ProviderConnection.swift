@@ -9,6 +9,8 @@ import WebviewHost
 /// The requests go through libsoup 3, the HTTP stack of the embedded WebKitGTK view, so they take
 /// the view's route: GIO's default proxy resolver (`g_proxy_resolver_get_default()`: the desktop's
 /// proxy settings, the environment's `http_proxy` variables, the ProxyResolver portal in Flatpak).
+/// A desktop proxy's user name and password (in its URI) are taken out of it and answer the
+/// proxy's first 407; no message names them.
 /// Each request runs on a thread of its own, in a `GMainContext` of its own pushed as that thread's
 /// default, with a `SoupSession` made there: nothing depends on who runs the main loop (GTK's, or a
 /// plain Swift program without one), and no libsoup object crosses threads.
@@ -149,12 +151,17 @@ enum HTTPExchange {
         let session = soup_session_new()!
         defer { g_object_unref(session) }
         soup_session_set_timeout(session, guint(max(1, timeout.rounded(.up))))
+        let address = request.url.absoluteString
         if let appProxy {
             let resolver = resolver(for: appProxy)
             soup_session_set_proxy_resolver(session, resolver)
             g_object_unref(UnsafeMutableRawPointer(resolver))
+        } else if let desktop = desktopProxyCarryingCredential(for: address) {
+            // This session makes one request: the desktop's proxy for it, without the user info.
+            let resolver = g_simple_proxy_resolver_new(desktop.uri, nil)!
+            soup_session_set_proxy_resolver(session, resolver)
+            g_object_unref(UnsafeMutableRawPointer(resolver))
         }
-        let address = request.url.absoluteString
         let proxy = proxyInUse(for: address, session: session)
         guard let message = soup_message_new(request.method, address) else {
             return .failure(Failure(kind: .other, message: "the address \(address) is not a URL libsoup can request", proxy: proxy))
@@ -198,7 +205,7 @@ enum HTTPExchange {
                                              G_IO_ERROR_PROXY_NOT_ALLOWED, G_IO_ERROR_CONNECTION_REFUSED].map({ Int32($0.rawValue) }).contains(code)
                 ? .proxyFailed : .other
             if let bytes { g_bytes_unref(bytes) }
-            return .failure(Failure(kind: kind, message: text, proxy: proxy))
+            return .failure(Failure(kind: kind, message: ProxyURI.redacting(text), proxy: proxy))
         }
         var data = Data()
         if let bytes {
@@ -218,10 +225,28 @@ enum HTTPExchange {
         return hosts.withUnsafeMutableBufferPointer { g_simple_proxy_resolver_new(proxy.url.absoluteString, $0.baseAddress)! }
     }
 
-    /// The first proxy the session's resolver gives for `address` (`g_proxy_resolver_lookup`),
-    /// `nil` for a direct connection: named in messages and in `help`.
+    /// The first proxy the session's resolver gives for `address`, without user info (named in
+    /// messages), `nil` for a direct connection.
     static func proxyInUse(for address: String, session: UnsafeMutablePointer<SoupSession>?) -> String? {
         let resolver = session.flatMap { soup_session_get_proxy_resolver($0) } ?? g_proxy_resolver_get_default()
+        return firstProxy(for: address, resolver: resolver).map(ProxyURI.redacting)
+    }
+
+    /// The desktop's proxy for `address` (GIO's default resolver) when its URI carries a user name
+    /// and password (`http_proxy=http://user:password@proxy:3128`, GNOME's settings with
+    /// authentication): split, its credential held for the proxy's first 407 (``ProxyAuthentication/seed(_:for:)``).
+    /// `nil` when the desktop's proxy carries none (libsoup then resolves as usual).
+    static func desktopProxyCarryingCredential(for address: String) -> ProxyURI? {
+        guard let first = firstProxy(for: address, resolver: g_proxy_resolver_get_default()) else { return nil }
+        let proxy = ProxyURI(first)
+        guard let credential = proxy.credential, let authority = proxy.authority else { return nil }
+        ProxyAuthentication.seed(credential, for: authority)
+        return proxy
+    }
+
+    /// The first proxy `resolver` gives for `address` (`g_proxy_resolver_lookup`), as it gives it
+    /// (user info included), `nil` for a direct connection or a failed lookup.
+    private static func firstProxy(for address: String, resolver: OpaquePointer?) -> String? {
         guard let resolver else { return nil }
         var error: UnsafeMutablePointer<GError>?
         guard let proxies = g_proxy_resolver_lookup(resolver, address, nil, &error) else {

@@ -33,7 +33,9 @@ public struct ProxyChallenge: Sendable, Hashable {
 /// the app's `parentWindow`), which the embedded provider (GTK) installs when it is made, so an
 /// app that registers the built-in providers has it; else nobody (the proxy refuses the request).
 /// After ``maximumAttempts`` refused answers the request fails (`SignIn`: `network`, saying so)
-/// and the next one asks afresh.
+/// and the next one asks afresh. A user name and password in the desktop's proxy URI
+/// (`http_proxy=http://user:password@proxy:3128`, GNOME's settings with authentication) are the
+/// proxy's first answer, without a question; the person is asked only if the proxy refuses them.
 public enum ProxyAuthentication {
     /// What the app answers a proxy's question with, on the main actor; `nil` cancels.
     public typealias Ask = @MainActor @Sendable (ProxyChallenge) async -> ProxyCredential?
@@ -61,6 +63,8 @@ public enum ProxyAuthentication {
         var basic: Set<String> = []
         /// The question being asked, per proxy: a second request waits for it instead of asking again.
         var asking: [String: Task<ProxyCredential?, Never>] = [:]
+        /// The credential each proxy's URI carried (``seed(_:for:)``), last seen.
+        var seeded: [String: ProxyCredential] = [:]
     }
 
     private static let state = Mutex(State())
@@ -105,6 +109,22 @@ public enum ProxyAuthentication {
         state.withLock {
             $0.held = [:]
             $0.refused = [:]
+            $0.seeded = [:]
+        }
+    }
+
+    /// The user name and password `proxy`'s URI carried (`http://user:password@host:port` in
+    /// `http_proxy`, or the desktop's settings): held for `proxy` so that its first 407 is
+    /// answered without a question, the first time this credential is seen (or when it changed).
+    /// A proxy that refuses it is asked about as usual, and the same URI does not put it back.
+    package static func seed(_ credential: ProxyCredential, for proxy: String) {
+        state.withLock { state in
+            guard state.seeded[proxy] != credential else { return }
+            state.seeded[proxy] = credential
+            if state.asking[proxy] == nil {
+                state.held[proxy] = credential
+                state.refused[proxy] = nil
+            }
         }
     }
 

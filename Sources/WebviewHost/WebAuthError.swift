@@ -91,7 +91,8 @@ public struct WebAuthError: Error, Sendable, CustomStringConvertible, LocalizedE
         underlyingError: (any Error & Sendable)? = nil, handOver: SystemBrowserHandOver? = nil
     ) {
         self.code = code
-        self.message = message
+        // A proxy's URI quoted from GLib, libsoup or the desktop never brings its password here.
+        self.message = ProxyURI.redacting(message)
         self.handOver = handOver
         self.url = url
         self.serverError = serverError
@@ -101,7 +102,7 @@ public struct WebAuthError: Error, Sendable, CustomStringConvertible, LocalizedE
     public var description: String {
         var text = "WebAuthError.\(code): \(message)"
         if let underlyingError { text += " (underlying: \(underlyingError))" }
-        return text
+        return ProxyURI.redacting(text)
     }
 
     public var errorDescription: String? { message }

@@ -38,7 +38,7 @@ extension EmbeddedScenarios {
 extension EmbeddedScenarios {
     // A proxy that asks for a password (the desktop's proxy: the test sets http_proxy), answered
     // by the app through ProxyAuthentication.ask: a session in the library's window, then one in
-    // the app's own view. arguments: the password the app answers with.
+    // the app's own view. arguments: the password the app answers with, then `window-only` to leave the app's view out.
     static let proxyPassword: Scenario = { arguments in
         let callback = try callbackListener()
         let idp = try TestServer()
@@ -55,6 +55,11 @@ extension EmbeddedScenarios {
         let inWindow = SessionRun(
             redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil), authorizationURL: idp.url("/authorize-window"))
         facts.merge(inWindow.facts(try await inWindow.outcome(), prefix: "window."))
+        // `window-only`: the app's own view is left out (its web context keeps the desktop's proxy as it is).
+        if arguments.dropFirst().first == "window-only" {
+            facts[.proxyQuestions] = asked.withLock { $0 }
+            return facts
+        }
         let (window, view) = Probes.makeAppView(width: 700, height: 560)
         let inView = SessionRun(
             redirectURI: callback.url("/callback"), parameters: WebviewParameters(customWebview: WebviewHandle(view)),

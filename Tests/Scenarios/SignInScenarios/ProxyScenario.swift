@@ -80,10 +80,13 @@ func proxyScenario(where mode: String, clientID: String, deviceClientID: String)
         let username = environment["GLEWLWYD_USERNAME"] ?? "alice", password = environment["GLEWLWYD_PASSWORD"] ?? "alice-password"
         let approver = Checkout.fixture("Glewlwyd").appendingPathComponent("approve_device.py").path
         let byCode = try await device.acquireTokenWithDeviceCode(with: DeviceCodeParameters(scopes: [], display: .app { challenge in
-            // The phone: straight to Glewlwyd (Python ignores GNOME's settings).
+            // The phone: straight to Glewlwyd (Python ignores GNOME's settings, and is given no
+            // proxy variables: the desktop's proxy may want a password it does not have).
             approval.withLock {
                 $0 = Task {
-                    let run = try? await ScriptRunner.run("python3", [approver, base, username, password, challenge.userCode], timeout: 30)
+                    let direct = Dictionary(uniqueKeysWithValues: ["http_proxy", "https_proxy", "HTTP_PROXY", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"].map { ($0, "") })
+                    let run = try? await ScriptRunner.run(
+                        "python3", [approver, base, username, password, challenge.userCode], environment: direct, timeout: 30)
                     return run?.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
                 }
             }

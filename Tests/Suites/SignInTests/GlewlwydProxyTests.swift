@@ -13,7 +13,8 @@ import WebviewHost
 extension GlewlwydSignInTests {
     /// The desktop's proxy as GNOME's settings give it: mode manual, `host:port` for HTTP, no
     /// hosts bypassed, read by GIO's GNOME resolver (glib-networking) from a keyfile backend.
-    func gnomeProxyEnvironment(desktop: TestDesktop, port: Int) throws -> [String: String] {
+    /// `credential`: GNOME's `use-authentication` on, with this user name and password.
+    func gnomeProxyEnvironment(desktop: TestDesktop, port: Int, credential: (user: String, password: String)? = nil) throws -> [String: String] {
         var environment = desktop.environment
         let config = URL(fileURLWithPath: environment["XDG_CONFIG_HOME"]!).appendingPathComponent("glib-2.0/settings")
         try FileManager.default.createDirectory(at: config, withIntermediateDirectories: true)
@@ -24,6 +25,7 @@ extension GlewlwydSignInTests {
             [system/proxy/http]
             host='127.0.0.1'
             port=\(port)
+            \(credential.map { "use-authentication=true\nauthentication-user='\($0.user)'\nauthentication-password='\($0.password)'" } ?? "")
             """.write(to: config.appendingPathComponent("keyfile"), atomically: true, encoding: .utf8)
         environment["XDG_CURRENT_DESKTOP"] = "GNOME"
         environment["GSETTINGS_BACKEND"] = "keyfile"
@@ -35,7 +37,8 @@ extension GlewlwydSignInTests {
 
     /// `program`: SignInScenarios (GTK 3) by default, or SignInScenariosGTK4.
     func proxiedRun(
-        _ scenario: SignInScenario, _ arguments: [String], environment: [String: String], program: String? = nil
+        _ scenario: SignInScenario, _ arguments: [String], environment: [String: String], program: String? = nil,
+        launcher: [String] = []
     ) async throws -> ScenarioReport {
         var environment = environment
         environment["ISSUER"] = server.issuer.absoluteString
@@ -45,7 +48,7 @@ extension GlewlwydSignInTests {
         // events go to the focused window of a display, which another test's window could take).
         let display: DisplayServer = environment["SIGNIN_PROXY_DIALOG"] == nil ? .x11 : .privateX11
         return try await ScenarioRunner.run(
-            scenario, in: program, arguments: arguments, environment: environment, timeout: .seconds(150), display: display)
+            scenario, in: program, arguments: arguments, environment: environment, timeout: .seconds(150), launcher: launcher, display: display)
     }
 
     /// What went through `proxy` to Glewlwyd: SignIn's requests and the view's pages, each named once.
