@@ -138,10 +138,8 @@ enum OutcomeMatrix {
         ].joined(separator: "|")
     }
 
-    /// CLOCK_MONOTONIC now, in seconds: Python's `time.monotonic()`.
+    /// CLOCK_MONOTONIC now, in seconds (Foundation's `systemUptime` on Linux): Python's `time.monotonic()`.
     static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+        ProcessInfo.processInfo.systemUptime
     }
 }
