@@ -61,12 +61,14 @@ extension EmbeddedWebviewProviderTests {
         arguments: [("pkcs11-wrong-pin", "refused the app's PIN")])
     func clientCertificateAppPINRefused(_ variant: String, _ said: String) async throws {
         for platform in Platform.x11 {
-            let report = try await Self.scenario(.clientCertificate, "window", variant, on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
-            #expect(report[.outcome] == "clientCertificateRequired", "\(platform) \(variant): \(report[.errorMessage] ?? "")")
+            for mode in ["window", "custom-view"] {
+            let report = try await Self.scenario(.clientCertificate, mode, variant, on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
+            #expect(report[.outcome] == "clientCertificateRequired", "\(platform) \(mode) \(variant): \(report[.errorMessage] ?? "")")
             let message = report[.errorMessage] ?? ""
             #expect(message.contains(said), "\(message)")
             #expect(!message.contains("1234") && !message.contains("0000"), "no PIN in the message: \(message)")
             #expect(report[.certAuthRequests] == 0)
+            }
         }
     }
 
