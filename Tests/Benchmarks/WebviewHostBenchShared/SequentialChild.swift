@@ -44,7 +44,7 @@ enum SequentialChild {
                 if index == 10 { Child.say("rss-after-10 \(Child.statusKiB("VmRSS"))") }
             }
             if !durations.isEmpty {
-                Child.say("session-us-median \(durations.sorted()[durations.count / 2] / .microseconds(1))")
+                Child.say("session-us-median \(Int(durations.sorted()[durations.count / 2] / .microseconds(1)))")
             }
             if let view {
                 // The view goes blank after each session, then our handlers go (within seconds).
