@@ -11,10 +11,12 @@ import WebviewHost
 /// The client certificate a session offers to servers that ask for one in the TLS handshake
 /// (`CLIENT_CERTIFICATE_REQUESTED`), and the PIN its token asks for
 /// (`CLIENT_CERTIFICATE_PIN_REQUESTED`): the app's ``ClientCertificate``, loaded when the session
-/// prepares, else one the person chooses among those on their PKCS #11 tokens (remembered per
-/// host for the rest of the app's run, in ``ClientCertificateChoices``). The answer is never stored in WebKit
-/// (`WEBKIT_CREDENTIAL_PERSISTENCE_NONE`): a caller's view, and the library's next sessions, do
-/// not offer it after this session unless the library answers again.
+/// prepares, else one the person chooses among those on their PKCS #11 tokens (the choice, not
+/// the certificate, remembered per host for the rest of the app's run in ``ClientCertificateChoices``,
+/// used again only while its token is there, and its PIN asked again). The answer is never stored in WebKit
+/// (`WEBKIT_CREDENTIAL_PERSISTENCE_NONE`), and the connections it authenticated end with the
+/// session in the library's window (``SignInWebContexts``). A caller's view keeps its
+/// connections: a later session there with another identity is refused (``checkCallerView(_:given:)``).
 @MainActor
 struct ClientCertificates {
     /// What the app gave, as GIO loaded it.
@@ -35,6 +37,48 @@ struct ClientCertificates {
     /// Requests for a host whose certificate is being chosen (the page's other connections): they
     /// get the same answer as the first.
     var waiting: [String: [GObjectRef<WebKitDifferences.AuthenticationRequest>]] = [:]
+
+    /// Who the certificate offered in this session says the person is, for a caller's view's
+    /// mark: the app's certificate (its files or URI, never a PIN or password), else the token
+    /// certificate chosen. `token:` first when it is on a token (whose login outlives the session).
+    var identity: String {
+        if let given {
+            if case .pkcs11 = given.source { return "token: " + given.description }
+            return given.description
+        }
+        return chosen.map { "token: " + $0.certificateURI } ?? ""
+    }
+
+    /// The qdata key of a caller's view's store (its website data manager) that holds the
+    /// identity its connections were authenticated with.
+    private static let callerMark = "webview-host-client-certificate-identity"
+
+    /// Refuses a session in a caller's view whose store already authenticated its connections
+    /// with a client certificate in this run, unless the app gives the same certificate again
+    /// (not one on a token: its login is not asked for again): WebKit gives the next sign-in the
+    /// connection the first certificate authenticated, and the library cannot close the
+    /// connections of the app's store. Throws `invalidParameters` saying what to do.
+    static func checkCallerView(_ view: WebKitDifferences.WebView, given: ClientCertificate?) throws(WebAuthError) {
+        let store = UnsafeMutableRawPointer(WebKitDifferences.websiteDataManager(ofView: view))
+        guard let mark = g_object_get_data(store.assumingMemoryBound(to: GObject.self), callerMark) else { return }
+        let earlier = String(cString: mark.assumingMemoryBound(to: CChar.self))
+        if let given, !earlier.hasPrefix("token: ") {
+            if case .pkcs11 = given.source {} else if given.description == earlier { return }
+        }
+        throw WebAuthError(
+            .invalidParameters,
+            "The caller's view (customWebview) is in a network session whose connections a client certificate authenticated "
+                + "earlier in this run; WebKit would give this sign-in those connections (and a token's login) again, so the server "
+                + "would see the earlier certificate. Give each sign-in with a client certificate a view in a new ephemeral network "
+                + "session (webkit_network_session_new_ephemeral, or webkit_web_context_new_ephemeral with WebKitGTK 4.1), "
+                + "or use the library's window, which does so itself.")
+    }
+
+    /// Marks the store of a caller's view whose connections `identity` authenticated (see ``checkCallerView(_:given:)``).
+    static func markCallerView(_ view: WebKitDifferences.WebView, identity: String) {
+        let store = UnsafeMutableRawPointer(WebKitDifferences.websiteDataManager(ofView: view))
+        g_object_set_data_full(store.assumingMemoryBound(to: GObject.self), callerMark, g_strdup(identity)) { g_free($0) }
+    }
 
     /// No certificate: a server that asks ends the session.
     init() { given = nil }
@@ -84,10 +128,6 @@ extension EmbeddedWebviewSession {
             offer(certificate.pointer, to: request, host: host)
             return true
         }
-        if let remembered = settings.certificateChoices[host] {
-            use(remembered, for: request, host: host)
-            return true
-        }
         if clientCertificates.waiting[host] != nil {
             clientCertificates.waiting[host]?.append(GObjectRef(retaining: request))
             return true
@@ -100,6 +140,19 @@ extension EmbeddedWebviewSession {
                 self?.cancelWaiting()
                 webkit_authentication_request_cancel(pending.pointer)
                 return
+            }
+            // The person's earlier choice for this host, while its certificate is the only one
+            // there: its PIN is asked again (the session that used it closed its connections).
+            // With another certificate there (another person's card), the person chooses again;
+            // a token taken out is forgotten.
+            if let remembered = self.settings.certificateChoices[host] {
+                if found.count == 1, found[0].certificateURI == remembered.certificateURI {
+                    self.use(remembered, for: pending.pointer, host: host)
+                    return
+                }
+                if !found.contains(where: { $0.certificateURI == remembered.certificateURI }) {
+                    self.settings.certificateChoices[host] = nil
+                }
             }
             self.chooseCertificate(among: found, for: pending.pointer, host: host)
         }
@@ -290,6 +343,8 @@ extension EmbeddedWebviewSession {
             guard let self else { return }
             self.question = nil
             guard let pin else {
+                // Not theirs, perhaps (another person's card left in the reader): the next sign-in asks which.
+                self.settings.certificateChoices[host] = nil
                 self.endForCertificate(pending.pointer, WebAuthError(
                     .userCanceled, "The person cancelled the PIN of \(token) asked for by \(host)."))
                 return
@@ -297,6 +352,22 @@ extension EmbeddedWebviewSession {
             self.answer(pending.pointer, pin: pin)
         }
         return true
+    }
+
+    /// A page load that failed after the session offered a certificate to its host, with a TLS
+    /// error (the server refused the handshake: "Server required TLS certificate" when the token
+    /// did not sign): `clientCertificateRequired` saying so, not `network`. `nil` otherwise.
+    func certificateLoadFailure(uri: String, error: GLibError?) -> WebAuthError? {
+        guard let error, error.domain == "g-tls-error-quark" || error.message.contains("TLS certificate"),
+            let host = URL(string: uri)?.host, clientCertificates.offeredTo.contains(host)
+        else { return nil }
+        let certificate = clientCertificates.given?.description ?? clientCertificates.chosen?.name ?? "the client certificate"
+        let why = clientCertificates.pinGiven
+            ? "the token holding \(certificate) refused the app's PIN (or could not sign with its key). Check the PIN the app gives."
+            : "the handshake with \(certificate) failed (\(error.message)). Check that the certificate is one the server accepts and that its token is still there."
+        return WebAuthError(
+            .clientCertificateRequired, "The sign-in server \(host) asked for a client certificate, and " + why,
+            url: URL(string: uri), underlyingError: error)
     }
 
     private func answer(_ request: WebKitDifferences.AuthenticationRequest, pin: String) {

@@ -19,7 +19,8 @@ enum EmbeddedProviderSettings {
 }
 
 /// The person's client-certificate choice per host, for the rest of the app's run (as MSAL for
-/// macOS does), or of the isolated scope's. Thread-safe.
+/// macOS does), or of the isolated scope's: used again only while it is the only certificate
+/// there, its PIN asked again (see `ClientCertificates`). Thread-safe.
 final class ClientCertificateChoices: Sendable {
     private let byHost = Mutex<[String: TokenCertificate]>([:])
 

@@ -66,6 +66,9 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     var deviceChallengeAnswered: Set<URL> = []
     /// The client certificate the app gave, loaded in ``prepare()`` (see `ClientCertificates`).
     var clientCertificates = ClientCertificates()
+    /// The library's window's store when the app gave a client certificate: made for this session
+    /// (its certificate is its identity), retired at its end (see ``SignInWebContexts``).
+    private var sessionStore: WebKitDifferences.DataStore?
     /// The provider's settings and the toolkit as they were in the task that made the session:
     /// what its callbacks, which run in no task, read (see ``SessionSettings``).
     let settings: SessionSettings
@@ -81,6 +84,11 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
 
     func prepare() async throws -> URL {
         clientCertificates = try ClientCertificates(given: request.parameters.clientCertificate)
+        if let custom = request.parameters.customWebview {
+            try ClientCertificates.checkCallerView(wvh_web_view(custom.pointer), given: request.parameters.clientCertificate)
+        } else if request.parameters.clientCertificate != nil, !dismissed {
+            sessionStore = SignInWebContexts.makeSessionStore()
+        }
         if !usesCustomWebview, request.parameters.prefersEphemeralWebBrowserSession {
             try await SignInWebContexts.resetEphemeral()
         }
@@ -101,7 +109,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             manager = WebKitDifferences.cookieManager(ofView: wvh_web_view(custom.pointer))
         } else {
             manager = WebKitDifferences.cookieManager(
-                of: SignInWebContexts.context(ephemeral: parameters.prefersEphemeralWebBrowserSession, applicationID: settings.applicationID))
+                of: sessionStore ?? SignInWebContexts.context(ephemeral: parameters.prefersEphemeralWebBrowserSession, applicationID: settings.applicationID))
         }
         let jar = try await SignInCookieJar.install(parameters.signInCookies, in: manager)
         if dismissed {
@@ -137,10 +145,10 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             // A window made ahead of time (prewarm) when one waits, else a new one.
             let ephemeral = request.parameters.prefersEphemeralWebBrowserSession
             // This session's route for the shared context: the app's proxy or the desktop's.
-            let context = SignInWebContexts.context(ephemeral: ephemeral, applicationID: settings.applicationID)
+            let context = sessionStore ?? SignInWebContexts.context(ephemeral: ephemeral, applicationID: settings.applicationID)
             SignInProxy.apply(request.parameters.networkProxy, to: context)
-            let window = PrewarmedWindows.take(ephemeral: ephemeral, applicationID: settings.applicationID)
-                ?? SignInWindow(context: context)
+            let prewarmed = sessionStore == nil ? PrewarmedWindows.take(ephemeral: ephemeral, applicationID: settings.applicationID) : nil
+            let window = prewarmed ?? SignInWindow(context: context)
             window.configure(parameters: request.parameters) { [weak self] in
                 self?.reporter.fail(.userCanceled())
             }
@@ -226,9 +234,14 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             webView = nil
             let ephemeral = request.parameters.prefersEphemeralWebBrowserSession
             let applicationID = settings.applicationID
-            if request.parameters.networkProxy != nil {
+            if sessionStore == nil, !clientCertificates.offeredTo.isEmpty {
+                // A certificate was offered in the shared store: its connections (and the token
+                // logged in through them) must not serve the next session.
+                SignInWebContexts.retire(ephemeral: ephemeral, applicationID: applicationID)
+            } else if sessionStore == nil, request.parameters.networkProxy != nil {
                 SignInProxy.apply(nil, to: SignInWebContexts.context(ephemeral: ephemeral, applicationID: applicationID))
             }
+            retireSessionStore()
             whenIdle { [self] in
                 surface?.end()
                 connections.disconnectAll()
@@ -238,8 +251,21 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             }
             return
         }
-        // A caller's view (or one the caller destroyed): nothing of the session stays on it.
+        retireSessionStore()
+        // A caller's view (or one the caller destroyed): nothing of the session stays on it; the
+        // certificate it offered marks the view's store (see ClientCertificates.checkCallerView).
+        if let callerView, !clientCertificates.offeredTo.isEmpty {
+            ClientCertificates.markCallerView(callerView, identity: clientCertificates.identity)
+        }
         removeHandlers()
+    }
+
+    /// Closes the connections of the session's own store and lets it go (its window, destroyed
+    /// later, holds it until then). Before the caller resumes: the next session's handshakes come after.
+    private func retireSessionStore() {
+        guard let store = sessionStore else { return }
+        sessionStore = nil
+        SignInWebContexts.retire(store)
     }
 
     /// Disconnects every handler the session connected to the view.

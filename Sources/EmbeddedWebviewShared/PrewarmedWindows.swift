@@ -94,6 +94,12 @@ enum PrewarmedWindows {
         }
     }
 
+    /// Destroys the window waiting in this context (its store is retired); one is made again
+    /// in the new store when the app asked to keep one ready (``sessionEnded(ephemeral:applicationID:)``).
+    static func discard(ephemeral: Bool, applicationID: String?) {
+        ready.removeValue(forKey: Context(ephemeral: ephemeral, applicationID: applicationID))?.window.destroy()
+    }
+
     /// Destroys the waiting windows and stops keeping any ready.
     static func release() {
         keptReady.removeAll()

@@ -210,6 +210,13 @@ enum SignInProxy {
             + "a proxy's password is asked once, in the library's dialog unless the app sets ProxyAuthentication.ask, and kept in memory only"
     }
 
+    /// Closes every connection `store` holds: WebKit aborts a network session's connections
+    /// when its proxy settings change (to no proxy here; the library's sessions use the
+    /// desktop's or the app's). For a store that is retired (``SignInWebContexts/retire(_:)``).
+    static func closeConnections(of store: WebKitDifferences.DataStore) {
+        set(WEBKIT_NETWORK_PROXY_MODE_NO_PROXY, nil, on: store)
+    }
+
     private static func set(_ mode: WebKitNetworkProxyMode, _ settings: OpaquePointer?, on store: WebKitDifferences.DataStore) {
         #if WEBKITGTK_6
         webkit_network_session_set_proxy_settings(store, mode, settings)

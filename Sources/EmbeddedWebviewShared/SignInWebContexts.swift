@@ -9,9 +9,18 @@ import GLibSupport
 
 /// Where the library-owned sign-in windows keep web data: one persistent store per application id
 /// (``EmbeddedWebviewProvider/applicationID``; an app has one) and one ephemeral one, each made on
-/// first use and kept for the life of the process (a `WebKitWebContext` with its data manager in
-/// WebKitGTK 4.1, a `WebKitNetworkSession` in 6.0; ``WebKitDifferences`` makes them). TLS errors
-/// fail closed in both.
+/// first use and kept until a session in it offers a client certificate (a `WebKitWebContext`
+/// with its data manager in WebKitGTK 4.1, a `WebKitNetworkSession` in 6.0; ``WebKitDifferences``
+/// makes them). TLS errors fail closed in all.
+///
+/// A client certificate lives on in the store that offered it: WebKit keeps the TLS connection
+/// it authenticated (the next sign-in to that server gets it back, no certificate asked), and a
+/// token stays logged in while a connection holds its key (its PIN is not asked again). WebKit
+/// has no call that drops a connection, so a store that offered a certificate is retired when
+/// its session ends (``retire(ephemeral:applicationID:)``): its connections closed, the next
+/// session gets a new store (over the same folders for the persistent one: cookies stay). A
+/// session with the app's own certificate runs in a store of its own (``makeSessionStore()``),
+/// retired the same way.
 @MainActor
 enum SignInWebContexts {
     private static var persistent: [String: WebKitDifferences.DataStore] = [:]
@@ -20,9 +29,14 @@ enum SignInWebContexts {
     /// the process, as the store is (a `GApplication` registered later does not move it).
     private static var defaultApplicationID: String?
 
+    /// The application ids whose persistent store was made (retired ones included).
+    private static var madeFor: Set<String> = []
+    /// Whether a store was ever made (retired ones included).
+    private static var madeAny = false
+
     /// Whether a store was made: WebKit's network process has started with this process's
     /// environment (what `EmbeddedWebviewProvider.allowNegotiate(to:)` sets is read only then).
-    static var started: Bool { !persistent.isEmpty || ephemeral != nil }
+    static var started: Bool { madeAny }
 
     /// The store for a session; `ephemeral` shares nothing with the persistent one. The persistent
     /// one is `applicationID`'s (``EmbeddedWebviewProvider/applicationID`` as set, `nil` for the
@@ -32,6 +46,7 @@ enum SignInWebContexts {
             if let ephemeral { return ephemeral }
             let store = WebKitDifferences.makeEphemeralStore()
             ephemeral = store
+            madeAny = true
             return store
         }
         let id = resolvedApplicationID(applicationID)
@@ -50,8 +65,46 @@ enum SignInWebContexts {
             dataDirectory: dataDirectory, cacheDirectory: cacheDirectory, cookieFile: cookieFile)
         umask(previousMask)
         persistent[id] = store
+        madeFor.insert(id)
+        madeAny = true
         if applicationID?.isEmpty ?? true { defaultApplicationID = id }
         return store
+    }
+
+    /// A new ephemeral store for one session (the app's client certificate is its identity):
+    /// nothing of the shared stores in it, nothing of it kept. The caller owns it and ends it with
+    /// ``retire(_:)``.
+    static func makeSessionStore() -> WebKitDifferences.DataStore {
+        madeAny = true
+        return WebKitDifferences.makeEphemeralStore()
+    }
+
+    /// Takes the shared store a session offered a client certificate in out of use: its
+    /// connections are closed (see ``retire(_:)``), and the next session makes a new one (the
+    /// persistent one over the same folders, so its cookies and data stay). Its prewarmed window
+    /// goes with it.
+    static func retire(ephemeral wantsEphemeral: Bool, applicationID: String?) {
+        let store: WebKitDifferences.DataStore?
+        if wantsEphemeral {
+            store = ephemeral
+            ephemeral = nil
+        } else {
+            store = persistent.removeValue(forKey: resolvedApplicationID(applicationID))
+        }
+        guard let store else { return }
+        PrewarmedWindows.discard(ephemeral: wantsEphemeral, applicationID: applicationID)
+        retire(store)
+    }
+
+    /// Closes every connection of `store` and drops the library's reference to it (views still
+    /// in it keep it until they go). WebKit offers no call that closes connections; a change of
+    /// the store's proxy settings does (libsoup aborts the session's connections), and the TLS
+    /// connections that held a token's key let it go, which logs the token out in WebKit's
+    /// network process. The store is not used again: a load in it after the change was seen to
+    /// wait 10 s and fail.
+    static func retire(_ store: WebKitDifferences.DataStore) {
+        SignInProxy.closeConnections(of: store)
+        g_object_unref(UnsafeMutableRawPointer(store))
     }
 
     /// `$XDG_DATA_HOME/<application id>/webview-host`: the persistent context's data and cookies.
@@ -86,7 +139,7 @@ enum SignInWebContexts {
     /// library's window ends.
     static func tightenPersistentFolders(applicationID: String?) {
         let id = resolvedApplicationID(applicationID)
-        guard persistent[id] != nil else { return }
+        guard madeFor.contains(id) else { return }
         PrivateFolders.tighten(dataDirectory(of: id))
         PrivateFolders.tighten(cacheDirectory(of: id))
     }

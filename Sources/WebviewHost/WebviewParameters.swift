@@ -58,7 +58,10 @@ public struct WebviewParameters: Sendable {
     /// The client certificate the embedded view offers when a sign-in server asks for one in the
     /// TLS handshake (certificate-based sign-in); `nil`: the person chooses one of their tokens'
     /// in the library's chooser (or ``clientCertificateChooser`` answers), and with none the
-    /// session ends with `clientCertificateRequired`. For this session only (see ``ClientCertificate``).
+    /// session ends with `clientCertificateRequired`. For this session only (see ``ClientCertificate``):
+    /// the library's window runs such a session in an ephemeral web context of its own (no cookies
+    /// shared with the app's persistent one); a caller's view whose network session another
+    /// certificate authenticated earlier in the run is refused with `invalidParameters`.
     public var clientCertificate: ClientCertificate?
     /// The app's own answer when a server asks for a client certificate and
     /// ``clientCertificate`` is `nil`, instead of the library's chooser (which lists the

@@ -18,8 +18,10 @@ enum ChildCommand {
         if arguments.first == "sequential", arguments.count == 5, let sessions = Int(arguments[2]),
             let page = URL(string: arguments[3]), let redirect = URL(string: arguments[4])
         {
+            let variant = variantName(arguments[1])
             SequentialChild.run(
-                ownWindow: variantName(arguments[1]) == "own-window", sessions: sessions, page: page, redirect: redirect)
+                ownWindow: variant.hasPrefix("own-window"), withCertificate: variant == "own-window-certificate",
+                sessions: sessions, page: page, redirect: redirect)
         }
     }
 

@@ -28,7 +28,12 @@ extension EmbeddedScenarios {
     /// PEM file), `none` (the app gives none), `no-key` (a certificate file without its key),
     /// `pkcs12-wrong-password`, `pkcs11-locked` and `token-locked` (the token says it is locked: run
     /// with Tests/Fixtures/LockedToken's module in place of SoftHSM2's), `token-two` (two certificates fit and a server's does not: the person
-    /// picks the second).
+    /// picks the second), `token-then-pem` (the person signs in with the token's certificate, then
+    /// the app gives its own PEM certificate, "Kiosk 8", to the same server), `token-then-pkcs11-wrong-pin`
+    /// (then the app gives the token's `pkcs11:` URI with a wrong PIN), `two-tokens` (two tokens, one
+    /// person's certificate on each: "Kiosk 7" chosen in the first sign-in, "Kiosk 8" in the second).
+    /// The second sign-in of the last three goes to the same server (the connection the first
+    /// authenticated is what must not serve it); its facts are plain, the first's under `first.`.
     static let clientCertificate: Scenario = { arguments in
         let mode = arguments.first ?? "window"
         let variant = arguments.dropFirst().first ?? "pem"
@@ -38,9 +43,10 @@ extension EmbeddedScenarios {
         // this test's own folder, holding the client's key and certificate: before WebKit starts
         // its network process, which inherits SOFTHSM2_CONF.
         // Every other variant gets an empty token folder: no token of the machine's shows up.
-        let token = variant.hasPrefix("pkcs11") || variant.hasPrefix("token") || variant.hasPrefix("app-chooser")
+        let token = variant.hasPrefix("pkcs11") || variant.hasPrefix("token") || variant.hasPrefix("app-chooser") || variant == "two-tokens"
             ? try files.softHSMToken(others: variant == "token-two") : nil
         if token == nil { try files.emptySoftHSM() }
+        if variant == "two-tokens" { try files.secondSoftHSMToken() }
         // The token made, it now says it is locked (Tests/Fixtures/LockedToken, in place of SoftHSM2's
         // module for this scenario): read by the module in this process and in WebKit's.
         if variant.hasSuffix("-locked") { setenv("WVH_TOKEN_LOCKED", "1", 1) }
@@ -149,8 +155,24 @@ extension EmbeddedScenarios {
                 if await ScenarioHost.wait(upTo: attempt < 3 ? Patience.scaled(.seconds(6)) : Patience.event, until: answered) { break }
             }
         }
+        /// Highlights the chooser's row whose certificate is `name` (focused and selected, as a click does).
+        @MainActor func pick(_ name: String) async {
+            guard let dialog = await waitForDialog(titled: "Choose a certificate"), let list = Probes.firstListBox(in: dialog) else { return }
+            var index: Int32 = 0
+            while let row = gtk_list_box_get_row_at_index(wvh_list_box(list), index) {
+                if Probes.labelTexts(in: UnsafeMutableRawPointer(row)).contains(where: { $0.hasPrefix(name + "\n") }) {
+                    gtk_widget_grab_focus(wvh_widget(row))
+                    gtk_list_box_select_row(wvh_list_box(list), row)
+                }
+                index += 1
+            }
+        }
         switch variant {
-        case "token", "token-twice", "token-twice-isolated":
+        case "two-tokens":
+            await pick("Kiosk 7")
+            await answer("Choose a certificate", ["key Return"])
+            await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"])
+        case "token", "token-twice", "token-twice-isolated", "token-then-pem", "token-then-pkcs11-wrong-pin":
             await answer("Choose a certificate", ["key Return"], shot: "chooser-\(mode).png")
             await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"], shot: "pin-\(mode).png")
         case "token-wrong-pin":
@@ -193,6 +215,37 @@ extension EmbeddedScenarios {
         }
         var result = try await run.outcome(within: Patience.scaled(.seconds(240)))  // past the session's own 180 s
         var last = run
+        var first: ScenarioReport?
+        if ["token-then-pem", "token-then-pkcs11-wrong-pin", "two-tokens"].contains(variant), case .success = result {
+            // Another sign-in in the same app run, to the same server.
+            first = run.facts(result, prefix: "first.")
+            var again = parameters
+            switch variant {
+            case "token-then-pem": again.clientCertificate = .pem(certificate: files.url(files.path("other.pem")), privateKey: files.url(files.path("other.key")))
+            case "token-then-pkcs11-wrong-pin": again.clientCertificate = .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI, pin: "0000")
+            default: break
+            }
+            let second = SessionRun(redirectURI: callback.url("/callback"), parameters: again, authorizationURL: idp.url("/authorize"))
+            last = second
+            if mode == "window" {
+                guard await second.recorder.waitForFinish(path: "/authorize"), let view = second.webview else {
+                    return second.recorder.pageNeverLoaded()
+                }
+                Toolkit.allowCertificate(serverCertificate, host: "127.0.0.1", in: view)
+                let started = ContinuousClock.now
+                Probes.evaluate("location.href = \(JSONString(certAuth.url("/certauth")))", in: view)
+                if variant == "two-tokens" {
+                    await pick("Kiosk 8")
+                    await answer("Choose a certificate", ["key Return"])
+                    await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"])
+                }
+                result = try await second.outcome(within: Patience.scaled(.seconds(240)))
+                facts[.secondMilliseconds] = Int((ContinuousClock.now - started) / .milliseconds(1))
+            } else {
+                // A caller's view keeps its connections: the library refuses the second sign-in there.
+                result = try await second.outcome(within: Patience.scaled(.seconds(240)))
+            }
+        }
         if variant.hasPrefix("token-twice"), case .success = result {
             // The same host again, in a new session: no chooser (the choice is remembered; asked
             // again after `token-twice-isolated`, whose choice stayed in its scope); a PIN
@@ -223,8 +276,11 @@ extension EmbeddedScenarios {
             facts[.secondCertAuthRequests] = certAuthAgain.requests(to: "/certauth").count
         }
         let secondRequests = facts[.secondCertAuthRequests]
+        let secondMilliseconds = facts[.secondMilliseconds]
         facts = last.facts(result)
         facts[.secondCertAuthRequests] = secondRequests
+        facts[.secondMilliseconds] = secondMilliseconds
+        if let first { facts.merge(first) }
         facts[.certificateQuestions] = shown + Probes.visibleDialogTitles()
         facts[.appChooserRequests] = asked.requests
         facts[.chooserState] = chooserState
@@ -344,6 +400,20 @@ struct TestCertificates {
         return Token(
             certificateURI: "pkcs11:token=\(label);object=signin;type=cert",
             keyURI: "pkcs11:token=\(label);object=signin;type=private")
+    }
+
+    /// A second SoftHSM2 token beside ``softHSMToken(others:)``'s (call that first), another
+    /// person's card: "Kiosk 8" and its key.
+    func secondSoftHSMToken() throws {
+        let label = "WVH-B-\(UInt32.random(in: 0...UInt32.max))"
+        try Self.run(
+            "/usr/bin/softhsm2-util", "--init-token", "--free", "--label", label, "--pin", Self.tokenPIN, "--so-pin", "56785678")
+        try Self.run(
+            "/usr/bin/softhsm2-util", "--import", path("other.key"), "--token", label, "--label", "other", "--id", "02",
+            "--pin", Self.tokenPIN)
+        try Self.run(
+            "/usr/bin/p11tool", "--login", "--set-pin", Self.tokenPIN, "--write", "--load-certificate", path("other.pem"),
+            "--label", "other", "--id", "02", "pkcs11:token=\(label)")
     }
 
     /// Points SoftHSM2 at an empty token folder of this test's.

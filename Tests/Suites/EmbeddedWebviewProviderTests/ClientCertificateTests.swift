@@ -61,12 +61,14 @@ extension EmbeddedWebviewProviderTests {
         arguments: [("pkcs11-wrong-pin", "refused the app's PIN")])
     func clientCertificateAppPINRefused(_ variant: String, _ said: String) async throws {
         for platform in Platform.x11 {
-            let report = try await Self.scenario(.clientCertificate, "window", variant, on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
-            #expect(report[.outcome] == "clientCertificateRequired", "\(platform) \(variant): \(report[.errorMessage] ?? "")")
+            for mode in ["window", "custom-view"] {
+            let report = try await Self.scenario(.clientCertificate, mode, variant, on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
+            #expect(report[.outcome] == "clientCertificateRequired", "\(platform) \(mode) \(variant): \(report[.errorMessage] ?? "")")
             let message = report[.errorMessage] ?? ""
             #expect(message.contains(said), "\(message)")
             #expect(!message.contains("1234") && !message.contains("0000"), "no PIN in the message: \(message)")
             #expect(report[.certAuthRequests] == 0)
+            }
         }
     }
 
@@ -167,6 +169,42 @@ extension EmbeddedWebviewProviderTests {
         let questions = report[.certificateQuestions] ?? []
         #expect(questions.filter { $0 == "window: Choose a certificate" }.count == variant.choosers, "\(variant.name): \(questions)")
         #expect(report[.secondCertAuthRequests] == 1, "the second sign-in reached the endpoint with the certificate")
+    }
+
+    /// Issue 40, item 1: one app run, one server. The second sign-in must not get the connection
+    /// (or the token's login) the first one's certificate authenticated: in the library's window
+    /// the server sees the second identity, and a wrong PIN is tried and refused; in a caller's
+    /// view (whose connections the library cannot close) the second sign-in is refused, saying why.
+    @Test(
+        "A second sign-in in the same run is never given the first one's certificate: the app's certificate, another person's card, a wrong PIN tried",
+        arguments: Platform.x11, ["window", "custom-view"])
+    func clientCertificateIdentityEndsWithSession(_ platform: Platform, mode: String) async throws {
+        for variant in ["token-then-pem", "token-then-pkcs11-wrong-pin", "two-tokens"] {
+            let report = try await Self.scenario(.clientCertificate, mode, variant, on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
+            let said = "\(platform) \(mode) \(variant): \(report[.outcome] ?? "") \(report[.errorMessage] ?? "") \(report[.code] ?? "")"
+            #expect(report[.outcome.prefixed(by: "first.")] == "success", "the first sign-in: \(said) \(report[.errorMessage.prefixed(by: "first.")] ?? "")")
+            #expect(report[.code.prefixed(by: "first.")]?.contains("CN=Kiosk 7") == true, "\(said)")
+            guard mode == "window" else {
+                #expect(report[.outcome] == "invalidParameters", "\(said)")
+                #expect(report[.errorMessage]?.contains("new ephemeral network session") == true, "\(said)")
+                continue
+            }
+            switch variant {
+            case "token-then-pkcs11-wrong-pin":
+                #expect(report[.outcome] == "clientCertificateRequired", "\(said)")
+                #expect(report[.errorMessage]?.contains("refused the app's PIN") == true, "the PIN was tried and refused: \(said)")
+                #expect(report[.errorMessage]?.contains("0000") == false, "\(said)")
+            default:
+                #expect(report[.outcome] == "success", "\(said)")
+                #expect(report[.code]?.contains("CN=Kiosk 8") == true, "the server saw the second identity: \(said)")
+            }
+            if variant == "two-tokens" {
+                let questions = report[.certificateQuestions] ?? []
+                #expect(questions.filter { $0 == "window: Choose a certificate" }.count == 2, "each person chose: \(questions)")
+                #expect(questions.filter { $0.hasPrefix("window: Enter the PIN of") }.count == 2, "each typed their PIN: \(questions)")
+            }
+            print("certificate identity \(platform) \(variant): second sign-in \(report[.secondMilliseconds] ?? -1) ms")
+        }
     }
 
     @Test("The app answers itself: its chooser gets the host and the token's certificates, and its answer is used", arguments: Platform.standard)

@@ -64,6 +64,8 @@ extension ReportKey where Value == Int {
     public static var certAuthRequests: Self { .init("certAuthRequests") }
     /// Requests that reached the second session's endpoint (`client-certificate`, `token-twice`).
     public static var secondCertAuthRequests: Self { .init("secondCertAuthRequests") }
+    /// From the second sign-in's move to the certificate endpoint to its outcome (`client-certificate`, `token-then-*`, `two-tokens`).
+    public static var secondMilliseconds: Self { .init("secondMilliseconds") }
     public static var appPageInMilliseconds: Self { .init("appPageInMilliseconds") }
     public static var appRequests: Self { .init("appRequests") }
     public static var authorizeRequests: Self { .init("authorizeRequests") }
