@@ -81,11 +81,19 @@ public enum ScenarioHost {
     /// Waits until `condition` holds, looking every 25 ms, for at most `deadline`
     /// (``Patience/event`` unless said); whether it came. On the caller's actor: on the main
     /// actor of a scenario the GTK main loop runs meanwhile (the bridge keeps the `await` resuming).
+    ///
+    /// A main thread held up past the deadline (a loaded machine: a frame, a synchronous call)
+    /// comes back with the deadline gone and the events of that time still queued (a timer's
+    /// tick, a signal): they get a last turn before the final look, so the wait measures the
+    /// program, not the machine's stall.
     nonisolated(nonsending)
     public static func wait(upTo deadline: Duration = Patience.event, until condition: () -> Bool) async -> Bool {
         let end = ContinuousClock.now + deadline
         while !condition() {
-            if ContinuousClock.now >= end { return false }
+            if ContinuousClock.now >= end {
+                try? await Task.sleep(for: .milliseconds(200))
+                return condition()
+            }
             try? await Task.sleep(for: .milliseconds(25))
         }
         return true
