@@ -36,8 +36,9 @@ enum HostileLoopback {
             timeout: .seconds(40), browserEnvironment: browser(["TEST_BROWSER_WAIT_FOR": gate]), expectBrowser: false,
             whilePending: { redirect in underLoad(port: redirect.port ?? 0, gate: gate) }
         ).run()
-        // Give the browser time to finish, then let closed connections be released.
-        await ScenarioHost.idle(.seconds(3))
+        // The browser finishes and closed connections are released when the machine gets to it:
+        // waited for until the deadline for an expected event, so a count still above then is a leak.
+        _ = await ScenarioHost.wait(upTo: Patience.event) { openFileDescriptors() <= baseline }
         report[.fdBaseline] = baseline
         report[.fdAfter] = openFileDescriptors()
         return report

@@ -298,7 +298,9 @@ struct HostileLoopbackTests {
         #expect((report[.slowBytesSent] ?? 0) > 0)
         #expect(report[.listenerRefusedAfterEnd] == true)
         let baseline = try #require(report[.fdBaseline])
-        #expect(report[.fdAfter] == baseline)
+        // Nothing leaked: no more descriptors than before. One fewer is a descriptor of the
+        // process's own that was open at the baseline and closed since (seen once in a full run).
+        #expect((report[.fdAfter] ?? Int.max) <= baseline, "\(report[.fdAfter] ?? -1) descriptors after, \(baseline) before")
         print("hostile load: huge header answered \(report[.hugeHeaderStatus] ?? 0), fds \(baseline) -> \(report[.fdAfter] ?? -1)")
     }
 
