@@ -152,17 +152,28 @@ enum HTTPExchange {
         defer { g_object_unref(session) }
         soup_session_set_timeout(session, guint(max(1, timeout.rounded(.up))))
         let address = request.url.absoluteString
+        let proxy: String?
         if let appProxy {
             let resolver = resolver(for: appProxy)
             soup_session_set_proxy_resolver(session, resolver)
             g_object_unref(UnsafeMutableRawPointer(resolver))
-        } else if let desktop = desktopProxyCarryingCredential(for: address) {
-            // This session makes one request: the desktop's proxy for it, without the user info.
-            let resolver = g_simple_proxy_resolver_new(desktop.uri, nil)!
-            soup_session_set_proxy_resolver(session, resolver)
-            g_object_unref(UnsafeMutableRawPointer(resolver))
+            proxy = proxyInUse(for: address, session: session)
+        } else {
+            // The desktop's proxy for this request, looked up once (GIO's resolver may run a PAC
+            // script): named in messages without user info, and, when its URI carries a user name
+            // and password (`http_proxy=http://user:password@proxy:3128`, GNOME's settings with
+            // authentication), split: the credential answers the proxy's first 407
+            // (``ProxyAuthentication/seed(_:for:)``), and this session, which makes one request,
+            // gets the proxy without it (libsoup 3 cannot use a URI that carries it).
+            let desktop = firstProxy(for: address, resolver: g_proxy_resolver_get_default()).map(ProxyURI.init)
+            if let desktop, let credential = desktop.credential, let authority = desktop.authority {
+                ProxyAuthentication.seed(credential, for: authority)
+                let resolver = g_simple_proxy_resolver_new(desktop.uri, nil)!
+                soup_session_set_proxy_resolver(session, resolver)
+                g_object_unref(UnsafeMutableRawPointer(resolver))
+            }
+            proxy = desktop.map { ProxyURI.redacting($0.uri) }
         }
-        let proxy = proxyInUse(for: address, session: session)
         guard let message = soup_message_new(request.method, address) else {
             return .failure(Failure(kind: .other, message: "the address \(address) is not a URL libsoup can request", proxy: proxy))
         }
@@ -230,18 +241,6 @@ enum HTTPExchange {
     static func proxyInUse(for address: String, session: UnsafeMutablePointer<SoupSession>?) -> String? {
         let resolver = session.flatMap { soup_session_get_proxy_resolver($0) } ?? g_proxy_resolver_get_default()
         return firstProxy(for: address, resolver: resolver).map(ProxyURI.redacting)
-    }
-
-    /// The desktop's proxy for `address` (GIO's default resolver) when its URI carries a user name
-    /// and password (`http_proxy=http://user:password@proxy:3128`, GNOME's settings with
-    /// authentication): split, its credential held for the proxy's first 407 (``ProxyAuthentication/seed(_:for:)``).
-    /// `nil` when the desktop's proxy carries none (libsoup then resolves as usual).
-    static func desktopProxyCarryingCredential(for address: String) -> ProxyURI? {
-        guard let first = firstProxy(for: address, resolver: g_proxy_resolver_get_default()) else { return nil }
-        let proxy = ProxyURI(first)
-        guard let credential = proxy.credential, let authority = proxy.authority else { return nil }
-        ProxyAuthentication.seed(credential, for: authority)
-        return proxy
     }
 
     /// The first proxy `resolver` gives for `address` (`g_proxy_resolver_lookup`), as it gives it
