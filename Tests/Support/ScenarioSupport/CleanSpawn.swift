@@ -17,14 +17,14 @@ public struct CleanSpawn: Sendable {
         public let description: String
     }
 
-    /// Starts `arguments[0]` (looked up on `PATH`) with `environment`; standard input is /dev/null.
+    /// Starts `arguments[0]` (looked up on `PATH`) with `environment`; standard input is /dev/null, or the descriptor `input`.
     /// Standard output and error go to pipes (``output``, ``errors``), or to the files named in
     /// `outputFiles`: use files when the program may leave a daemon behind that would inherit a
     /// pipe and keep it open. With `processGroup`, the child leads a process group of its own
     /// (its id is ``pid``), so `kill(-pid, ...)` ends it and what it started, and nothing else.
     public init(
         _ arguments: [String], environment: [String: String], outputFiles: (output: String, errors: String)? = nil,
-        processGroup: Bool = false
+        processGroup: Bool = false, input: Int32? = nil
     ) throws {
         var outPipe: [Int32] = [-1, -1]
         var errPipe: [Int32] = [-1, -1]
@@ -38,7 +38,11 @@ public struct CleanSpawn: Sendable {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         if let outputFiles {
             posix_spawn_file_actions_addopen(&actions, 1, outputFiles.output, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
             posix_spawn_file_actions_addopen(&actions, 2, outputFiles.errors, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -55,7 +59,7 @@ public struct CleanSpawn: Sendable {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | (processGroup ? POSIX_SPAWN_SETPGROUP : 0)))
         let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = Self.withoutSharedAccessibilityBus(environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
@@ -70,6 +74,25 @@ public struct CleanSpawn: Sendable {
         self.pid = pid
         output = outPipe[0] >= 0 ? FileHandle(fileDescriptor: outPipe[0], closeOnDealloc: true) : nil
         errors = errPipe[0] >= 0 ? FileHandle(fileDescriptor: errPipe[0], closeOnDealloc: true) : nil
+    }
+
+    /// `environment` with `AT_SPI_BUS_ADDRESS` naming ``TestAccessibilityBus`` unless the child
+    /// is to have an accessibility bus of its own (`NO_AT_BRIDGE=0` or `GTK_A11Y=atspi`) or is
+    /// given one.
+    ///
+    /// WebKitGTK (both APIs) asks for the accessibility bus even with GTK's bridge off, and looks
+    /// first at `AT_SPI_BUS_ADDRESS`, then at the X display's root window, then at the session
+    /// bus's `org.a11y.Bus`. A test on a private session bus starts a bus launcher there, which
+    /// publishes its address on the shared display's root window and listens at one socket path
+    /// per display: every other test's web process on that display then talks to that bus (or to
+    /// a later one that replaced its socket), and a registry started on one bus while another owns
+    /// the socket never answers. A full run saw a page wait 30 s for that answer.
+    static func withoutSharedAccessibilityBus(_ environment: [String: String]) -> [String: String] {
+        let wantsBus = environment["NO_AT_BRIDGE"] == "0" || environment["GTK_A11Y"] == "atspi"
+        guard !wantsBus, environment["AT_SPI_BUS_ADDRESS"] == nil, let address = TestAccessibilityBus.address else {
+            return environment
+        }
+        return environment.merging(["AT_SPI_BUS_ADDRESS": address]) { $1 }
     }
 
     /// Waits for the child to end; its exit status, or 128 + the signal that ended it.

@@ -54,10 +54,11 @@ public enum ScenarioRunner {
         // (GTK 3 reads NO_AT_BRIDGE, GTK 4 GTK_A11Y).
         env["NO_AT_BRIDGE"] = env["NO_AT_BRIDGE"] ?? "1"
         env["GTK_A11Y"] = env["GTK_A11Y"] ?? "none"
-        // WebKitGTK 4.1 starts an accessibility bus anyway, once per X display, with its socket
-        // in XDG_RUNTIME_DIR (else in the scenario's XDG_CACHE_HOME, which its test may remove);
-        // WebKitGTK 6.0 on the same display binds that folder into its sandbox and aborts if it
-        // is gone. So scenarios share a runtime folder that lives as long as the test run.
+        // WebKitGTK asks for an accessibility bus anyway; CleanSpawn names one that is not
+        // there, so it never finds another test's (through the display's root window). A
+        // scenario that starts one gets its socket in XDG_RUNTIME_DIR (else in its XDG_CACHE_HOME,
+        // which its test may remove); WebKitGTK 6.0 binds that folder into its sandbox and aborts
+        // if it is gone. So scenarios share a runtime folder that lives as long as the test run.
         env["XDG_RUNTIME_DIR"] = env["XDG_RUNTIME_DIR"] ?? sharedRuntimeDirectory
         switch display {
         case .x11:

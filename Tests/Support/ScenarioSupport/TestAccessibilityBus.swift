@@ -1,0 +1,72 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One accessibility bus per test process, which every program the tests start is given
+/// (``CleanSpawn`` names it in `AT_SPI_BUS_ADDRESS`): a bus as at-spi-bus-launcher starts one on
+/// a desktop, where the accessibility registry is started on first use, but not published on the
+/// display and at a socket of its own, so that no other test's bus can take its place.
+///
+/// Not no bus: WebKitGTK 6.0 puts a D-Bus proxy for the accessibility bus in front of its
+/// sandboxed web process and stops the whole program when the proxy cannot connect, and GTK 4
+/// reports a bus without a registry as a critical (fatal where a test makes criticals fatal). The
+/// bus ends with the test process: its daemon runs under a shell that reads a pipe only this
+/// process writes to, and kills it at end of file; the registry ends with its bus.
+enum TestAccessibilityBus {
+    /// The bus's address, or `nil` if it could not be started (programs then look for one as
+    /// they would without the tests).
+    static let address: String? = start()
+
+    private static func start() -> String? {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-a11y-\(getpid())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let socket = folder.appendingPathComponent("bus").path
+        let configuration = folder.appendingPathComponent("bus.conf")
+        // The accessibility services only (the registry), as at-spi-bus-launcher's bus has.
+        let text = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:path=\(socket)</listen>
+              <servicedir>/usr/share/dbus-1/accessibility-services</servicedir>
+              <auth>EXTERNAL</auth>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+            """
+        guard (try? text.write(to: configuration, atomically: true, encoding: .utf8)) != nil else { return nil }
+        var lifeline: [Int32] = [-1, -1]
+        guard pipe(&lifeline) == 0 else { return nil }
+        // The write end stays open in this process only (close-on-exec: no other child keeps it).
+        _ = fcntl(lifeline[1], F_SETFD, FD_CLOEXEC)
+        let script = """
+            dbus-daemon --config-file="$1" --nofork --print-address=1 2>/dev/null &
+            daemon=$!
+            cat > /dev/null
+            kill "$daemon"
+            rm -rf "$2"
+            """
+        guard let child = try? CleanSpawn(
+            ["sh", "-c", script, "sh", configuration.path, folder.path],
+            // The registry the bus starts finds its bus in AT_SPI_BUS_ADDRESS (set: CleanSpawn
+            // then does not ask for this bus while starting it), and takes the same bus for the
+            // session bus, where it looks for a session manager (none: at once, nothing started).
+            environment: ProcessInfo.processInfo.environment.merging(
+                ["AT_SPI_BUS_ADDRESS": "unix:path=\(socket)", "DBUS_SESSION_BUS_ADDRESS": "unix:path=\(socket)"]) { $1 },
+            input: lifeline[0])
+        else { return nil }
+        close(lifeline[0])
+        // The daemon prints its address once it listens: read that line, then leave the pipe be.
+        guard let output = child.output else { return nil }
+        var line = Data()
+        var byte: UInt8 = 0
+        while read(output.fileDescriptor, &byte, 1) == 1, byte != UInt8(ascii: "\n") { line.append(byte) }
+        let address = String(decoding: line, as: UTF8.self)
+        return address.hasPrefix("unix:") ? address : nil
+    }
+}
