@@ -173,8 +173,8 @@ final class DemoWindow {
     func parameters(for place: SignInPlace) -> WebviewParameters {
         switch place {
         case .browser: WebviewParameters(webviewType: .authenticationSession)
-        case .window: WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(window))
-        case .here: WebviewParameters(customWebview: WebviewHandle(ownWebview))
+        case .window: WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(wvh_window(window)))
+        case .here: WebviewParameters(customWebview: WebviewHandle(wvh_web_view(ownWebview)))
         }
     }
 

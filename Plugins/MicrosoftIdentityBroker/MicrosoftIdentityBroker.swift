@@ -85,7 +85,7 @@ public final class MicrosoftIdentityBroker: TokenBroker {
         var parent: (key: String, value: UInt64)?
         if let parentWindowKey, let window = request.parentWindow {
             // "x11:<hex XID>" on X11; Wayland handles have no X11 form.
-            let identifier = await MainActor.run { ToolkitIntegration.current?.parentIdentifier(of: ToolkitWindow(rawValue: window.pointer)) }
+            let identifier = await MainActor.run { ToolkitIntegration.current?.parentIdentifier(of: ToolkitWindow(rawValue: window.address)) }
             if let identifier, identifier.hasPrefix("x11:"), let xid = UInt64(identifier.dropFirst(4), radix: 16) {
                 parent = (parentWindowKey, xid)
             }

@@ -72,10 +72,10 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
                 .providerUnavailable,
                 "GTK has no display open; call gtk_init() before starting an embedded sign-in.")
         }
-        if let view = request.parameters.customWebview, wvh_is_web_view(view.pointer) == 0 {
+        if let view = request.parameters.customWebview, wvh_is_web_view(view.address) == 0 {
             throw WebAuthError(.invalidParameters, "The customWebview is not a WebKitWebView.")
         }
-        if let parent = request.parameters.parentWindow, wvh_is_window(parent.pointer) == 0 {
+        if let parent = request.parameters.parentWindow, wvh_is_window(parent.address) == 0 {
             throw WebAuthError(.invalidParameters, "The parentWindow is not a GtkWindow.")
         }
         return EmbeddedWebviewSession(request: request, reporter: reporter)

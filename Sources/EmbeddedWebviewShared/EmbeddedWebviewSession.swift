@@ -85,7 +85,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     func prepare() async throws -> URL {
         clientCertificates = try ClientCertificates(given: request.parameters.clientCertificate)
         if let custom = request.parameters.customWebview {
-            try ClientCertificates.checkCallerView(wvh_web_view(custom.pointer), given: request.parameters.clientCertificate)
+            try ClientCertificates.checkCallerView(wvh_web_view(custom.address), given: request.parameters.clientCertificate)
         } else if request.parameters.clientCertificate != nil, !dismissed {
             sessionStore = SignInWebContexts.makeSessionStore()
         }
@@ -106,7 +106,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         let manager: WebKitDifferences.CookieManager
         if let custom = parameters.customWebview {
             guard parameters.signInCookiesInCustomWebview else { return }
-            manager = WebKitDifferences.cookieManager(ofView: wvh_web_view(custom.pointer))
+            manager = WebKitDifferences.cookieManager(ofView: wvh_web_view(custom.address))
         } else {
             manager = WebKitDifferences.cookieManager(
                 of: sessionStore ?? SignInWebContexts.context(ephemeral: parameters.prefersEphemeralWebBrowserSession, applicationID: settings.applicationID))
@@ -134,7 +134,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         defer { if let previousMask { umask(previousMask) } }
         let view: WebKitDifferences.WebView
         if let custom = request.parameters.customWebview {
-            view = wvh_web_view(custom.pointer)
+            view = wvh_web_view(custom.address)
             // Windows a page opens without a gesture (a timer's window.open, a script's click on a
             // target=_blank link) are dropped by WebKit's popup blocker before any signal: let them
             // reach `create`, which keeps them in this view. The caller's value comes back at the end.
@@ -157,7 +157,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             appearance = SignInAppearance.applyForWindow(follows: settings.followsDesktopColorScheme)
         }
         webView = view
-        reporter.setWebview(WebviewHandle(view))
+        reporter.setWebview(WebviewHandle(address: view))
         attachHandlers(to: view)
         surface = SignInSurface.apply(to: view, allowed: settings.allowedPermissions)
         if request.parameters.advertisesDeviceChallenge { deviceChallengeAdvertisement = PKeyAuthAdvertisement(on: view) }

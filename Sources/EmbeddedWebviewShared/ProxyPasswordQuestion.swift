@@ -35,7 +35,7 @@ enum ProxyPasswordQuestion {
     /// ending the session, or no display to ask on.
     static func ask(_ challenge: ProxyChallenge, over window: WindowHandle?) async -> ProxyCredential? {
         guard gdk_display_get_default() != nil else { return nil }
-        let parent = window.flatMap { wvh_is_window($0.pointer) != 0 ? wvh_window($0.pointer) : nil }
+        let parent = window.flatMap { wvh_is_window($0.address) != 0 ? wvh_window($0.address) : nil }
         return await withCheckedContinuation { continuation in
             show(challenge, over: parent) { continuation.resume(returning: $0) }
         }

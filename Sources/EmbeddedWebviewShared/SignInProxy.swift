@@ -141,7 +141,7 @@ enum SignInProxy {
         let retrying = webkit_authentication_request_is_retry(request) != 0
         if let realm { proxiesByRealm[realm] = proxy }
         let basic = webkit_authentication_request_get_scheme(request) == WEBKIT_AUTHENTICATION_SCHEME_HTTP_BASIC
-        let over = window.map { WindowHandle(UnsafeMutableRawPointer($0)) }
+        let over = window.map { WindowHandle(address: UnsafeMutableRawPointer($0)) }
         g_object_ref(UnsafeMutableRawPointer(request))
         let held = UnsafeSendableRequest(request)
         Task { @MainActor in

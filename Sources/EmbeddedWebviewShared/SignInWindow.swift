@@ -79,7 +79,7 @@ final class SignInWindow {
             title: parameters.windowTitle == WebviewParameters.defaultWindowTitle
                 ? ShownText.tr("window title", "Sign in") : parameters.windowTitle,
             width: max(parameters.windowSize.width, 1), height: max(parameters.windowSize.height, 1),
-            parent: parameters.parentWindow.flatMap { wvh_window($0.pointer) })
+            parent: parameters.parentWindow.flatMap { wvh_window($0.address) })
         ShownDirection.apply(to: wvh_widget(window))
     }
 

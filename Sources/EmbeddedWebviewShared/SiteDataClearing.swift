@@ -16,10 +16,10 @@ extension EmbeddedWebviewProvider: WebviewSiteDataClearing {
     public func clearSiteData(forHosts hosts: [String], parameters: WebviewParameters) async throws(WebAuthError) -> [String] {
         let manager: WebKitDifferences.WebsiteDataManager
         if let custom = parameters.customWebview {
-            guard wvh_is_web_view(custom.pointer) != 0 else {
+            guard wvh_is_web_view(custom.address) != 0 else {
                 throw WebAuthError(.invalidParameters, "The customWebview is not a WebKitWebView.")
             }
-            manager = WebKitDifferences.websiteDataManager(ofView: wvh_web_view(custom.pointer))
+            manager = WebKitDifferences.websiteDataManager(ofView: wvh_web_view(custom.address))
         } else if parameters.prefersEphemeralWebBrowserSession {
             return []  // an ephemeral session keeps nothing between sign-ins
         } else {

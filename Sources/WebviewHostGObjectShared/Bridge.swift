@@ -154,7 +154,7 @@ public func wvh_bridge_application_free(_ bridge: UnsafeMutableRawPointer?) {
     guard let bridge, let done else { return }
     let application = Unmanaged<BridgedApplication>.fromOpaque(bridge).takeUnretainedValue().application
     let signals = emitter.map { CallSignals(application: $0) }
-    let parentHandle = parent.map { WindowHandle(UnsafeMutableRawPointer($0)) }
+    let parentHandle = parent.map { WindowHandle(address: UnsafeMutableRawPointer($0)) }
     let shown: DeviceCodeDisplay
     switch display {
     case WVH_DEVICE_CODE_DISPLAY_TERMINAL: shown = .terminal

@@ -21,8 +21,8 @@ enum InteractiveCall {
         default: webview.webviewType = .default
         }
         if let provider = text(values.provider_id) { webview.webviewType = .provider(WebviewProviderID(provider)) }
-        if let parent = values.parent_window { webview.parentWindow = WindowHandle(UnsafeMutableRawPointer(parent)) }
-        if let view = values.custom_webview { webview.customWebview = WebviewHandle(UnsafeMutableRawPointer(view)) }
+        if let parent = values.parent_window { webview.parentWindow = WindowHandle(address: UnsafeMutableRawPointer(parent)) }
+        if let view = values.custom_webview { webview.customWebview = WebviewHandle(address: UnsafeMutableRawPointer(view)) }
         if let title = text(values.window_title) { webview.windowTitle = title }
         if values.window_width > 0 { webview.windowSize.width = Int(values.window_width) }
         if values.window_height > 0 { webview.windowSize.height = Int(values.window_height) }
@@ -214,7 +214,7 @@ final class CallSignals {
             failure = error
         }
         if event.isTerminal { ended = true }
-        emit(Self.bridgeEvent(event.kind), url: url, view: step.webview?.pointer, error: failure)
+        emit(Self.bridgeEvent(event.kind), url: url, view: step.webview?.address, error: failure)
     }
 
     /// `did-fail` for a call that ends with `error` before any of its sessions sent a terminal step.

@@ -35,7 +35,7 @@ final class DeviceCodeWindow {
     static func present(_ content: DeviceCodeWindowContent, parent: WindowHandle?, cancel: @escaping @MainActor () -> Void)
         -> (@MainActor () -> Void)
     {
-        let window = DeviceCodeWindow(content, parent: parent.flatMap { wvh_window($0.pointer) }, cancel: cancel)
+        let window = DeviceCodeWindow(content, parent: parent.flatMap { wvh_window($0.address) }, cancel: cancel)
         return { window.close() }
     }
 

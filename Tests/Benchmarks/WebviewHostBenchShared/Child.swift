@@ -117,7 +117,7 @@ enum Child {
         // figures compare the same pixels.
         let parameters = ownWindow
             ? WebviewParameters(webviewType: .embedded, windowSize: .init(width: Int(windowSize.width), height: Int(windowSize.height)))
-            : WebviewParameters(customWebview: WebviewHandle(makeCallerView()))
+            : WebviewParameters(customWebview: WebviewHandle(address: makeCallerView()))
         let session = WebAuthSession(redirectURI: redirect, parameters: parameters)
         var loaded = false
         // The session's own observation, as the README shows apps (a NotificationCenter observer

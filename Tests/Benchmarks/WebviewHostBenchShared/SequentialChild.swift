@@ -28,7 +28,7 @@ enum SequentialChild {
         Task { @MainActor in
             var durations: [Duration] = []
             for index in 1...sessions {
-                var parameters = view.map { WebviewParameters(customWebview: WebviewHandle($0)) }
+                var parameters = view.map { WebviewParameters(customWebview: WebviewHandle(address: $0)) }
                     ?? WebviewParameters(webviewType: .embedded)
                 parameters.clientCertificate = certificate
                 let session = WebAuthSession(redirectURI: redirect, parameters: parameters)

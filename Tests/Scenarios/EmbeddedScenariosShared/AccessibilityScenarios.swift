@@ -31,7 +31,7 @@ func accessibilityScenario() async throws -> ScenarioReport {
             <button type="submit">Next</button></form>
             """))
     }
-    let parameters = WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(app), timeout: .seconds(60))
+    let parameters = WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(address: app), timeout: .seconds(60))
     let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
     guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview, let window = Toolkit.window(of: view) else {
         return run.recorder.pageNeverLoaded()
@@ -112,7 +112,7 @@ func keyboardScenario() async throws -> ScenarioReport {
             <label>Password <input id="password" type="password" autofocus></label></form>\(reporter)</body></html>
             """)
     }
-    let parameters = WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(app), timeout: .seconds(90))
+    let parameters = WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(address: app), timeout: .seconds(90))
     let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
     guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview, let window = Toolkit.window(of: view) else {
         return run.recorder.pageNeverLoaded()

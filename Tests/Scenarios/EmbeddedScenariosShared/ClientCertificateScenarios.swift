@@ -69,7 +69,7 @@ extension EmbeddedScenarios {
         if mode == "custom-view" {
             let (window, view) = Probes.makeAppView()
             appWindow = window
-            parameters = WebviewParameters(webviewType: .embedded, customWebview: WebviewHandle(view))
+            parameters = WebviewParameters(webviewType: .embedded, customWebview: WebviewHandle(address: view))
         } else {
             appWindow = Probes.makeAppWindow()
             parameters = windowParameters(parent: appWindow)

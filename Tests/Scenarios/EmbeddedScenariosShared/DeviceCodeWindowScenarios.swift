@@ -34,7 +34,7 @@ func deviceCodeWindowScenario(screenshot: String) async throws -> ScenarioReport
         DeviceCodeWindowContent(
             userCode: "WDJB-MJHT", link: link, instructions: instructions, expiresOn: Date().addingTimeInterval(600),
             qrCode: qrRows(link.absoluteString)),
-        parent: WindowHandle(app)
+        parent: WindowHandle(address: app)
     ) { cancels += 1 }
     guard let window = await deviceCodeWindow() else {
         facts[.outcome] = "no device-code window among the toplevels"
@@ -80,7 +80,7 @@ func deviceCodeWindowScenario(screenshot: String) async throws -> ScenarioReport
     var parentCancels = 0
     let closeSecond = Toolkit.deviceCodeWindow(
         DeviceCodeWindowContent(userCode: "ABCD-EFGH", link: link, instructions: "Two seconds.", expiresOn: Date().addingTimeInterval(2), qrCode: nil),
-        parent: WindowHandle(parent)
+        parent: WindowHandle(address: parent)
     ) { parentCancels += 1 }
     guard let second = await deviceCodeWindow(except: window) else {
         facts[.outcome] = "no second device-code window"

@@ -140,7 +140,7 @@ func handOverScenario(mode: String, trigger: String, policy policyName: String) 
         if await recorder.waitForFinish(path: "/authorize") {
             if trigger == "app" {
                 facts[.appCallAccepted] = session.continueInSystemBrowser()
-            } else if let view = recorder.webview?.pointer, let window = Toolkit.window(of: view),
+            } else if let view = recorder.webview?.address, let window = Toolkit.window(of: view),
                 let button = Probes.findButton(labelled: "Continue in your _browser", in: window)
             {
                 facts[.buttonVisible] = Probes.isVisible(button)

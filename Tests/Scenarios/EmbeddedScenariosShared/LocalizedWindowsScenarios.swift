@@ -61,7 +61,7 @@ func localizedWindowsScenario(appLanguage: String, screenshot: String) async thr
         navigatorLanguages = request.query.flatMap { $0.removingPercentEncoding } ?? ""
         return .html("ok")
     }
-    var parameters = WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(app), timeout: .seconds(60))
+    var parameters = WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(address: app), timeout: .seconds(60))
     parameters.externalSchemes = .ask
     let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
     guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview, let window = Toolkit.window(of: view) else {
@@ -114,7 +114,7 @@ func localizedWindowsScenario(appLanguage: String, screenshot: String) async thr
         DeviceCodeWindowContent(
             userCode: "WDJB-MJHT", link: URL(string: "https://login.example.com/device")!, instructions: "(SignIn's text)",
             expiresOn: Date().addingTimeInterval(600), qrCode: [[true, false], [false, true]]),
-        parent: WindowHandle(app)
+        parent: WindowHandle(address: app)
     ) {}
     var deviceWindow: UnsafeMutableRawPointer?
     _ = await ScenarioHost.wait(upTo: Patience.event) {

@@ -118,7 +118,7 @@ extension EmbeddedScenarios {
                 g_object_unref(certificate)
             }
             watch(view)
-            parameters = WebviewParameters(webviewType: .embedded, customWebview: WebviewHandle(view))
+            parameters = WebviewParameters(webviewType: .embedded, customWebview: WebviewHandle(address: view))
         } else {
             appWindow = Probes.makeAppWindow()
             parameters = windowParameters(parent: appWindow, ephemeral: ephemeral)
@@ -133,7 +133,7 @@ extension EmbeddedScenarios {
             seen.watch = watch
             started = NotificationCenter.default.addObserver(forName: .webAuthDidStartLoad, object: run.session, queue: nil) { note in
                 let handle = note.userInfo?[WebAuthNotificationKey.webview] as? WebviewHandle
-                MainActor.assumeIsolated { seen.attach(handle?.pointer) }
+                MainActor.assumeIsolated { seen.attach(handle?.address) }
             }
         }
         defer { started.map { NotificationCenter.default.removeObserver($0) } }

@@ -76,7 +76,7 @@ extension EmbeddedScenarios {
             // The app's own user agent, which must come back after the session.
             webkit_settings_set_user_agent(webkit_web_view_get_settings(wvh_web_view(view)), "ExampleApp/2.1 (the app's own)")
             callerUserAgent = webkit_settings_get_user_agent(webkit_web_view_get_settings(wvh_web_view(view))).map { String(cString: $0) }
-            parameters = WebviewParameters(webviewType: .embedded, customWebview: WebviewHandle(view))
+            parameters = WebviewParameters(webviewType: .embedded, customWebview: WebviewHandle(address: view))
         } else {
             appWindow = Probes.makeAppWindow()
             parameters = windowParameters(parent: appWindow)

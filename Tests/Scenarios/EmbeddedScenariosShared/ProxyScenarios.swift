@@ -62,7 +62,7 @@ extension EmbeddedScenarios {
         }
         let (window, view) = Probes.makeAppView(width: 700, height: 560)
         let inView = SessionRun(
-            redirectURI: callback.url("/callback"), parameters: WebviewParameters(customWebview: WebviewHandle(view)),
+            redirectURI: callback.url("/callback"), parameters: WebviewParameters(customWebview: WebviewHandle(address: view)),
             authorizationURL: idp.url("/authorize-view"))
         facts.merge(inView.facts(try await inView.outcome(), prefix: "view."))
         facts[.proxyQuestions] = asked.withLock { $0 }
@@ -155,7 +155,7 @@ extension EmbeddedScenarios {
             // The app's own view through the same proxy: the credential is held, nobody is asked.
             let (window, view) = Probes.makeAppView(width: 700, height: 560)
             let inView = SessionRun(
-                redirectURI: callback.url("/callback"), parameters: WebviewParameters(customWebview: WebviewHandle(view)),
+                redirectURI: callback.url("/callback"), parameters: WebviewParameters(customWebview: WebviewHandle(address: view)),
                 authorizationURL: idp.url("/authorize-view"))
             facts.merge(inView.facts(try await inView.outcome(), prefix: "view."))
         }

@@ -33,7 +33,7 @@ func encoded(_ text: String) -> String {
 @MainActor
 func windowParameters(parent: UnsafeMutableRawPointer?, ephemeral: Bool = false) -> WebviewParameters {
     WebviewParameters(
-        webviewType: .embedded, parentWindow: parent.map(WindowHandle.init),
+        webviewType: .embedded, parentWindow: parent.map { WindowHandle(address: $0) },
         prefersEphemeralWebBrowserSession: ephemeral, windowTitle: "Sign in to Test IdP",
         windowSize: .init(width: 480, height: 560))
 }
@@ -323,7 +323,7 @@ extension EmbeddedScenarios {
         facts[.kind] = kind
         let run = SessionRun(
             redirectURI: callback.url("/callback"),
-            parameters: WebviewParameters(webviewType: .default, customWebview: WebviewHandle(view)),
+            parameters: WebviewParameters(webviewType: .default, customWebview: WebviewHandle(address: view)),
             authorizationURL: idp.url("/authorize"))
         guard await run.recorder.waitForFinish(path: "/authorize") else {
             return run.recorder.pageNeverLoaded("the authorization page in the custom view")
@@ -348,7 +348,7 @@ extension EmbeddedScenarios {
         await ScenarioHost.idle(.milliseconds(500))
         facts.merge(viewFacts("After"))
         facts[.isLoadingAfter] = webkit_web_view_is_loading(wvh_web_view(view)) != 0
-        facts[.notificationsCarryView] = run.recorder.all.allSatisfy { $0.webview?.pointer == view }
+        facts[.notificationsCarryView] = run.recorder.all.allSatisfy { $0.webview?.address == view }
         facts[.provider] = run.session.provider?.id.rawValue ?? ""
         facts[.callbackRequests] = callback.requests.count
         facts[.visibleToplevelsAfter] = Probes.visibleToplevels()
@@ -361,7 +361,7 @@ extension EmbeddedScenarios {
         g_object_ref_sink(view)
         let session = WebAuthSession(
             redirectURI: URL(string: "http://127.0.0.1:45678/callback")!,
-            parameters: WebviewParameters(webviewType: .authenticationSession, customWebview: WebviewHandle(view)))
+            parameters: WebviewParameters(webviewType: .authenticationSession, customWebview: WebviewHandle(address: view)))
         var facts = ScenarioReport()
         facts[.handlersBefore] = SignalInspection.handlerCount(on: view)
         do throws(WebAuthError) {
@@ -507,7 +507,7 @@ extension EmbeddedScenarios {
         var parameters = WebviewParameters(webviewType: .embedded)
         if arguments.first == "custom-view" {
             let (window, view) = Probes.makeAppView()
-            parameters.customWebview = WebviewHandle(view)
+            parameters.customWebview = WebviewHandle(address: view)
         }
         let authorize = idp.url("/authorize")
         let pending = idp.url("/pending")

@@ -55,7 +55,7 @@ final class SessionRun {
     func cancelTask() { task?.cancel() }
 
     /// The view the session reported in its notifications.
-    var webview: UnsafeMutableRawPointer? { recorder.webview?.pointer }
+    var webview: UnsafeMutableRawPointer? { recorder.webview?.address }
 
     /// Facts about the outcome and the notifications, for a ``ScenarioReport``.
     func facts(_ result: Result<WebAuthResponse, WebAuthError>, prefix: String = "") -> ScenarioReport {
@@ -74,7 +74,7 @@ struct SessionDidNotEnd: Error, CustomStringConvertible {
         let notifications = recorder.texts.isEmpty ? "none" : recorder.texts.joined(separator: "; ")
         var text = "the session did not end within \(deadline); its notifications: \(notifications)"
         if recorder.terminalCount > 0 { text += " (a terminal one was posted, yet the caller was not resumed)" }
-        if let pointer = recorder.webview?.pointer {
+        if let pointer = recorder.webview?.address {
             let view = wvh_web_view(pointer)
             text += "; the view: URI \"\(Probes.uri(of: pointer))\", loading \(webkit_web_view_is_loading(view) != 0), "
                 + "progress \(webkit_web_view_get_estimated_load_progress(view))"

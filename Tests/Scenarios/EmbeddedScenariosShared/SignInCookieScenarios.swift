@@ -38,7 +38,7 @@ extension EmbeddedScenarios {
         if mode.hasPrefix("custom-view") {
             let (window, view) = Probes.makeAppView()
             appWindow = window
-            parameters = WebviewParameters(webviewType: .embedded, customWebview: WebviewHandle(view))
+            parameters = WebviewParameters(webviewType: .embedded, customWebview: WebviewHandle(address: view))
             parameters.signInCookiesInCustomWebview = mode == "custom-view-allowed"
         } else {
             appWindow = Probes.makeAppWindow()

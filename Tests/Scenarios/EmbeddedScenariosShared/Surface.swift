@@ -56,7 +56,7 @@ final class Surface {
         -> WebviewParameters
     {
         WebviewParameters(
-            webviewType: .embedded, customWebview: callerView.map(WebviewHandle.init),
+            webviewType: .embedded, customWebview: callerView.map { WebviewHandle(address: $0) },
             prefersEphemeralWebBrowserSession: ephemeral, timeout: timeout, windowTitle: "Sign in to Test IdP",
             windowSize: .init(width: 480, height: 560), externalSchemes: externalSchemes)
     }

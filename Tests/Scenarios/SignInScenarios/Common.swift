@@ -42,7 +42,7 @@ final class PageDriver {
                     self.loads.append(url.isEmpty ? short : "\(short) \(url)")
                     guard finished, let handle, let script else { return }
                     self.watchTitle(of: handle)
-                    webkit_web_view_evaluate_javascript(wvh_web_view(handle.pointer), script, -1, nil, nil, nil, nil, nil)
+                    webkit_web_view_evaluate_javascript(wvh_web_view(handle.address), script, -1, nil, nil, nil, nil, nil)
                 }
             })
         }
@@ -51,7 +51,7 @@ final class PageDriver {
     private func watchTitle(of handle: WebviewHandle) {
         // Marked on the object, not kept by address: a sign-in's window is freed after the
         // session and the next one's view may be allocated at the same address.
-        let view = handle.pointer
+        let view = handle.address
         let object = view.assumingMemoryBound(to: GObject.self)
         guard g_object_get_data(object, "wvh-test-title-watched") == nil else { return }
         g_object_set_data(object, "wvh-test-title-watched", view)
@@ -87,7 +87,7 @@ func signIn(
         let app = try PublicClientApplication(configuration: .init(
             clientID: clientID, authority: issuer, redirectURI: URL(string: redirect)!, tokenCacheStorage: tokenStore(clientID: clientID)))
         let result = try await app.acquireToken(with: InteractiveTokenParameters(scopes: scopes, webviewParameters: webview))
-        if let view = webview.customWebview?.pointer {
+        if let view = webview.customWebview?.address {
             // What the app finds in its view right after the await (EmbeddedSignIn.md says: "").
             facts[.uriAtResume] = webkit_web_view_get_uri(wvh_web_view(view)).map { String(cString: $0) } ?? ""
             facts[.isLoadingAtResume] = webkit_web_view_is_loading(wvh_web_view(view)) != 0

@@ -30,7 +30,7 @@ func deviceCodeWindowScenario(clientID: String, how: String, screenshot: String)
     let signIn = Task { @MainActor () -> Result<AuthenticationResult, WebAuthError> in
         do throws(WebAuthError) {
             return .success(try await app.acquireTokenWithDeviceCode(with: DeviceCodeParameters(
-                scopes: [], display: .window(parent: WindowHandle(appWindow)))))
+                scopes: [], display: .window(parent: WindowHandle(address: appWindow)))))
         } catch {
             return .failure(error)
         }

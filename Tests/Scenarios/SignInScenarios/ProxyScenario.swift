@@ -23,7 +23,7 @@ func proxyScenario(where mode: String, clientID: String, deviceClientID: String)
     var facts = ScenarioReport()
     var webview = WebviewParameters(webviewType: .embedded, timeout: .seconds(60))
     if mode == "view" {
-        webview = WebviewParameters(customWebview: WebviewHandle(appWindowWithView().view), timeout: .seconds(60))
+        webview = WebviewParameters(customWebview: WebviewHandle(address: appWindowWithView().view), timeout: .seconds(60))
     }
     let driver = PageDriver(script: autopilotScript(username: "alice", passwords: ["alice-password"]))
     defer { driver.stop() }

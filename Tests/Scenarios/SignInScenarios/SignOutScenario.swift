@@ -23,7 +23,7 @@ func signOutScenario(where mode: String, reach: String, clientID: String, varian
         let view = webkit_web_view_new()!
         gtk_container_add(wvh_container(window), view)
         gtk_widget_show_all(window)
-        webview = WebviewParameters(customWebview: WebviewHandle(view), timeout: .seconds(60))
+        webview = WebviewParameters(customWebview: WebviewHandle(address: view), timeout: .seconds(60))
     case "browser":
         webview = WebviewParameters(webviewType: .authenticationSession, timeout: .seconds(60))
     default:

@@ -34,7 +34,7 @@ ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check(nil, 
         let driver = PageDriver(script: autopilotScript(username: "alice", passwords: ["alice-password"]))
         var report = await signIn(
             clientID: arguments.first ?? "webviewhost-tests", redirect: "http://127.0.0.1:53685/embedded-callback",
-            webview: WebviewParameters(customWebview: WebviewHandle(view), timeout: .seconds(60)), driver: driver)
+            webview: WebviewParameters(customWebview: WebviewHandle(address: view), timeout: .seconds(60)), driver: driver)
         report[.viewStillInWindow] = gtk_widget_get_parent(view) == UnsafeMutablePointer<GtkWidget>(OpaquePointer(window))
         return report
     }
@@ -48,7 +48,7 @@ ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check(nil, 
             let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
             gtk_window_set_title(wvh_window(window), "Sandboxed app")
             gtk_widget_show_all(window)
-            parameters.parentWindow = WindowHandle(window)
+            parameters.parentWindow = WindowHandle(address: window)
         }
         return await signIn(
             clientID: arguments.first ?? "webviewhost-tests", redirect: "http://127.0.0.1:53682/callback",

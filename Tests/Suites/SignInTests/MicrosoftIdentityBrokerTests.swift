@@ -291,7 +291,7 @@ struct MicrosoftIdentityBrokerTests {
         try await ToolkitIntegration.withIsolatedIntegration(toolkit) {
             try await withDouble { double, _ in
                 let broker = MicrosoftIdentityBroker(busAddress: double.address, parentWindowKey: "parentWindowX11")
-                let window = WindowHandle(UnsafeMutableRawPointer(bitPattern: 0x1000)!)  // opaque: only the toolkit reads it
+                let window = WindowHandle(address: UnsafeMutableRawPointer(bitPattern: 0x1000)!)  // opaque: only the toolkit reads it
                 _ = try await broker.acquireTokenInteractively(TokenBrokerRequest(client: Self.client, scopes: Self.scopes, parentWindow: window))
                 let parameters = try #require(try await double.request("acquireTokenInteractively").object["authParameters"] as? [String: Any])
                 #expect(parameters["parentWindowX11"] as? Int == expected)

@@ -9,7 +9,7 @@ struct SelectionPolicyTests {
     let browser = FakeWebviewProvider(id: "system-browser", priority: 100, kind: .systemBrowser, requiresDisplay: true)
     let embedded = FakeWebviewProvider(id: "embedded", priority: 50, kind: .embeddedView, requiresDisplay: true, supportsCustomWebview: true)
     let deviceCode = FakeWebviewProvider(id: "device-code", priority: 10, kind: .other, requiresDisplay: false)
-    let view = WebviewHandle(UnsafeMutableRawPointer(bitPattern: 0x2000)!)
+    let view = WebviewHandle(address: UnsafeMutableRawPointer(bitPattern: 0x2000)!)
 
     func choose(
         _ parameters: WebviewParameters, _ providers: [any WebviewProvider], _ environment: WebviewEnvironment,

@@ -194,7 +194,7 @@ struct WebAuthSessionTests {
     @MainActor
     func notifications() async throws {
         try await WebviewProviderRegistry.withIsolatedRegistry {
-            let view = WebviewHandle(UnsafeMutableRawPointer(bitPattern: 0x1000)!)
+            let view = WebviewHandle(address: UnsafeMutableRawPointer(bitPattern: 0x1000)!)
             let page = URL(string: "https://idp.example.test/login")!
             registerFake(behavior: { presentation in
                 presentation.reporter.setWebview(view)

@@ -17,7 +17,7 @@ import WebviewHostGTK3
     gtk_init(nil, nil)
     MainLoopBridge.install()
     WebviewProviderRegistry.registerBuiltInProviders()
-    let window = gtk_window_new(GTK_WINDOW_TOPLEVEL)!
+    let window = wvh_window(gtk_window_new(GTK_WINDOW_TOPLEVEL))!   // GtkWindow *
     let parameters = WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(window))
 }
 

@@ -239,17 +239,17 @@ exit(failures.isEmpty ? 0 : 1)
 
 // README "Your own WebKitWebView" compiles as written.
 @MainActor func callerViewSnippet(authorizationURL: URL, state: String) async throws {
-    let view = webkit_web_view_new()!                      // GtkWidget *, in your window's layout
+    let view = wvh_web_view(webkit_web_view_new())!        // WebKitWebView *, in your window's layout
     let session = WebAuthSession(redirectURI: URL(string: "http://127.0.0.1/callback")!,
                                  parameters: WebviewParameters(customWebview: WebviewHandle(view)))
     let response = try await session.start(authorizationURL: authorizationURL, expectedState: state)
-    webkit_web_view_load_uri(wvh_web_view(view), "https://app.example/signed-in")   // yours, at once
+    webkit_web_view_load_uri(view, "https://app.example/signed-in")   // yours, at once
     _ = response
 }
 
 // README "When the embedded view cannot finish" compiles as written.
 @MainActor func handOverSnippets(
-    app: PublicClientApplication, myWebView: UnsafeMutableRawPointer, session: WebAuthSession
+    app: PublicClientApplication, myWebView: UnsafeMutablePointer<WebKitWebView>, session: WebAuthSession
 ) async throws {
     var parameters = WebviewParameters(customWebview: WebviewHandle(myWebView))
     parameters.systemBrowserHandOver = .automatic          // .askFirst: a question first; .never: no move
@@ -320,7 +320,7 @@ func pluginSnippets(url: URL) throws {
 }
 
 // README "Get tokens (MSAL's shape)" compiles as written (it needs a server: not run).
-@MainActor func getTokensSnippet(mainWindow: UnsafeMutableRawPointer) async throws {
+@MainActor func getTokensSnippet(mainWindow: UnsafeMutablePointer<GtkWindow>) async throws {
     let app = try PublicClientApplication(configuration: .init(
         clientID: "my-desktop-app",
         authority: URL(string: "https://login.example.com/realms/main")!,   // OIDC discovery, cached
@@ -341,7 +341,7 @@ func pluginSnippets(url: URL) throws {
 
 // README "Signing out and switching accounts" compiles as written (it needs a server: not run).
 @MainActor func signOutSnippets(
-    app: PublicClientApplication, account: Account, mainWindow: UnsafeMutableRawPointer, parameters: WebviewParameters
+    app: PublicClientApplication, account: Account, mainWindow: UnsafeMutablePointer<GtkWindow>, parameters: WebviewParameters
 ) async throws {
     let outcome = try await app.signOut(account, with: SignOutParameters(
         reach: .identityProvider,                                            // .thisApp: the tokens only
@@ -366,7 +366,7 @@ func pluginSnippets(url: URL) throws {
 }
 
 // README "Signing in on another device" compiles as written (it needs a server: not run).
-@MainActor func deviceCodeSnippet(app: PublicClientApplication, mainWindow: UnsafeMutableRawPointer) async throws {
+@MainActor func deviceCodeSnippet(app: PublicClientApplication, mainWindow: UnsafeMutablePointer<GtkWindow>) async throws {
     let result = try await app.acquireTokenWithDeviceCode(with: DeviceCodeParameters(
         scopes: ["openid", "offline_access"],
         display: .window(parent: WindowHandle(mainWindow))))   // or .terminal, .automatic, .app { ... }
