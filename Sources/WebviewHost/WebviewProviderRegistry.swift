@@ -29,8 +29,10 @@ public enum WebviewProviderRegistry {
         ProviderStore.current.provider(withID: id)
     }
 
-    /// The policy that resolves ``WebviewType/default`` and the other types.
-    /// Replace it to choose providers your own way.
+    /// The policy that resolves ``WebviewType/default`` and the other types for every session
+    /// whose parameters carry none of their own (``WebviewParameters/selectionPolicy``).
+    /// Replace it to choose providers your own way for the whole process (or, inside
+    /// ``withIsolatedRegistry(isolation:_:)``, for that scope).
     public static var selectionPolicy: any WebviewSelectionPolicy {
         get { ProviderStore.current.selectionPolicy }
         set { ProviderStore.current.selectionPolicy = newValue }
@@ -90,5 +92,11 @@ final class ProviderStore: Sendable {
     var selectionPolicy: any WebviewSelectionPolicy {
         get { policy.withLock { $0 } }
         set { policy.withLock { $0 = newValue } }
+    }
+
+    /// The provider for `parameters`, as their own ``WebviewParameters/selectionPolicy`` chooses,
+    /// or this store's policy when they have none: the one place the host consults a policy.
+    func selectProvider(for parameters: WebviewParameters, in environment: WebviewEnvironment) throws(WebAuthError) -> any WebviewProvider {
+        try (parameters.selectionPolicy ?? selectionPolicy).selectProvider(for: parameters, among: providers, in: environment)
     }
 }
