@@ -41,9 +41,10 @@ public enum WebviewProviderRegistry {
     /// Runs `body` with a new, empty registry (and its own one-session slot), visible only to
     /// the current task and its children. For tests, including plugin authors' tests.
     ///
-    /// The toolkit's device-code window (``DeviceCodeWindows/present``) and the settings of the
-    /// modules above the host that live in this store (the embedded provider's `applicationID`,
-    /// `allowedPermissions` and `followsDesktopColorScheme`) start as the enclosing registry's;
+    /// The toolkit's device-code window (``DeviceCodeWindows/present``), ``ProxyAuthentication/ask``,
+    /// ``WebviewLocalization/languages`` and ``WebviewLocalization/catalogDirectory``, and the
+    /// settings of the modules above the host that live in this store (the embedded provider's
+    /// `applicationID`, `allowedPermissions` and `followsDesktopColorScheme`) start as the enclosing registry's;
     /// setting them inside changes them for `body` only. The embedded provider's remembered
     /// client-certificate choices start empty. The toolkit integration of `GLibSupport`, which
     /// cannot see this store, has its own scope (`ToolkitIntegration.withIsolatedIntegration`).
