@@ -43,6 +43,8 @@ struct SessionSettings {
     let certificateChoices: ClientCertificateChoices
     /// The toolkit other apps are launched through (`WebKitDifferences.integration`).
     let toolkit: ToolkitIntegration
+    /// Who answers a proxy's question in the view (the scope's `ProxyAuthentication.ask`, the library's dialog).
+    let proxyQuestions: ProxyAuthentication.Questions
 
     /// The current task's values.
     init() {
@@ -51,5 +53,6 @@ struct SessionSettings {
         followsDesktopColorScheme = EmbeddedProviderSettings.followsDesktopColorScheme.value
         certificateChoices = EmbeddedProviderSettings.certificateChoices.value
         toolkit = WebKitDifferences.integration
+        proxyQuestions = ProxyAuthentication.questions
     }
 }

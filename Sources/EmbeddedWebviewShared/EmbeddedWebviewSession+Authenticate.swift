@@ -24,7 +24,7 @@ extension EmbeddedWebviewSession {
         }
         // A proxy's password (407): one credential, asked once, shared with SignIn's requests.
         if webkit_authentication_request_is_for_proxy(request) != 0 || SignInProxy.isRefusal(request) {
-            return SignInProxy.authenticate(request, over: questionWindow) { [weak self] error in
+            return SignInProxy.authenticate(request, over: questionWindow, questions: settings.proxyQuestions) { [weak self] error in
                 guard let self, !self.ended else { return }
                 self.window?.loadEnded()
                 self.reporter.fail(error)

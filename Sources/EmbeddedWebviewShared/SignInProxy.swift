@@ -113,14 +113,14 @@ enum SignInProxy {
     }
 
     /// A proxy's 407 in the view: the credential the view and SignIn's requests share
-    /// (``ProxyAuthentication``), asked once (the app's `ask`, else the library's dialog over
-    /// `window`); kept by WebKit for this run only (`WEBKIT_CREDENTIAL_PERSISTENCE_FOR_SESSION`),
+    /// (``ProxyAuthentication``), asked once (the app's `ask` in `questions`, the session's, else
+    /// the library's dialog over `window`); kept by WebKit for this run only (`WEBKIT_CREDENTIAL_PERSISTENCE_FOR_SESSION`),
     /// never on disk. No answer (the question cancelled, or refused ``ProxyAuthentication/maximumAttempts``
     /// times, or refused with a 401: ``isRefusal(_:)``) cancels the request and calls `unanswered`
     /// with the `network` error that says which; with nobody to ask, WebKit's default handling (`false`).
     static func authenticate(
         _ request: WebKitDifferences.AuthenticationRequest, over window: WebKitDifferences.Window?,
-        unanswered: @escaping @MainActor (WebAuthError) -> Void
+        questions: ProxyAuthentication.Questions, unanswered: @escaping @MainActor (WebAuthError) -> Void
     ) -> Bool {
         let realm = webkit_authentication_request_get_realm(request).map { String(cString: $0) }
         if webkit_authentication_request_is_for_proxy(request) == 0 {
@@ -136,7 +136,7 @@ enum SignInProxy {
                     + "until the app restarts (WebKit keeps the refused one); check them with your administrator, then restart the app and sign in again."))
             return true
         }
-        guard ProxyAuthentication.canAsk, let host = webkit_authentication_request_get_host(request) else { return false }
+        guard questions.canAsk, let host = webkit_authentication_request_get_host(request) else { return false }
         let proxy = "\(String(cString: host)):\(webkit_authentication_request_get_port(request))"
         let retrying = webkit_authentication_request_is_retry(request) != 0
         if let realm { proxiesByRealm[realm] = proxy }
@@ -147,7 +147,8 @@ enum SignInProxy {
         Task { @MainActor in
             let request = held.request
             defer { g_object_unref(UnsafeMutableRawPointer(request)) }
-            guard let credential = await ProxyAuthentication.answer(proxy: proxy, realm: realm, basic: basic, retrying: retrying, over: over)
+            guard let credential = await ProxyAuthentication.answer(
+                proxy: proxy, realm: realm, basic: basic, retrying: retrying, over: over, questions: questions)
             else {
                 webkit_authentication_request_cancel(request)
                 unanswered(unansweredError(proxy: proxy))

@@ -29,7 +29,8 @@ public struct ProxyChallenge: Sendable, Hashable {
 /// embedded view's pages and `SignIn`'s requests, held in memory for the app's run.
 ///
 /// Who is asked: the app, when it set ``ask`` (once, before the first sign-in: its own dialog or
-/// settings); else the library's own dialog (user name and password, over the sign-in window or
+/// settings; a setting of the registry's store, so a test's
+/// ``WebviewProviderRegistry/withIsolatedRegistry(isolation:_:)`` has its own); else the library's own dialog (user name and password, over the sign-in window or
 /// the app's `parentWindow`), which the embedded provider (GTK) installs when it is made, so an
 /// app that registers the built-in providers has it; else nobody (the proxy refuses the request).
 /// After ``maximumAttempts`` refused answers the request fails (`SignIn`: `network`, saying so)
@@ -53,7 +54,6 @@ public enum ProxyAuthentication {
     public static let maximumAttempts = 3
 
     private struct State {
-        var ask: Ask?
         var libraryQuestion: LibraryQuestion?
         /// The credential each proxy (`host:port`) accepted or was last given.
         var held: [String: ProxyCredential] = [:]
@@ -69,12 +69,37 @@ public enum ProxyAuthentication {
 
     private static let state = Mutex(State())
 
+    /// ``ask``, per registry scope: an isolated registry starts with the enclosing scope's.
+    private static let askSetting = ScopedSetting<Ask?> { nil }
+
     /// The app's answer to a proxy's question; `nil` (the default): the library's own dialog asks
     /// the person when an embedded provider was made (a GTK app), else nobody is asked and the
     /// request goes on without a password (the proxy refuses it).
+    ///
+    /// Kept in ``WebviewProviderRegistry``'s store: set outside any isolated registry, it is the
+    /// process's; set inside ``WebviewProviderRegistry/withIsolatedRegistry(isolation:_:)``, that
+    /// scope's only (the scope starts with the enclosing one's). A sign-in window's session takes
+    /// the value of the task that starts it; GLib callbacks that run in no task see the process's.
     public static var ask: Ask? {
-        get { state.withLock { $0.ask } }
-        set { state.withLock { $0.ask = newValue } }
+        get { askSetting.value }
+        set { askSetting.value = newValue }
+    }
+
+    /// Who answers a proxy's question: the app's ``ask`` (of one registry scope) and the
+    /// library's dialog. A session takes the current task's when it is made (``questions``), for
+    /// the callbacks it runs in no task.
+    package struct Questions: Sendable {
+        package let ask: Ask?
+        package let libraryQuestion: LibraryQuestion?
+
+        /// Whether a proxy's question reaches anyone.
+        package var canAsk: Bool { ask != nil || libraryQuestion != nil }
+    }
+
+    /// The current task's ``Questions``: its scope's ``ask``, and the library's dialog.
+    package static var questions: Questions {
+        let ask = askSetting.value
+        return Questions(ask: ask, libraryQuestion: state.withLock { $0.libraryQuestion })
     }
 
     /// The library's own question, asked when the app set no ``ask``: the embedded provider
@@ -84,10 +109,9 @@ public enum ProxyAuthentication {
         set { state.withLock { $0.libraryQuestion = newValue } }
     }
 
-    /// Whether a proxy's question reaches anyone: the app's ``ask`` or the library's dialog.
-    package static var canAsk: Bool {
-        state.withLock { $0.ask != nil || $0.libraryQuestion != nil }
-    }
+    /// Whether a proxy's question reaches anyone: the app's ``ask`` (the current task's) or the
+    /// library's dialog.
+    package static var canAsk: Bool { questions.canAsk }
 
     /// Runs `operation` with `window` as ``questionWindow`` for the requests it makes.
     nonisolated(nonsending)
@@ -130,12 +154,14 @@ public enum ProxyAuthentication {
 
     /// What a request answers `proxy`'s 407 with: the credential held, or the app's answer (the
     /// library's dialog, over `window`, when the app set no ``ask``). `retrying`: the proxy refused
-    /// the credential given to this request. `nil`: no answer (nobody to ask, the question was
-    /// cancelled, or ``maximumAttempts`` refused: see ``refusedTooOften(_:)``).
+    /// the credential given to this request. `questions`: who is asked (default: the current
+    /// task's). `nil`: no answer (nobody to ask, the question was cancelled, or ``maximumAttempts``
+    /// refused: see ``refusedTooOften(_:)``).
     @MainActor
     package static func answer(
-        proxy: String, realm: String?, basic: Bool, retrying: Bool, over window: WindowHandle? = nil
+        proxy: String, realm: String?, basic: Bool, retrying: Bool, over window: WindowHandle? = nil, questions: Questions? = nil
     ) async -> ProxyCredential? {
+        let questions = questions ?? Self.questions
         let pending: Task<ProxyCredential?, Never>? = state.withLock { state in
             if basic { state.basic.insert(proxy) } else { state.basic.remove(proxy) }
             if let asking = state.asking[proxy] { return asking }
@@ -148,9 +174,9 @@ public enum ProxyAuthentication {
             }
             let challenge = ProxyChallenge(proxy: proxy, realm: realm, attempt: state.refused[proxy, default: 0] + 1)
             let task: Task<ProxyCredential?, Never>
-            if let ask = state.ask {
+            if let ask = questions.ask {
                 task = Task { @MainActor in await ask(challenge) }
-            } else if let library = state.libraryQuestion {
+            } else if let library = questions.libraryQuestion {
                 task = Task { @MainActor in await library(challenge, window) }
             } else {
                 return nil

@@ -9,7 +9,7 @@ extension WebAuthSession {
     @MainActor
     func makeProviderSession() throws(WebAuthError) -> any WebviewProviderSession {
         let redirect = try RedirectURI(requestedRedirectURI)
-        let provider = try store.selectionPolicy.selectProvider(for: parameters, among: store.providers, in: environment)
+        let provider = try store.selectProvider(for: parameters, in: environment)
         guard store.slot.claim(for: self) else { throw WebAuthError.sessionAlreadyInProgress() }
         let request = WebAuthRequest(redirectURI: redirect, parameters: parameters, environment: environment)
         state.withLock { $0.presentation = Presentation(provider: provider, request: request) }

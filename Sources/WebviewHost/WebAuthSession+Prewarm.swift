@@ -12,7 +12,7 @@ extension WebAuthSession {
         environment: WebviewEnvironment = .current
     ) -> WebviewProviderID? {
         let store = ProviderStore.current
-        guard let provider = try? store.selectionPolicy.selectProvider(for: parameters, among: store.providers, in: environment)
+        guard let provider = try? store.selectProvider(for: parameters, in: environment)
         else { return nil }
         provider.prewarm(parameters: parameters, authorityHost: authorityHost)
         return provider.id

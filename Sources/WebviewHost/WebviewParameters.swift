@@ -74,6 +74,12 @@ public struct WebviewParameters: Sendable {
     /// requests and the window's pages take the same route. A caller's view
     /// (``customWebview``) keeps the proxy the app gave its web context or network session.
     public var networkProxy: NetworkProxy? = nil
+    /// The policy that chooses this session's provider; `nil` (the default) uses the process's,
+    /// ``WebviewProviderRegistry/selectionPolicy``. Read wherever the host consults a policy for
+    /// these parameters (``WebAuthSession/prepare()``, ``WebAuthSession/prewarm(parameters:authorityHost:environment:)``,
+    /// ``WebAuthSession/clearSiteData(forHosts:parameters:environment:)``), so concurrent calls
+    /// can each choose their own way without replacing the process's policy.
+    public var selectionPolicy: (any WebviewSelectionPolicy)? = nil
 
     public init(
         webviewType: WebviewType = .default,

@@ -29,8 +29,10 @@ public enum WebviewProviderRegistry {
         ProviderStore.current.provider(withID: id)
     }
 
-    /// The policy that resolves ``WebviewType/default`` and the other types.
-    /// Replace it to choose providers your own way.
+    /// The policy that resolves ``WebviewType/default`` and the other types for every session
+    /// whose parameters carry none of their own (``WebviewParameters/selectionPolicy``).
+    /// Replace it to choose providers your own way for the whole process (or, inside
+    /// ``withIsolatedRegistry(isolation:_:)``, for that scope).
     public static var selectionPolicy: any WebviewSelectionPolicy {
         get { ProviderStore.current.selectionPolicy }
         set { ProviderStore.current.selectionPolicy = newValue }
@@ -39,9 +41,10 @@ public enum WebviewProviderRegistry {
     /// Runs `body` with a new, empty registry (and its own one-session slot), visible only to
     /// the current task and its children. For tests, including plugin authors' tests.
     ///
-    /// The toolkit's device-code window (``DeviceCodeWindows/present``) and the settings of the
-    /// modules above the host that live in this store (the embedded provider's `applicationID`,
-    /// `allowedPermissions` and `followsDesktopColorScheme`) start as the enclosing registry's;
+    /// The toolkit's device-code window (``DeviceCodeWindows/present``), ``ProxyAuthentication/ask``,
+    /// ``WebviewLocalization/languages`` and ``WebviewLocalization/catalogDirectory``, and the
+    /// settings of the modules above the host that live in this store (the embedded provider's
+    /// `applicationID`, `allowedPermissions` and `followsDesktopColorScheme`) start as the enclosing registry's;
     /// setting them inside changes them for `body` only. The embedded provider's remembered
     /// client-certificate choices start empty. The toolkit integration of `GLibSupport`, which
     /// cannot see this store, has its own scope (`ToolkitIntegration.withIsolatedIntegration`).
@@ -90,5 +93,11 @@ final class ProviderStore: Sendable {
     var selectionPolicy: any WebviewSelectionPolicy {
         get { policy.withLock { $0 } }
         set { policy.withLock { $0 = newValue } }
+    }
+
+    /// The provider for `parameters`, as their own ``WebviewParameters/selectionPolicy`` chooses,
+    /// or this store's policy when they have none: the one place the host consults a policy.
+    func selectProvider(for parameters: WebviewParameters, in environment: WebviewEnvironment) throws(WebAuthError) -> any WebviewProvider {
+        try (parameters.selectionPolicy ?? selectionPolicy).selectProvider(for: parameters, among: providers, in: environment)
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
-/// Chooses the provider that runs a session. Replace ``WebviewProviderRegistry/selectionPolicy``
-/// to choose your own way; ``DefaultWebviewSelectionPolicy`` is the default (RFC 8252: the person's browser when there is one).
+/// Chooses the provider that runs a session. Set one call's own in its parameters
+/// (``WebviewParameters/selectionPolicy``), or replace the process's,
+/// ``WebviewProviderRegistry/selectionPolicy``, to choose your own way;
+/// ``DefaultWebviewSelectionPolicy`` is the default (RFC 8252: the person's browser when there is one).
 public protocol WebviewSelectionPolicy: Sendable {
     /// The provider for these parameters, among `providers` (highest priority first).
     /// - Throws: ``WebAuthError`` `.providerUnavailable` or `.invalidParameters`, saying why.

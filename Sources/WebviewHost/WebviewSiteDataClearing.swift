@@ -32,7 +32,7 @@ extension WebAuthSession {
         let store = ProviderStore.current
         let provider: any WebviewProvider
         do throws(WebAuthError) {
-            provider = try store.selectionPolicy.selectProvider(for: parameters, among: store.providers, in: environment)
+            provider = try store.selectProvider(for: parameters, in: environment)
         } catch {
             return .notPossible(provider: nil, reason: error.message)
         }

@@ -25,17 +25,18 @@ final class BridgedApplication {
     init(_ application: PublicClientApplication) { self.application = application }
 }
 
-/// What the library sets up once per process, on the first application: the bridge between
-/// Swift's main actor and the app's GLib main loop, and the built-in providers (the person's
-/// browser and the embedded view), as a Swift app does at start.
+/// What the library sets up once per process, on the first application or session: the bridge
+/// between Swift's main actor and the app's GLib main loop, and the built-in providers (the
+/// person's browser and the embedded view), as a Swift app does at start. A lazily made constant,
+/// not a flag the layer keeps: the process's registry is the app's, which its Swift code shares.
 @MainActor
 enum ProcessSetup {
-    private static var done = false
-    static func once() {
-        guard !done else { return }
-        done = true
+    private static let done: Void = {
         MainLoopBridge.install()
         WebviewProviderRegistry.registerBuiltInProviders()
+    }()
+    static func once() {
+        done
     }
 }
 
@@ -100,15 +101,12 @@ public func wvh_bridge_application_free(_ bridge: UnsafeMutableRawPointer?) {
         guard let bridge, let done else { return }
         let application = Unmanaged<BridgedApplication>.fromOpaque(bridge).takeUnretainedValue().application
         var parameters = values.map { InteractiveCall.parameters(from: $0.pointee) } ?? InteractiveTokenParameters(scopes: [])
-        let policy = values.flatMap { CallSelectionPolicy($0.pointee) }
         let signals = emitter.map { CallSignals(application: $0) }
         if let signals { parameters.onStep = { step in signals.emit(step) } }
         let call = CompletedCall(done: done, data: data, cancellable: cancellable, signals: signals)
         let task = Task { @MainActor in
             do throws(WebAuthError) {
-                call.succeed(try await CallSelectionPolicy.run(policy) { () async throws(WebAuthError) in
-                    try await application.acquireToken(with: parameters)
-                })
+                call.succeed(try await application.acquireToken(with: parameters))
             } catch {
                 call.fail(error)
             }
@@ -206,7 +204,6 @@ public func wvh_bridge_application_free(_ bridge: UnsafeMutableRawPointer?) {
     let identifier = accountIdentifier.map { String(cString: $0) } ?? ""
     let webview = values.map { InteractiveCall.parameters(from: $0.pointee).webviewParameters } ?? WebviewParameters()
     var parameters = SignOutParameters(reach: atIdentityProvider != 0 ? .identityProvider : .thisApp, webviewParameters: webview)
-    let policy = values.flatMap { CallSelectionPolicy($0.pointee) }
     let signals = emitter.map { CallSignals(application: $0) }
     if let signals { parameters.onStep = { step in signals.emit(step) } }
     let call = CompletedCall(done: done, data: data, cancellable: cancellable, signals: signals)
@@ -216,9 +213,7 @@ public func wvh_bridge_application_free(_ bridge: UnsafeMutableRawPointer?) {
                 call.succeed(false)  // nothing of this account is left to remove
                 return
             }
-            let result = try await CallSelectionPolicy.run(policy) { () async throws(WebAuthError) in
-                try await application.signOut(account, with: parameters)
-            }
+            let result = try await application.signOut(account, with: parameters)
             if case .failed(let error) = result.identityProvider { throw error }
             call.succeed(result.tokensRemoved)
         } catch {

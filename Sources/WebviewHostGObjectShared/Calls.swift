@@ -13,6 +13,9 @@ import WebviewHost
 
 /// The Swift values of a `WvhInteractiveParameters`.
 enum InteractiveCall {
+    /// The call's parameters, its `selection-policy` among them (as its webview parameters' own
+    /// `selectionPolicy`: the host asks it for this call only).
+    @MainActor
     static func parameters(from values: WvhBridgeInteractive) -> InteractiveTokenParameters {
         var webview = WebviewParameters()
         switch values.webview_type {
@@ -28,6 +31,7 @@ enum InteractiveCall {
         if values.window_height > 0 { webview.windowSize.height = Int(values.window_height) }
         if values.timeout_seconds > 0 { webview.timeout = .milliseconds(Int64(values.timeout_seconds * 1000)) }
         webview.prefersEphemeralWebBrowserSession = values.ephemeral != 0
+        webview.selectionPolicy = GObjectSelectionPolicy(values)
         return InteractiveTokenParameters(
             scopes: StringArray.copy(values.scopes), webviewParameters: webview, prompt: text(values.prompt).map(Prompt.init(rawValue:)),
             loginHint: text(values.login_hint))

@@ -9,34 +9,19 @@ import GLibSupport
 import WebviewHost
 
 // The app's own choice of provider, in any language: a `WvhSelectionPolicy` set on a call's
-// `WvhInteractiveParameters` (`selection-policy`) chooses the provider of that call only. The
-// host asks the process's `WebviewProviderRegistry.selectionPolicy`; while a call with a policy
-// runs, that is `GObjectSelectionPolicy`, which finds the call's own policy in a task-local value
-// (concurrent calls each see theirs, or none) and otherwise asks the policy it wrapped.
+// `WvhInteractiveParameters` (`selection-policy`) chooses the provider of that call only. It
+// travels in the call's own `WebviewParameters.selectionPolicy` (a `GObjectSelectionPolicy`),
+// which the host reads where it chooses; the process's `WebviewProviderRegistry.selectionPolicy`
+// is never replaced, so concurrent calls each see theirs, and calls without one the process's.
 
-/// One call's `WvhSelectionPolicy` and the `WvhInteractiveParameters` it is asked with: made,
-/// asked and released on the main actor only (a policy in Python must not be touched elsewhere).
+/// One call's `WvhSelectionPolicy` and the `WvhInteractiveParameters` it is asked with: made and
+/// asked on the main actor only (a policy in Python must not be touched elsewhere), and released
+/// there too (`isolated deinit`), wherever the last copy of the call's parameters goes (a
+/// session's timer may end on another thread).
 @MainActor
 final class CallSelectionPolicy {
     private let policy: GObjectRef<OpaquePointer>
     private let parameters: GObjectRef<OpaquePointer>
-
-    /// The policies of the calls running now, by the key their task-local value carries; a call's
-    /// entry goes when the call ends.
-    private static var running: [Key: CallSelectionPolicy] = [:]
-    private static var lastKey: UInt64 = 0
-
-    /// What a call's task-local value carries: a key, never the objects, because every task the
-    /// call starts inherits the value, and some of them end on other threads (a session's timer):
-    /// releasing the objects there would run a Python object's code off the main thread.
-    struct Key: Sendable, Hashable {
-        let value: UInt64
-    }
-
-    /// The policy of the running call with this key; `nil` once that call ended.
-    static func policy(for key: Key) -> CallSelectionPolicy? {
-        running[key]
-    }
 
     /// The policy of these parameters, or `nil` when they have none.
     init?(_ values: WvhBridgeInteractive) {
@@ -45,26 +30,7 @@ final class CallSelectionPolicy {
         self.parameters = GObjectRef(retaining: parameters)
     }
 
-    /// Runs `body` (a call of the Swift API) with `call`'s policy choosing its provider; just
-    /// `body` when there is none.
-    static func run<Value: Sendable>(
-        _ call: CallSelectionPolicy?, _ body: @MainActor () async throws(WebAuthError) -> Value
-    ) async throws(WebAuthError) -> Value {
-        guard let call else { return try await body() }
-        GObjectSelectionPolicy.install()
-        lastKey += 1
-        let key = Key(value: lastKey)
-        running[key] = call
-        defer { running[key] = nil }
-        let result = await GObjectSelectionPolicy.$call.withValue(key) { () async -> Result<Value, WebAuthError> in
-            do throws(WebAuthError) {
-                return .success(try await body())
-            } catch {
-                return .failure(error)
-            }
-        }
-        return try result.get()
-    }
+    isolated deinit {}
 
     /// The policy's answer (`wvh_selection_policy_select_provider`): a provider id, `nil` for the
     /// default choice, or its refusal as a `WebAuthError`.
@@ -101,47 +67,42 @@ final class CallSelectionPolicy {
     }
 }
 
-/// The process's selection policy while the GObject layer has calls with a policy of their own:
-/// inside such a call (a task-local value the bridge sets around it), the call's
-/// `WvhSelectionPolicy`; everywhere else, the policy it replaced (the default one, unless Swift
-/// code of the app set another).
+/// A call's own selection policy (its `WebviewParameters.selectionPolicy`): the call's
+/// `WvhSelectionPolicy`, asked on the main actor; when it leaves the choice (`NULL`), the
+/// process's policy (the current registry scope's `WebviewProviderRegistry.selectionPolicy`).
 struct GObjectSelectionPolicy: WebviewSelectionPolicy {
-    /// The key of the call the current task runs, if that call has a policy.
-    @TaskLocal static var call: CallSelectionPolicy.Key?
+    /// The call's policy and parameters.
+    let call: CallSelectionPolicy
 
-    /// What chooses outside such calls, and when a call's policy leaves the choice (`NULL`).
-    let fallback: any WebviewSelectionPolicy
-
-    /// Makes this the registry's policy, wrapping the one there, unless it is already.
+    /// The policy of these parameters, or `nil` when they have none.
     @MainActor
-    static func install() {
-        let current = WebviewProviderRegistry.selectionPolicy
-        guard !(current is GObjectSelectionPolicy) else { return }
-        WebviewProviderRegistry.selectionPolicy = GObjectSelectionPolicy(fallback: current)
+    init?(_ values: WvhBridgeInteractive) {
+        guard let call = CallSelectionPolicy(values) else { return nil }
+        self.call = call
     }
 
     func selectProvider(
         for parameters: WebviewParameters, among providers: [any WebviewProvider], in environment: WebviewEnvironment
     ) throws(WebAuthError) -> any WebviewProvider {
-        guard let key = Self.call else {
-            return try fallback.selectProvider(for: parameters, among: providers, in: environment)
-        }
         // The host chooses on the main actor (`WebAuthSession.prepare()`), where the policy's
         // language runs. Anywhere else the policy cannot be asked, and is not skipped silently.
         guard Thread.isMainThread else {
             throw WebAuthError(
                 .providerUnavailable, "The app's selection policy can only be asked on the main thread; the provider was chosen on another.")
         }
-        let answer = MainActor.assumeIsolated { CallSelectionPolicy.policy(for: key)?.ask(among: providers, in: environment) }
+        let answer = MainActor.assumeIsolated { call.ask(among: providers, in: environment) }
         switch answer {
         case .failure(let refusal):
             throw refusal
-        case .success(nil), nil:  // nil: the call ended (nothing of it chooses a provider then)
-            return try fallback.selectProvider(for: parameters, among: providers, in: environment)
+        case .success(nil):
+            var rest = parameters
+            rest.selectionPolicy = nil
+            return try WebviewProviderRegistry.selectionPolicy.selectProvider(for: rest, among: providers, in: environment)
         case .success(let id?):
             // The chosen id as the app's explicit choice: the default policy checks it is
             // registered, can run here, and can show a custom webview if there is one.
             var chosen = parameters
+            chosen.selectionPolicy = nil
             chosen.webviewType = .provider(WebviewProviderID(id))
             do throws(WebAuthError) {
                 return try DefaultWebviewSelectionPolicy().selectProvider(for: chosen, among: providers, in: environment)

@@ -18,12 +18,9 @@ import WebviewHost
 final class BridgedWebAuthSession {
     let session: WebAuthSession
     let authorizationURL: URL
-    /// The app's choice of provider, from the parameters' `selection-policy`.
-    let policy: CallSelectionPolicy?
-    init(_ session: WebAuthSession, authorizationURL: URL, policy: CallSelectionPolicy?) {
+    init(_ session: WebAuthSession, authorizationURL: URL) {
         self.session = session
         self.authorizationURL = authorizationURL
-        self.policy = policy
     }
 }
 
@@ -44,11 +41,11 @@ final class BridgedWebAuthSession {
         guard let redirect = URL(string: redirectText) else {
             throw WebAuthError(.invalidParameters, "The redirect URI \"\(redirectText)\" is not a URL.")
         }
-        // The webview settings only: scopes, login hint and prompt are OAuth's.
+        // The webview settings only (the `selection-policy` among them): scopes, login hint and
+        // prompt are OAuth's.
         let webview = values.map { InteractiveCall.parameters(from: $0.pointee).webviewParameters } ?? WebviewParameters()
         let session = WebAuthSession(redirectURI: redirect, parameters: webview, returningOAuthErrors: ())
-        let policy = values.flatMap { CallSelectionPolicy($0.pointee) }
-        return Unmanaged.passRetained(BridgedWebAuthSession(session, authorizationURL: page, policy: policy)).toOpaque()
+        return Unmanaged.passRetained(BridgedWebAuthSession(session, authorizationURL: page)).toOpaque()
     } catch {
         error.set(on: errorPointer)
         return nil
@@ -75,17 +72,15 @@ public func wvh_bridge_web_auth_session_cancel(_ bridge: UnsafeMutableRawPointer
     MainActor.preconditionIsolated("WebviewHost's GObject calls are made on the main thread")
     guard let bridge, let done else { return }
     let bridged = Unmanaged<BridgedWebAuthSession>.fromOpaque(bridge).takeUnretainedValue()
-    let session = bridged.session, url = bridged.authorizationURL, policy = bridged.policy
+    let session = bridged.session, url = bridged.authorizationURL
     let signals = emitter.map { CallSignals(session: $0) }
     let observation = signals.map { signals in session.observeSteps { step in signals.emit(step) } }
     let call = CompletedCall(done: done, data: data, cancellable: cancellable, signals: signals)
     let task = Task { @MainActor in
         defer { observation?.invalidate() }
         do throws(WebAuthError) {
-            call.succeed(try await CallSelectionPolicy.run(policy) { () async throws(WebAuthError) in
-                _ = try await session.prepare()
-                return try await session.start(authorizationURL: url).callbackURL
-            })
+            _ = try await session.prepare()
+            call.succeed(try await session.start(authorizationURL: url).callbackURL)
         } catch {
             call.fail(error)
         }

@@ -15,16 +15,23 @@ import Synchronization
 /// `LANGUAGE` (a colon-separated list, honoured unless the locale is `C` or `POSIX`), then
 /// `LC_ALL`, `LC_MESSAGES`, `LANG`. Under Arabic, Hebrew, Persian or Urdu the library's windows
 /// read right to left.
+///
+/// ``languages`` and ``catalogDirectory`` are settings of ``WebviewProviderRegistry``'s store:
+/// set outside any isolated registry they are the process's; set inside
+/// ``WebviewProviderRegistry/withIsolatedRegistry(isolation:_:)``, that scope's only (it starts with
+/// the enclosing scope's). Text shown from a GLib callback, which runs in no task, follows the
+/// process's.
 public enum WebviewLocalization {
     /// The gettext domain of the library's catalogs.
     public static let domain = "webviewhost"
 
     /// The languages to show text in, best first, as BCP 47 tags or POSIX names (`"fr-CA"`,
     /// `"pt_BR"`, `"ar"`); `nil` (the default) takes the person's from the environment. Set it
-    /// when the app lets people choose a language of their own. Any thread.
+    /// when the app lets people choose a language of their own. Any thread; per registry scope
+    /// (see above).
     public static var languages: [String]? {
-        get { settings.withLock { $0.languages } }
-        set { settings.withLock { $0.languages = newValue } }
+        get { languagesSetting.value }
+        set { languagesSetting.value = newValue }
     }
 
     /// A folder holding `<language>/LC_MESSAGES/webviewhost.mo`, looked in before the others:
@@ -32,15 +39,10 @@ public enum WebviewLocalization {
     /// `/app/share/locale`). The environment variable `WEBVIEWHOST_LOCALEDIR` does the same.
     /// Then: the catalogs SwiftPM copied beside the executable
     /// (`WebviewHost_WebviewHost.resources/locale`), `/app/share/locale`, `/usr/local/share/locale`,
-    /// `/usr/share/locale`. Any thread.
+    /// `/usr/share/locale`. Any thread; per registry scope (see above).
     public static var catalogDirectory: String? {
-        get { settings.withLock { $0.catalogDirectory } }
-        set {
-            settings.withLock {
-                $0.catalogDirectory = newValue
-                $0.catalogs = [:]
-            }
-        }
+        get { catalogDirectorySetting.value }
+        set { catalogDirectorySetting.value = newValue }
     }
 
     /// The languages in use now, best first: ``languages``, or the person's from the
@@ -97,30 +99,35 @@ public enum WebviewLocalization {
 
     // MARK: Catalogs
 
-    private struct Settings {
-        var languages: [String]?
-        var catalogDirectory: String?
-        /// Loaded catalogs by language; `nil` for a language without one.
-        var catalogs: [String: MessageCatalog?] = [:]
+    private static let languagesSetting = ScopedSetting<[String]?> { nil }
+    private static let catalogDirectorySetting = ScopedSetting<String?> { nil }
+
+    /// A language's catalog as found with one ``catalogDirectory``.
+    private struct CatalogKey: Hashable {
+        let directory: String?
+        let language: String
     }
 
-    private static let settings = Mutex(Settings())
+    /// Loaded catalogs; `nil` for a language without one. A cache, not a setting: shared by every scope.
+    private static let catalogs = Mutex<[CatalogKey: MessageCatalog?]>([:])
 
-    /// The catalog for `language` (`"fr"`, `"pt_BR"`), loaded once.
+    /// The catalog for `language` (`"fr"`, `"pt_BR"`), loaded once per ``catalogDirectory``.
     static func catalog(for language: String) -> MessageCatalog? {
-        if let known = settings.withLock({ $0.catalogs[language] }) { return known }
-        let directories = catalogDirectories()
+        let chosen = catalogDirectory
+        let key = CatalogKey(directory: chosen, language: language)
+        if let known = catalogs.withLock({ $0[key] }) { return known }
+        let directories = catalogDirectories(chosen: chosen)
         let found = directories.lazy.compactMap { directory in
             MessageCatalog(contentsOf: URL(fileURLWithPath: directory).appendingPathComponent("\(language)/LC_MESSAGES/\(domain).mo"))
         }.first
-        settings.withLock { $0.catalogs[language] = .some(found) }
+        catalogs.withLock { $0[key] = .some(found) }
         return found
     }
 
-    /// Where catalogs are looked for, in order.
-    static func catalogDirectories() -> [String] {
+    /// Where catalogs are looked for, in order (`chosen`: the current scope's ``catalogDirectory``).
+    static func catalogDirectories(chosen: String? = catalogDirectory) -> [String] {
         var directories: [String] = []
-        if let chosen = settings.withLock({ $0.catalogDirectory }) { directories.append(chosen) }
+        if let chosen { directories.append(chosen) }
         if let variable = ProcessInfo.processInfo.environment["WEBVIEWHOST_LOCALEDIR"], !variable.isEmpty {
             directories.append(variable)
         }

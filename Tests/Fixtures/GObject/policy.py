@@ -6,8 +6,10 @@ registered as kind OTHER at priority 1, which the default policy never chooses w
 view can run. Prints what it saw as JSON.
 
   policy.py MODE CLIENT_ID ISSUER USERNAME PASSWORD
-    MODE choose   two calls at once, each with its own policy: one chooses python-browser and
-                  signs in through it, the other refuses (GLib.Error); each policy is asked once
+    MODE choose   three calls at once, two with their own policy: one chooses python-browser and
+                  signs in through it, the other refuses (GLib.Error); each policy is asked once.
+                  The third has none: the process's (default) policy refuses its
+                  AUTHENTICATION_SESSION (the test desktop has no browser)
     MODE default  the policy returns None for an EMBEDDED call: the default choice (the library's
                   window, signed in by Tests/Fixtures/Glewlwyd/autopilot.js)
     MODE refuse   policies that refuse (WVH_ERROR_INVALID_PARAMETERS, a Gio error), one that names
@@ -123,7 +125,7 @@ if mode == "choose":
     chooser = Policy("chooser", "python-browser")
     refuser = Policy("refuser", GLib.Error.new_literal(WebviewHost.error_quark(), "This app signs in at the kiosk only.",
                                                        WebviewHost.Error.PROVIDER_UNAVAILABLE))
-    pending = {"chooser", "refuser"}
+    pending = {"chooser", "refuser", "bystander"}
 
     def ended(name):
         pending.discard(name)
@@ -147,6 +149,7 @@ if mode == "choose":
 
     app.acquire_token_async(parameters("chooser", chooser), cancellable, chosen_done, None)
     errors("refuser", refuser, WebviewHost.WebviewType.DEFAULT, lambda: ended("refuser"))
+    errors("bystander", None, WebviewHost.WebviewType.AUTHENTICATION_SESSION, lambda: ended("bystander"))
 
 elif mode == "default":
     path = os.path.join(HERE, "..", "Glewlwyd", "autopilot.js")

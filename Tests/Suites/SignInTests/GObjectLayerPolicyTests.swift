@@ -12,7 +12,7 @@ extension GlewlwydSignInTests {
         try await gobjectApp(["/usr/bin/python3", fixture("policy.py"), mode] + credentials)
     }
 
-    @Test("Python: a policy chooses a provider the default policy would not (the Python plugin); a concurrent call's policy refuses; each asked once, with its own parameters")
+    @Test("Python: a policy chooses a provider the default policy would not (the Python plugin); a concurrent call's policy refuses; a third concurrent call without one gets the process's default policy; each asked once, with its own parameters")
     func pythonPolicyChoosesTheProvider() async throws {
         let report = try await pythonPolicyApp("choose")
         #expect(report["unexpectedPages"] as? [String] == [], "no call showed the library's window: \(report)")
@@ -27,6 +27,15 @@ extension GlewlwydSignInTests {
         #expect(error["domain"] as? String == "webview-host-error-quark" && error["code"] as? Int == 4, "WVH_ERROR_PROVIDER_UNAVAILABLE: \(error)")
         #expect(error["message"] as? String == "This app signs in at the kiosk only.", "the policy's own message: \(error)")
         #expect(refuser["windows"] as? [String] == [], "nothing shown")
+
+        // No policy of its own: the default policy, which refuses AUTHENTICATION_SESSION without a
+        // browser; neither concurrent call's policy (python-browser, or the kiosk's refusal).
+        let bystander = try #require(report["bystander"] as? [String: Any], "\(report)")
+        let defaultError = try #require(bystander["error"] as? [String: Any], "the call without a policy failed: \(bystander)")
+        #expect(defaultError["code"] as? Int == 4, "WVH_ERROR_PROVIDER_UNAVAILABLE: \(defaultError)")
+        let defaultMessage = defaultError["message"] as? String ?? ""
+        #expect(defaultMessage.contains("system-browser") && !defaultMessage.contains("kiosk"), "the default policy's message: \(defaultMessage)")
+        #expect(bystander["windows"] as? [String] == [], "nothing shown")
 
         let asked = try #require(report["asked"] as? [String: [[String: Any]]], "\(report)")
         for name in ["chooser", "refuser"] {

@@ -217,4 +217,64 @@ struct SelectionPolicyTests {
             session.cancel()
         }
     }
+
+    /// A policy that picks one provider by id and counts how often it was asked.
+    final class Picks: WebviewSelectionPolicy {
+        let id: WebviewProviderID
+        let asked = Mutex(0)
+        init(id: WebviewProviderID) { self.id = id }
+        func selectProvider(for parameters: WebviewParameters, among providers: [any WebviewProvider], in environment: WebviewEnvironment) throws(WebAuthError) -> any WebviewProvider {
+            asked.withLock { $0 += 1 }
+            guard let provider = providers.first(where: { $0.id == id }) else { throw WebAuthError(.providerUnavailable, "no \(id)") }
+            return provider
+        }
+    }
+
+    @Test("A call's own policy (WebviewParameters.selectionPolicy) chooses that call's provider while another call with its own runs; a call without one gets the process's; the process's is never replaced")
+    @MainActor
+    func perCallPolicies() async throws {
+        try await WebviewProviderRegistry.withIsolatedRegistry {
+            // Headless, the default policy picks "c", the highest-priority provider that needs no display.
+            registerFake("a", priority: 1, preparesUntilDismissed: true)
+            registerFake("b", priority: 2)
+            registerFake("c", priority: 3)
+            let pickA = Picks(id: "a"), pickB = Picks(id: "b")
+            var first = WebviewParameters(), second = WebviewParameters()
+            first.selectionPolicy = pickA
+            second.selectionPolicy = pickB
+
+            // The first call holds its provider (stuck preparing) while the others choose.
+            let running = WebAuthSession(redirectURI: testRedirect, parameters: first, environment: headless)
+            let preparing = Task { @MainActor () -> WebAuthError? in
+                do throws(WebAuthError) {
+                    _ = try await running.prepare()
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            #expect(await eventually { running.provider != nil }, "the first call chose its provider")
+            #expect(running.provider?.id == "a")
+            #expect(WebAuthSession.prewarm(parameters: second, environment: headless) == "b", "the second call's own policy")
+            #expect(WebAuthSession.prewarm(parameters: WebviewParameters(), environment: headless) == "c", "no policy of its own: the process's")
+            #expect(WebviewProviderRegistry.selectionPolicy is DefaultWebviewSelectionPolicy, "the process's policy was never swapped")
+            running.cancel()
+            #expect(await preparing.value?.code == .canceled)
+
+            for (parameters, expected) in [(second, "b"), (WebviewParameters(), "c")] {
+                let session = WebAuthSession(redirectURI: testRedirect, parameters: parameters, environment: headless)
+                _ = try await session.prepare()
+                #expect(session.provider?.id == WebviewProviderID(expected))
+                session.cancel()
+            }
+            #expect(pickA.asked.withLock { $0 } == 1 && pickB.asked.withLock { $0 } == 2, "each asked for its own calls only")
+
+            // A call's policy comes before a process-wide one the app set.
+            WebviewProviderRegistry.selectionPolicy = Picks(id: "c")
+            let session = WebAuthSession(redirectURI: testRedirect, parameters: second, environment: headless)
+            _ = try await session.prepare()
+            #expect(session.provider?.id == "b")
+            session.cancel()
+        }
+    }
 }
