@@ -22,6 +22,14 @@ public enum ScenarioRunner {
         return folder.path
     }()
 
+    /// A folder of its own (mode 0700) in ``sharedRuntimeDirectory``, never removed while the
+    /// test process runs.
+    private static func privateRuntimeDirectory() -> String {
+        let folder = URL(fileURLWithPath: sharedRuntimeDirectory).appendingPathComponent("bus-\(UUID().uuidString.prefix(8))")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        return folder.path
+    }
+
     /// Runs `program scenario arguments...` and returns the report it printed.
     ///
     /// - Parameters:
@@ -54,12 +62,14 @@ public enum ScenarioRunner {
         // (GTK 3 reads NO_AT_BRIDGE, GTK 4 GTK_A11Y).
         env["NO_AT_BRIDGE"] = env["NO_AT_BRIDGE"] ?? "1"
         env["GTK_A11Y"] = env["GTK_A11Y"] ?? "none"
-        // WebKitGTK asks for an accessibility bus anyway; CleanSpawn names one that is not
-        // there, so it never finds another test's (through the display's root window). A
-        // scenario that starts one gets its socket in XDG_RUNTIME_DIR (else in its XDG_CACHE_HOME,
-        // which its test may remove); WebKitGTK 6.0 binds that folder into its sandbox and aborts
-        // if it is gone. So scenarios share a runtime folder that lives as long as the test run.
-        env["XDG_RUNTIME_DIR"] = env["XDG_RUNTIME_DIR"] ?? sharedRuntimeDirectory
+        // A runtime folder that lives as long as the test run: WebKitGTK 6.0 binds it into its
+        // sandbox and aborts if it is gone (CleanSpawn names the accessibility bus, so that no
+        // test's web process finds another test's through the display's root window).
+        // A scenario on a private session bus gets a folder of its own in it: the daemons its bus
+        // starts find each other there (gnome-keyring's control socket), and one that found
+        // another scenario's daemon would never come up on this bus. The portal waits for the
+        // keyring: a full run saw it, and a sign-in window's page, wait 25 s for that.
+        env["XDG_RUNTIME_DIR"] = env["XDG_RUNTIME_DIR"] ?? (launcher.first == "dbus-run-session" ? privateRuntimeDirectory() : sharedRuntimeDirectory)
         switch display {
         case .x11:
             return try await launch(program, scenario, arguments, environment: env.merging(environment) { $1 }, timeout, launcher)
