@@ -166,7 +166,7 @@ let package = Package(
         .target(
             name: "TokenCache",
             dependencies: [
-                "WebviewHost", "CLibSecret",
+                "WebviewHost", "GLibSupport", "CLibSecret",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -176,7 +176,7 @@ let package = Package(
         .target(
             name: "SignIn",
             dependencies: [
-                "TokenCache", "WebviewHost", "CQREncode", "CGLib",
+                "TokenCache", "WebviewHost", "GLibSupport", "CQREncode", "CGLib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

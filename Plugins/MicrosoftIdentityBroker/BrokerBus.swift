@@ -5,8 +5,8 @@ import Synchronization
 
 /// The session-bus side of ``MicrosoftIdentityBroker``: one private `GDBusConnection`, calls to
 /// `com.microsoft.identity.Broker1`, and a watch on the broker's name so that a broker that goes
-/// away mid-call ends every call in flight at once. All GDBus work happens on
-/// ``GLibWorkerThread``; callers await.
+/// away mid-call ends every call in flight at once. All GDBus work happens on one
+/// `GLibWorkerThread` (GLibSupport) of its own; callers await.
 ///
 /// This file holds the calls (start, cancel, end exactly once); the connection and the name
 /// watch are in BrokerBus+Connection.swift, reading a reply in BrokerBus+Reply.swift.
@@ -63,8 +63,13 @@ final class BrokerBus: @unchecked Sendable {
     private let callTimeoutMilliseconds: Int32
     /// The limit of one attempt to connect (authentication and `Hello`): the call limit, at most 15 s.
     let connectAttemptMilliseconds: Int32
-    private let worker = GLibWorkerThread.shared
+    private let worker = BrokerBus.sharedWorker
     let state = Mutex(State())
+
+    /// The thread where every D-Bus call of this module starts and every reply and signal arrives,
+    /// shared by every broker of the process: the module works the same whether or not the app runs
+    /// a GLib main loop, and never touches the app's main thread.
+    private static let sharedWorker = GLibWorkerThread(named: "MSBroker D-Bus")
 
     init(address: String?, callTimeout: Duration) {
         self.address = address

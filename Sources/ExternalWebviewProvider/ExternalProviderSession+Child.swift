@@ -7,7 +7,9 @@ import WebviewHost
 
 /// The session's child process: started with two pipes, written to without ever blocking the
 /// main thread, its output cut into lines, and its end (exit or closed output) turned into an
-/// error with the exit status.
+/// error with the exit status. Nothing here polls: the output and the child's exit are waited for
+/// by the ``OutputReader``'s thread (the exit through a pidfd), room in a full input pipe by a
+/// ``WritableWait``, and a line's deadline by a timer set for that moment.
 extension ExternalProviderSession {
     /// Starts the child with a pipe for its input and one for its output, and reads the output
     /// from now on; throws `externalProviderFailed` when it cannot start.
@@ -26,7 +28,7 @@ extension ExternalProviderSession {
         _ = fcntl(input, F_SETFL, fcntl(input, F_GETFL) | O_NONBLOCK)
         guard
             let reader = OutputReader(
-                fd: output, exit: child.exitDescriptor(),
+                fd: output, exit: child.exitDescriptor(), exitGrace: Self.exitGrace,
                 onChunk: { [weak self] chunk in self?.received(chunk) },
                 onEnd: { [weak self] in self?.endedOutput() })
         else {
@@ -68,7 +70,7 @@ extension ExternalProviderSession {
         }
         inputQueue.append(Array(data), type: type, readBy: .now + provider.limits.inputReadTimeout)
         writeInput()
-        if phase != .dismissed { checkInputLater() }
+        if phase != .dismissed { watchInput() }
     }
 
     /// Writes what the pipe takes now of the bytes still to write.
@@ -82,6 +84,7 @@ extension ExternalProviderSession {
             if count < 0, errno == EINTR { continue }
             if count < 0, errno == EPIPE {
                 // It closed its input or exited: the end of its output says so, with the status.
+                stopWatchingInput()
                 close(input)
                 input = -1
                 inputQueue = InputQueue()
@@ -90,22 +93,39 @@ extension ExternalProviderSession {
         }
     }
 
-    /// While a line is unread: every 100 ms, writes what the pipe takes and ends the session
-    /// when a line is past its deadline.
-    private func checkInputLater() {
-        guard inputCheck == nil, !inputQueue.lines.isEmpty else { return }
-        let check = DispatchWorkItem { [weak self] in
+    /// While a line is unread, waits for the two events that matter: room in the pipe for the
+    /// bytes still to write (a ``WritableWait``), and the first unread line's deadline (a timer
+    /// then, not before). Does nothing for what it already waits for.
+    private func watchInput() {
+        guard input >= 0, phase != .dismissed, phase != .broken else { return }
+        if !inputQueue.unwritten.isEmpty, inputRoom == nil {
+            inputRoom = WritableWait(fd: input) { [weak self] in self?.inputHasRoom() }
+        }
+        guard inputDeadline == nil, let deadline = inputQueue.firstDeadline else { return }
+        let timer = DispatchWorkItem { [weak self] in
             MainActor.assumeIsolated {
                 guard let self else { return }
-                self.inputCheck = nil
-                self.checkInput()
+                self.inputDeadline = nil
+                self.inputDeadlinePassed()
             }
         }
-        inputCheck = check
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(100), execute: check)
+        inputDeadline = timer
+        let wait = max(.zero, deadline - .now)
+        let nanoseconds = wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000
+        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds)), execute: timer)
     }
 
-    private func checkInput() {
+    /// The pipe can take more (or the plugin closed it): writes, and waits again if need be.
+    private func inputHasRoom() {
+        inputRoom = nil
+        guard input >= 0, phase != .dismissed, phase != .broken else { return }
+        writeInput()
+        watchInput()
+    }
+
+    /// The first unread line's deadline came: the session ends if the plugin still has not read
+    /// it; otherwise the next line's deadline is waited for.
+    private func inputDeadlinePassed() {
         guard input >= 0, phase != .dismissed, phase != .broken else { return }
         writeInput()
         guard input >= 0 else { return }
@@ -119,7 +139,15 @@ extension ExternalProviderSession {
                     "\(name) did not read the host's \(late) message from its standard input within \(seconds) s (it stopped reading)."))
             return
         }
-        checkInputLater()
+        watchInput()
+    }
+
+    /// Stops waiting for room in the pipe and for a line's deadline (the input is being closed).
+    func stopWatchingInput() {
+        inputRoom?.cancel()
+        inputRoom = nil
+        inputDeadline?.cancel()
+        inputDeadline = nil
     }
 
     /// `FIONREAD`: the bytes in a pipe not yet read (on either end, in Linux).
@@ -154,22 +182,20 @@ extension ExternalProviderSession {
         reader != nil && phase != .broken && phase != .dismissed
     }
 
-    /// It exited (the kernel says so, whoever still holds its output) or closed its output.
-    /// Waits up to 200 ms for the exit status, which says more to the person than "it ended".
-    private func endedOutput(attempt: Int = 0) {
+    /// It exited (the kernel says so, whoever still holds its output) or closed its output. The
+    /// reader waited up to ``exitGrace`` for the exit after a closed output, so the status is
+    /// there unless the child still runs; it says more to the person than "it ended".
+    private func endedOutput() {
         stopReading()
         guard phase != .dismissed, phase != .broken, !reporter.isFinished || waiter != nil else { return }
-        let status = child?.exitStatusIfExited()
-        if status == nil, attempt < 20 {
-            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(10)) { [weak self] in
-                MainActor.assumeIsolated { self?.endedOutput(attempt: attempt + 1) }
-            }
-            return
-        }
         var message = "\(name) ended before the sign-in finished"
-        if let status { message += " (\(status))" }
+        if let status = child?.exitStatusIfExited() { message += " (\(status))" }
         endWithError(WebAuthError(.externalProviderFailed, message + "; its own messages, if any, are on standard error."))
     }
+
+    /// How long the end of the child's output waits for its exit (the exit status) before the
+    /// session ends without it.
+    static let exitGrace: Duration = .milliseconds(200)
 }
 
 /// The host's side of the plugin's standard input: bytes not written yet (the pipe was full), and
@@ -192,11 +218,15 @@ struct InputQueue {
         written += count
     }
 
-    /// The type of the first line still unread past its deadline, if any; forgets the lines read.
+    /// The deadline of the first line not yet known to be read (the earliest: deadlines follow the
+    /// order of the lines).
+    var firstDeadline: ContinuousClock.Instant? { lines.first?.deadline }
+
+    /// The type of the first line still unread at or past its deadline, if any; forgets the lines read.
     mutating func late(unreadInPipe: Int, now: ContinuousClock.Instant) -> String? {
         let read = written - unreadInPipe
         lines.removeAll { $0.end <= read }
-        guard let first = lines.first, first.deadline < now else { return nil }
+        guard let first = lines.first, first.deadline <= now else { return nil }
         return first.type
     }
 }

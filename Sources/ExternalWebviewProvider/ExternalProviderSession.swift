@@ -37,8 +37,10 @@ final class ExternalProviderSession: WebviewProviderSession {
     /// What the host wrote to the plugin's input and the plugin has not read yet (see
     /// ExternalProviderSession+Child.swift): bytes still to write, and each line's deadline.
     var inputQueue = InputQueue()
-    /// The timer that looks at the input again while a line is unread.
-    var inputCheck: DispatchWorkItem?
+    /// The wait for room in the input pipe, while bytes are still to write.
+    var inputRoom: WritableWait?
+    /// The timer set for the first unread line's deadline.
+    var inputDeadline: DispatchWorkItem?
 
     /// The longest line the plugin may write: the limit, or twice the longest URL the host sent
     /// plus 1 KiB if that is more (JSON may escape each `/`), so echoing the app's URL in
@@ -98,6 +100,7 @@ final class ExternalProviderSession: WebviewProviderSession {
         resumeWaiter(with: .failure(.canceled()))
         if input >= 0 {
             send(.dismiss)
+            stopWatchingInput()
             close(input)
             input = -1
         }

@@ -31,6 +31,7 @@ import Synchronization
 public final class OutputReader: Sendable {
     private let fd: Int32
     private let exit: Int32?
+    private let exitGrace: Duration
     private let wake: (read: Int32, write: Int32)
     private let taken = DispatchSemaphore(value: 0)
     private let stopped = Mutex(false)
@@ -40,9 +41,15 @@ public final class OutputReader: Sendable {
     ///   - onChunk: called on the main queue with each chunk read.
     ///   - exit: a descriptor that becomes readable when the child exits (``ChildProcess/exitDescriptor()``);
     ///     the reader owns it and closes it.
+    ///   - exitGrace: with `exit`, how long an end of file (or a read error) waits for the child's
+    ///     exit before `onEnd`, so that its exit status can be read there; the wait ends at the
+    ///     exit (the descriptor becoming readable), or at ``stop()``.
     ///   - onEnd: called on the main queue once, at end of file, a read error or the child's exit
     ///     (not after ``stop()``).
-    public init?(fd: Int32, exit: Int32? = nil, onChunk: @escaping @Sendable @MainActor ([UInt8]) -> Void, onEnd: @escaping @Sendable @MainActor () -> Void) {
+    public init?(
+        fd: Int32, exit: Int32? = nil, exitGrace: Duration = .zero,
+        onChunk: @escaping @Sendable @MainActor ([UInt8]) -> Void, onEnd: @escaping @Sendable @MainActor () -> Void
+    ) {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else {
             if let exit { close(exit) }
@@ -51,6 +58,7 @@ public final class OutputReader: Sendable {
         for descriptor in fds { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         self.fd = fd
         self.exit = exit
+        self.exitGrace = exitGrace
         wake = (fds[0], fds[1])
         let thread = Thread { [self] in run(onChunk: onChunk, onEnd: onEnd) }
         thread.name = "WebviewHost external provider output"
@@ -126,13 +134,34 @@ public final class OutputReader: Sendable {
             }
             switch readOnce() {
             case .some(true), .none: continue
-            case .some(false): if isStopped { return } else { break loop }
+            case .some(false):
+                if isStopped { return }
+                // The output ended first: the exit usually follows at once; wait for it, briefly.
+                if !waitForExit() { return }
+                break loop
             }
         }
         DispatchQueue.main.async { [self] in
             MainActor.assumeIsolated {
                 if !isStopped { onEnd() }
             }
+        }
+    }
+
+    /// Waits up to ``exitGrace`` for the exit descriptor (when there is one) to become readable;
+    /// `false` when ``stop()`` came first.
+    private func waitForExit() -> Bool {
+        guard let exit, exitGrace > .zero else { return true }
+        let end = ContinuousClock.now + exitGrace
+        while true {
+            let left = end - .now
+            guard left > .zero else { return true }
+            let milliseconds = Int32(clamping: left.components.seconds * 1000 + (left.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+            var descriptors = [pollfd(fd: exit, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            let ready = poll(&descriptors, 2, milliseconds)
+            if ready < 0, errno == EINTR { continue }
+            if descriptors[1].revents != 0 || isStopped { return false }
+            return true  // exited, timed out, or poll failed: the session reads what it can
         }
     }
 }

@@ -1,5 +1,6 @@
 internal import CGLib
 import Foundation
+import GLibSupport
 import Synchronization
 import WebviewHost
 
@@ -11,8 +12,8 @@ import WebviewHost
 /// proxy settings, the environment's `http_proxy` variables, the ProxyResolver portal in Flatpak).
 /// A desktop proxy's user name and password (in its URI) are taken out of it and answer the
 /// proxy's first 407; no message names them.
-/// Each request runs on a thread of its own, in a `GMainContext` of its own pushed as that thread's
-/// default, with a `SoupSession` made there: nothing depends on who runs the main loop (GTK's, or a
+/// Each request runs on a thread of its own (a `GLibWorkerThread` job: a `GMainContext` of its own
+/// pushed as that thread's default), with a `SoupSession` made there: nothing depends on who runs the main loop (GTK's, or a
 /// plain Swift program without one), and no libsoup object crosses threads.
 struct ProviderConnection: Sendable {
     private let timeout: TimeInterval
@@ -122,32 +123,22 @@ enum HTTPExchange {
     ) async -> Result<Answer, Failure> {
         let cancellation = Cancellation()
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Answer, Failure>, Never>) in
-                cancellation.armDeadline(after: timeout)
-                let thread = Thread {
-                    let result = exchange(request, timeout: timeout, proxy: proxy, questionWindow: questionWindow, cancellation: cancellation)
-                    cancellation.finish()
-                    continuation.resume(returning: result)
-                }
-                thread.name = "SignIn HTTP"
-                thread.start()
+            cancellation.armDeadline(after: timeout)
+            return await GLibWorkerThread.run(named: "SignIn HTTP") {
+                let result = exchange(request, timeout: timeout, proxy: proxy, questionWindow: questionWindow, cancellation: cancellation)
+                cancellation.finish()
+                return result
             }
         } onCancel: {
             cancellation.cancel(timedOut: false)
         }
     }
 
-    /// The exchange itself, on the calling (worker) thread: a main context of its own, a session
-    /// made in it, the request sent synchronously (`soup_session_send_and_read`).
+    /// The exchange itself, on the calling worker thread (whose own main context is its
+    /// thread-default): a session made there, the request sent synchronously (`soup_session_send_and_read`).
     private static func exchange(
         _ request: Request, timeout: TimeInterval, proxy appProxy: NetworkProxy?, questionWindow: WindowHandle?, cancellation: Cancellation
     ) -> Result<Answer, Failure> {
-        let context = g_main_context_new()
-        g_main_context_push_thread_default(context)
-        defer {
-            g_main_context_pop_thread_default(context)
-            g_main_context_unref(context)
-        }
         let session = soup_session_new()!
         defer { g_object_unref(session) }
         soup_session_set_timeout(session, guint(max(1, timeout.rounded(.up))))

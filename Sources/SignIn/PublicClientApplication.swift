@@ -98,18 +98,16 @@ public final class PublicClientApplication: Sendable {
         // One authorization request per redirect URI: the prepared one, and a fresh one (its own
         // state, nonce and PKCE pair) if the sign-in is handed over to the person's browser.
         let requests = AuthorizationRequests()
-        let response = try await session.authenticate { [configuration] redirectURI in
+        let (response, answered) = try await session.authenticateAnswering { [configuration] redirectURI in
             let request = try AuthorizationRequest(
                 clientID: configuration.clientID, redirectURI: redirectURI,
                 scopes: configuration.defaultScopes + parameters.scopes, prompt: parameters.prompt,
                 loginHint: parameters.loginHint, extraParameters: parameters.extraQueryParameters,
                 clientInfo: clientInfo)
-            let url = try request.url(endpoint: metadata.authorizationEndpoint)
-            requests.add(request)
-            return AuthorizationRequestURL(url, state: request.state)
+            return requests.add(request, url: try request.url(endpoint: metadata.authorizationEndpoint))
         }
-        // The session checked the state against the request it was waiting for: the last one made.
-        guard let request = requests.answered(by: response) else {
+        // The session checked the state against the request it was waiting for, and names it.
+        guard let request = requests.request(answeredBy: answered) else {
             throw WebAuthError(.stateMismatch, "The sign-in response answers no request this app made.", url: response.callbackURL)
         }
         let code = try response.requireCode()

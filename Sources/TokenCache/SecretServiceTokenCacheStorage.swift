@@ -1,6 +1,7 @@
 internal import CLibSecret
 import Crypto
 public import Foundation
+import GLibSupport
 import Synchronization
 import WebviewHost
 
@@ -11,8 +12,8 @@ import WebviewHost
 /// Two apps of one publisher share a cache by using the same ``schemaName`` and ``attributes``;
 /// different attributes keep caches apart. The item's secret is the cache JSON.
 ///
-/// Every call is libsecret's synchronous form, made on the library's token cache queue (never on
-/// the GTK main thread), under a time limit (``timeout``): a locked collection whose unlock
+/// Every call is libsecret's synchronous form, made on a worker thread of its own (never on the
+/// GTK main thread), under a time limit (``timeout``): a locked collection whose unlock
 /// prompt nobody answers, or a Secret Service that never replies, ends in `timedOut`, not a hang.
 /// No session bus or no Secret Service is `unavailable`; a collection the person refused to
 /// unlock is `locked`. The library never falls back to a plain file by itself: an app that
@@ -168,7 +169,9 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
         return .failure(Self.inSandbox(failure, sandbox))
     }
 
-    /// Starts `body` on a worker thread; its outcome arrives in the returned call.
+    /// Starts `body` on a worker thread of its own (a `GLibWorkerThread` job, which libsecret's
+    /// synchronous calls leave alone: they iterate a main context they push themselves); its
+    /// outcome arrives in the returned call.
     private func start<T: Sendable>(
         _ verb: String,
         _ body: @escaping LibsecretCall<T>
@@ -176,7 +179,7 @@ public struct SecretServiceTokenCacheStorage: TokenCacheStorage {
         let pairs = attributes.sorted { $0.key < $1.key }.map { [$0.key, $0.value] }
         let timeout = timeout
         let call = SecretServiceCall<T>()
-        DispatchQueue.global().async {
+        GLibWorkerThread.run(named: "TokenCache keyring") {
             let keys = pairs.map { UnsafePointer(strdup($0[0])) }
             let values = pairs.map { UnsafePointer(strdup($0[1])) }
             var error: UnsafeMutablePointer<GError>?

@@ -37,6 +37,11 @@ public struct RedirectURI: Hashable, Sendable, CustomStringConvertible {
         MatchKey(candidate) == key
     }
 
+    /// Whether a reported callback is this redirect URI, from the components it was parsed into.
+    package func matches(_ callback: CallbackURL) -> Bool {
+        callback.components.flatMap(MatchKey.init) == key
+    }
+
     /// Whether this is an `http` URI on a loopback address (RFC 8252 section 7.3), by the one
     /// rule of ``LoopbackHost``: 127.0.0.0/8, any spelling of `[::1]`, `localhost`.
     public var isLoopback: Bool {
@@ -55,9 +60,12 @@ public struct RedirectURI: Hashable, Sendable, CustomStringConvertible {
         var path: String
 
         init?(_ url: URL) {
-            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-                let scheme = components.scheme?.lowercased(), !scheme.isEmpty
-            else { return nil }
+            guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+            self.init(components)
+        }
+
+        init?(_ components: URLComponents) {
+            guard let scheme = components.scheme?.lowercased(), !scheme.isEmpty else { return nil }
             self.scheme = scheme
             user = components.percentEncodedUser
             password = components.percentEncodedPassword

@@ -31,10 +31,24 @@ public struct WebAuthResponse: Sendable, Hashable {
     /// carries an OAuth `error` is a response like any other (its parameters hold the error): what
     /// a session that returns the URL reached, OAuth or not, gives back.
     package init(callbackURL: URL, expectedState: String?, throwingOAuthError: Bool) throws(WebAuthError) {
-        let shownURL = Self.withoutQueryAndFragment(callbackURL)
-        guard let components = URLComponents(url: callbackURL, resolvingAgainstBaseURL: true) else {
-            throw WebAuthError(.invalidResponse, "The callback URL could not be parsed.", url: shownURL)
+        try self.init(callback: CallbackURL(callbackURL), expectedState: expectedState, throwingOAuthError: throwingOAuthError)
+    }
+
+    /// Reads a callback already parsed (the one the redirect match compared): the one place a
+    /// callback's parameters are read and its `state` checked.
+    package init(callback: CallbackURL, expectedState: String?, throwingOAuthError: Bool) throws(WebAuthError) {
+        guard callback.isWellFormed else {
+            throw WebAuthError(
+                .invalidResponse,
+                "The callback URL is malformed (invalid characters or percent-encoding); it was not accepted.",
+                url: URL(string: String((callback.text ?? callback.url.absoluteString).prefix { $0 != "?" && $0 != "#" }))
+                    .flatMap(Self.withoutQueryAndFragment))
         }
+        let callbackURL = callback.url
+        guard let components = callback.components else {
+            throw WebAuthError(.invalidResponse, "The callback URL could not be parsed.", url: Self.withoutQueryAndFragment(callbackURL))
+        }
+        let shownURL = Self.withoutQueryAndFragment(components)
         var parameters: [String: String] = [:]
         for part in [components.percentEncodedQuery, components.percentEncodedFragment] {
             for (name, value) in try Self.formDecode(part ?? "", url: shownURL) {
@@ -73,13 +87,13 @@ public struct WebAuthResponse: Sendable, Hashable {
 
     /// As ``init(callbackString:expectedState:)``, an OAuth `error` thrown only with `throwingOAuthError`.
     package init(callbackString: String, expectedState: String?, throwingOAuthError: Bool) throws(WebAuthError) {
-        guard let url = URL(string: callbackString, encodingInvalidCharacters: false) else {
+        guard let callback = CallbackURL(callbackString) else {
             throw WebAuthError(
                 .invalidResponse,
                 "The callback URL is malformed (invalid characters or percent-encoding); it was not accepted.",
                 url: URL(string: String(callbackString.prefix { $0 != "?" && $0 != "#" })).flatMap(Self.withoutQueryAndFragment))
         }
-        try self.init(callbackURL: url, expectedState: expectedState, throwingOAuthError: throwingOAuthError)
+        try self.init(callback: callback, expectedState: expectedState, throwingOAuthError: throwingOAuthError)
     }
 
     /// The authorization code, or `.invalidResponse` when the callback has none.
@@ -160,7 +174,12 @@ public struct WebAuthResponse: Sendable, Hashable {
 
     /// `url` without user info, query and fragment: what an error may show of a callback.
     static func withoutQueryAndFragment(_ url: URL) -> URL? {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+        URLComponents(url: url, resolvingAgainstBaseURL: true).flatMap(withoutQueryAndFragment)
+    }
+
+    /// What an error may show of a callback already split into `components`.
+    static func withoutQueryAndFragment(_ parsed: URLComponents) -> URL? {
+        var components = parsed
         components.percentEncodedUser = nil
         components.percentEncodedPassword = nil
         components.percentEncodedQuery = nil

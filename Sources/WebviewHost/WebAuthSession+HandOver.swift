@@ -103,7 +103,7 @@ extension WebAuthSession {
                     presentation.redirectURI = prepared
                     presentation.redirectsByGeneration[next] = prepared
                     presenting.presentation = presentation
-                    presenting.expectedState = request.state
+                    presenting.awaited = request
                     state = .presenting(presenting)
                     return true
                 }
@@ -124,9 +124,17 @@ extension WebAuthSession {
     }
 
     /// The redirect URI the browser's request uses: the app's choice, else the session's own when
-    /// a browser can deliver to it (loopback http, or an app's scheme).
+    /// a browser can deliver to it (loopback http, or an app's scheme). Each was parsed once:
+    /// the app's choice when the session was made, the session's own when it was prepared.
     private func handOverRedirectURI() throws(WebAuthError) -> RedirectURI {
-        let redirect = try RedirectURI(parameters.systemBrowserRedirectURI ?? requestedRedirectURI)
+        let redirect: RedirectURI
+        if let chosen = systemBrowserRedirect {
+            redirect = try chosen.get()
+        } else if let requested = state.withLock({ $0.presentation?.request.redirectURI }) {
+            redirect = requested
+        } else {
+            redirect = try RedirectURI(requestedRedirectURI)
+        }
         let scheme = redirect.url.scheme?.lowercased() ?? ""
         if scheme == "https" || (scheme == "http" && !redirect.isLoopback) {
             throw WebAuthError(

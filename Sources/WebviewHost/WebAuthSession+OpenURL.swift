@@ -16,13 +16,13 @@ extension WebAuthSession {
     @MainActor
     @discardableResult
     public static func handleOpenURL(_ uri: String) -> Bool {
-        guard let url = URL(string: uri), let session = ProviderStore.current.slot.session else { return false }
+        guard let callback = CallbackURL(uri), let session = ProviderStore.current.slot.session else { return false }
         let accepts = session.state.withLock { state in
             guard case .presenting(let presenting) = state, let redirect = presenting.presentation?.redirectURI else { return false }
-            return !redirect.isLoopback && redirect.matches(url)
+            return !redirect.isLoopback && redirect.matches(callback)
         }
         guard accepts else { return false }
-        session.redirectReached(uri)
+        session.redirectReached(callback)
         return true
     }
 

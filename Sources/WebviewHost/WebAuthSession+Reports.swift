@@ -28,20 +28,32 @@ extension WebAuthSession {
         state.withLock { $0.presentation?.webview = webview }
     }
 
-    /// Ends the session with the response `callback` carries (or the error it is).
-    func redirectReached(_ callback: String) {
-        let expectedState: String?? = state.withLock { state in
+    /// Ends the session with the response `callback` carries (or the error it is). The one place
+    /// a callback is read and its `state` checked against the awaited request's; a success
+    /// records that request as the one answered (``answeredRequest``).
+    func redirectReached(_ callback: CallbackURL) {
+        let awaited: AuthorizationRequestURL?? = state.withLock { state in
             switch state {
             case .finished: .none
-            case .presenting(let presenting): .some(presenting.expectedState)
+            case .presenting(let presenting): .some(presenting.awaited)
             case .created, .preparing, .prepared: .some(nil)
             }
         }
-        guard let expectedState else { return }
+        guard let awaited else { return }
         do {
-            finish(.success(try WebAuthResponse(callbackString: callback, expectedState: expectedState, throwingOAuthError: throwsOAuthErrors)))
+            let response = try WebAuthResponse(callback: callback, expectedState: awaited?.state, throwingOAuthError: throwsOAuthErrors)
+            finish(.success(response), answering: awaited)
         } catch {
             finish(.failure(error))
+        }
+    }
+
+    /// The authorization request the session's response answers, once it ended with one at the
+    /// redirect URI; `nil` otherwise.
+    var answeredRequest: AuthorizationRequestURL? {
+        state.withLock { state in
+            guard case .finished(let finished) = state, case .success = finished.outcome else { return nil }
+            return finished.answered
         }
     }
 

@@ -44,7 +44,10 @@ extension WebAuthSession {
     struct Presenting {
         /// `nil` for a token broker (``handOverToBroker(at:_:)``), which presents nothing.
         var presentation: Presentation?
-        var expectedState: String?
+        /// The authorization request the session waits for the answer to: its `state` is the one
+        /// the callback must carry (checked once, in ``WebAuthResponse``). A hand-over to the
+        /// browser replaces it with the browser's request.
+        var awaited: AuthorizationRequestURL?
         /// Makes the new authorization request a hand-over to the person's browser needs.
         var handOverBuilder: AuthorizationRequestBuilder?
         /// Whether the session was handed over to the person's browser already (once at most).
@@ -59,6 +62,8 @@ extension WebAuthSession {
     struct Finished {
         var outcome: Outcome
         var presentation: Presentation?
+        /// For a response at the redirect URI: the request it answers (whose `state` it carried).
+        var answered: AuthorizationRequestURL?
     }
 }
 
@@ -106,10 +111,10 @@ extension WebAuthSession.State {
 
     /// Ends the session with `outcome`, keeping the presentation; returns the state it ended
     /// (with the waiting callers to resume), or `nil` when it had ended already.
-    mutating func finish(with outcome: WebAuthSession.Outcome) -> Self? {
+    mutating func finish(with outcome: WebAuthSession.Outcome, answering request: AuthorizationRequestURL? = nil) -> Self? {
         guard !isFinished else { return nil }
         let ended = self
-        self = .finished(WebAuthSession.Finished(outcome: outcome, presentation: presentation))
+        self = .finished(WebAuthSession.Finished(outcome: outcome, presentation: presentation, answered: request))
         return ended
     }
 

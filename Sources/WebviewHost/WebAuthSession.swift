@@ -46,6 +46,7 @@ public final class WebAuthSession: Sendable {
         self.environment = environment
         store = ProviderStore.current
         throwsOAuthErrors = true
+        systemBrowserRedirect = Self.parsed(parameters.systemBrowserRedirectURI)
     }
 
     /// A session whose end at the redirect URI is the response whatever it carries: a callback
@@ -57,6 +58,15 @@ public final class WebAuthSession: Sendable {
         environment = .current
         store = ProviderStore.current
         throwsOAuthErrors = false
+        systemBrowserRedirect = Self.parsed(parameters.systemBrowserRedirectURI)
+    }
+
+    /// `parameters.systemBrowserRedirectURI`, parsed once, when the app set one (see
+    /// ``handOverToSystemBrowser(_:from:)``).
+    let systemBrowserRedirect: Result<RedirectURI, WebAuthError>?
+
+    private static func parsed(_ url: URL?) -> Result<RedirectURI, WebAuthError>? {
+        url.map { url in Result { () throws(WebAuthError) in try RedirectURI(url) } }
     }
 
     /// Whether a callback carrying an OAuth `error` ends the session with `.server` (the Swift
@@ -129,7 +139,10 @@ public final class WebAuthSession: Sendable {
     ) async throws(WebAuthError) -> WebAuthResponse {
         let session: (any WebviewProviderSession)? = state.withLock {
             guard case .prepared(let presentation) = $0, let session = presentation.providerSession else { return nil }
-            $0 = .presenting(Presenting(presentation: presentation, expectedState: expectedState, handOverBuilder: handOver))
+            $0 = .presenting(
+                Presenting(
+                    presentation: presentation, awaited: AuthorizationRequestURL(authorizationURL, state: expectedState),
+                    handOverBuilder: handOver))
             return session
         }
         guard let session else {
@@ -193,6 +206,17 @@ public final class WebAuthSession: Sendable {
         return try await start(authorizationURL: first.url, expectedState: first.state, handOver: makeRequest)
     }
 
+    /// ``authenticate(request:)``, with the request the response answers: the one whose `state`
+    /// the session checked the callback against (the first, or the browser's after a hand-over).
+    /// `nil` only if the session ended with a response that was not read at the redirect URI.
+    @MainActor
+    package func authenticateAnswering(
+        request makeRequest: @escaping AuthorizationRequestBuilder
+    ) async throws(WebAuthError) -> (response: WebAuthResponse, request: AuthorizationRequestURL?) {
+        let response = try await authenticate(request: makeRequest)
+        return (response, answeredRequest)
+    }
+
     /// Ends the session with `canceled`, from any thread. Has no effect once the session ended.
     public func cancel() {
         finish(.failure(.canceled()))
@@ -210,8 +234,8 @@ public final class WebAuthSession: Sendable {
     /// sight, the slot free and the reporter silent. A provider hides what it shows in `dismiss()`
     /// and defers its heavy destruction (a window's, a view's) to when the main loop is idle.
     @discardableResult
-    func finish(_ outcome: Outcome) -> Bool {
-        guard let ended = state.withLock({ $0.finish(with: outcome) }) else { return false }
+    func finish(_ outcome: Outcome, answering request: AuthorizationRequestURL? = nil) -> Bool {
+        guard let ended = state.withLock({ $0.finish(with: outcome, answering: request) }) else { return false }
         deadline.disarm()
         store.slot.release(from: ObjectIdentifier(self))
         let webview = ended.presentation?.webview

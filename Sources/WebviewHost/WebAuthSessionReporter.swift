@@ -45,9 +45,7 @@ public final class WebAuthSessionReporter: Sendable {
     /// later ones are ignored.
     @discardableResult
     public func handleRedirect(_ url: URL) -> Bool {
-        guard isRedirect(url) else { return false }
-        active?.redirectReached(url.absoluteString)
-        return true
+        handleRedirect(CallbackURL(url))
     }
 
     /// ``handleRedirect(_:)`` for the URL text a user agent reported (WebKit, libsoup), so that a
@@ -55,8 +53,14 @@ public final class WebAuthSessionReporter: Sendable {
     /// of being silently re-encoded.
     @discardableResult
     public func handleRedirect(_ urlString: String) -> Bool {
-        guard let url = URL(string: urlString), isRedirect(url) else { return false }
-        active?.redirectReached(urlString)
+        guard let callback = CallbackURL(urlString) else { return false }
+        return handleRedirect(callback)
+    }
+
+    /// The callback parsed once: matched, then read by the session from the same components.
+    private func handleRedirect(_ callback: CallbackURL) -> Bool {
+        guard redirectURI?.matches(callback) ?? false else { return false }
+        active?.redirectReached(callback)
         return true
     }
 

@@ -70,6 +70,33 @@ struct ProtocolLimitsTests {
         #expect(started.url?.query?.hasSuffix(String(repeating: "a", count: 64)) == true)
     }
 
+    /// A pipe holds 1 MiB at most (`/proc/sys/fs/pipe-max-size`): the rest of a longer line is
+    /// written when the plugin has read some, an event the host waits for (it no longer looks
+    /// every 100 ms). Were the event missed, the rest would wait for the line's deadline and the
+    /// session would end with `externalProviderProtocol` there.
+    @Test("A line longer than the pipe can hold is written as the plugin reads it, well before the line's deadline")
+    func lineLongerThanThePipe() async throws {
+        let length = 1536 * 1024
+        let provider = behaviourProvider("autopilot")
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = await WebviewProviderRegistry.withIsolatedRegistry { () async -> Result<WebAuthResponse, WebAuthError> in
+            WebviewProviderRegistry.register(provider)
+            let session = WebAuthSession(
+                redirectURI: redirect, parameters: WebviewParameters(webviewType: .provider(provider.id)), environment: headless)
+            let url = URL(string: authorization("ok", state: "long").absoluteString + "&request=" + String(repeating: "b", count: length))!
+            do throws(WebAuthError) {
+                _ = try await session.prepare()
+                return .success(try await session.start(authorizationURL: url, expectedState: "long"))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let elapsed = clock.now - started
+        #expect(try result.get().code == "external", "\(result)")
+        #expect(elapsed < testLimits.inputReadTimeout / 2, "written as the plugin read, not at the line's deadline (\(elapsed))")
+    }
+
     /// Issue 27, item 4: the docs promise `externalProviderProtocol` for a plugin that does not read
     /// the host's line in time; with a 1 MB authorization URL the session used to wait for its timeout.
     @Test(

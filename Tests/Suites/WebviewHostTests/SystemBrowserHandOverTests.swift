@@ -99,6 +99,30 @@ struct SystemBrowserHandOverTests {
         }
     }
 
+    /// SignIn takes the PKCE verifier and nonce of the request the session names: the session
+    /// checked the callback's `state` against it, and nothing compares the `state` again.
+    @Test("The session names the request its response answers: the first one, or the browser's after a hand-over")
+    @MainActor
+    func answeredRequest() async throws {
+        try await WebviewProviderRegistry.withIsolatedRegistry {
+            registerFake("direct", kind: .embeddedView, behavior: FakeWebviewProvider.redirect(query: "code=direct"))
+            let direct = WebAuthSession(redirectURI: testRedirect, parameters: .init(webviewType: .provider("direct")), environment: graphical)
+            let first = try await direct.authenticateAnswering(request: Builder().build)
+            #expect(first.response.code == "direct")
+            #expect(first.request?.state == "s-1")
+            #expect(first.request?.url.query?.contains("state=s-1") == true)
+
+            let probe = Probe()
+            registerFake("view", kind: .embeddedView, behavior: Self.embeddedAsking(probe: probe))
+            _ = Self.registerBrowser()
+            let handedOver = WebAuthSession(redirectURI: testRedirect, parameters: .init(webviewType: .provider("view")), environment: graphical)
+            let second = try await handedOver.authenticateAnswering(request: Builder().build)
+            #expect(second.response.code == "from-browser")
+            #expect(second.request?.state == "s-2", "the browser's request, not the view's")
+            #expect(second.request?.url.query?.contains("9123") == true, "the request made for the browser's redirect")
+        }
+    }
+
     @Test("The view's request is dead: a callback to the browser carrying the first request's state is refused")
     @MainActor
     func firstStateRefused() async {

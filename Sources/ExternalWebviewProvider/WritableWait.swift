@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Waits until a pipe's write end can take more bytes, or its reader is gone (`poll` for
+/// `POLLOUT`, which also ends on `POLLERR`/`POLLHUP`), on a thread of its own, and then calls
+/// `then` once on the main queue. Used for a plugin's standard input while the pipe is full:
+/// the host writes the rest when the plugin has read, instead of looking every so often.
+///
+/// Not a `DispatchSource`, for the reason ``OutputReader`` gives (libdispatch's epoll
+/// bookkeeping on pipes). The thread polls its own duplicate of the descriptor, so the owner may
+/// close its descriptor at any time; call ``cancel()`` before (or when) it does, so the duplicate
+/// is closed too and the plugin sees its input end.
+final class WritableWait: Sendable {
+    private let fd: Int32
+    private let wake: (read: Int32, write: Int32)
+    private let cancelled = Mutex(false)
+
+    /// - Parameters:
+    ///   - fd: the pipe's write end (duplicated; the caller keeps its own).
+    ///   - then: called on the main queue once the pipe has room or its reader closed it (not
+    ///     after ``cancel()``).
+    /// - Returns: `nil` when the duplicate or the wake-up pipe cannot be made.
+    init?(fd: Int32, then: @escaping @Sendable @MainActor () -> Void) {
+        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 3)
+        guard copy >= 0 else { return nil }
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else {
+            close(copy)
+            return nil
+        }
+        for descriptor in fds { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        self.fd = copy
+        wake = (fds[0], fds[1])
+        let thread = Thread { [self] in run(then: then) }
+        thread.name = "WebviewHost external provider input"
+        thread.start()
+    }
+
+    deinit {
+        close(wake.read)
+        close(wake.write)
+    }
+
+    /// Ends the wait; `then` is not called after this returns (on the main actor). Calling it
+    /// again does nothing.
+    func cancel() {
+        let first = cancelled.withLock { cancelled in
+            defer { cancelled = true }
+            return !cancelled
+        }
+        guard first else { return }
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+
+    private var isCancelled: Bool { cancelled.withLock { $0 } }
+
+    private func run(then: @escaping @Sendable @MainActor () -> Void) {
+        var descriptors = [
+            pollfd(fd: fd, events: Int16(POLLOUT), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+        ]
+        while poll(&descriptors, 2, -1) < 0, errno == EINTR {}
+        close(fd)
+        guard descriptors[1].revents == 0, !isCancelled else { return }
+        DispatchQueue.main.async { [self] in
+            MainActor.assumeIsolated {
+                if !isCancelled { then() }
+            }
+        }
+    }
+}
