@@ -48,7 +48,12 @@ struct ProviderConnection: Sendable {
     private func send(_ request: HTTPExchange.Request) async throws(WebAuthError) -> (status: Int, body: Data) {
         let url = request.url
         // The window a proxy's question goes over: the interactive call's parentWindow, if any.
-        switch await HTTPExchange.run(request, timeout: timeout, proxy: proxy, questionWindow: ProxyAuthentication.questionWindow) {
+        // Who answers it: this task's (its registry scope's ask), read here since the question
+        // comes on the exchange's thread, in no task.
+        switch await HTTPExchange.run(
+            request, timeout: timeout, proxy: proxy, questionWindow: ProxyAuthentication.questionWindow,
+            questions: ProxyAuthentication.questions)
+        {
         case .success(let answer):
             if answer.status == 407 {
                 if answer.proxyRefusedPasswords {
@@ -117,15 +122,19 @@ enum HTTPExchange {
     }
 
     /// Runs `request` within `timeout` seconds (the whole exchange); cancelling the task cancels it.
-    /// `questionWindow`: what a proxy's question goes over (see ``ProxyAuthentication/questionWindow``).
+    /// `questionWindow`: what a proxy's question goes over (see ``ProxyAuthentication/questionWindow``);
+    /// `questions`: who answers it (default: the calling task's).
     static func run(
-        _ request: Request, timeout: TimeInterval, proxy: NetworkProxy?, questionWindow: WindowHandle? = nil
+        _ request: Request, timeout: TimeInterval, proxy: NetworkProxy?, questionWindow: WindowHandle? = nil,
+        questions: ProxyAuthentication.Questions? = nil
     ) async -> Result<Answer, Failure> {
+        let questions = questions ?? ProxyAuthentication.questions
         let cancellation = Cancellation()
         return await withTaskCancellationHandler {
             cancellation.armDeadline(after: timeout)
             return await GLibWorkerThread.run(named: "SignIn HTTP") {
-                let result = exchange(request, timeout: timeout, proxy: proxy, questionWindow: questionWindow, cancellation: cancellation)
+                let result = exchange(
+                    request, timeout: timeout, proxy: proxy, questionWindow: questionWindow, questions: questions, cancellation: cancellation)
                 cancellation.finish()
                 return result
             }
@@ -137,7 +146,8 @@ enum HTTPExchange {
     /// The exchange itself, on the calling worker thread (whose own main context is its
     /// thread-default): a session made there, the request sent synchronously (`soup_session_send_and_read`).
     private static func exchange(
-        _ request: Request, timeout: TimeInterval, proxy appProxy: NetworkProxy?, questionWindow: WindowHandle?, cancellation: Cancellation
+        _ request: Request, timeout: TimeInterval, proxy appProxy: NetworkProxy?, questionWindow: WindowHandle?,
+        questions: ProxyAuthentication.Questions, cancellation: Cancellation
     ) -> Result<Answer, Failure> {
         let session = soup_session_new()!
         defer { g_object_unref(session) }
@@ -184,7 +194,7 @@ enum HTTPExchange {
             soup_message_set_request_body_from_bytes(message, body.contentType, bytes)
             g_bytes_unref(bytes)
         }
-        let asker = ProxyAsker(cancellation: cancellation, window: questionWindow)
+        let asker = ProxyAsker(cancellation: cancellation, window: questionWindow, questions: questions)
         let handler: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, gboolean, gpointer?) -> gboolean = {
             _, auth, retrying, data in
             guard let auth, let data else { return 0 }
@@ -258,10 +268,14 @@ private final class ProxyAsker: Sendable {
     private let cancellation: Cancellation
     /// What the library's question goes over (the app's window), `nil` when none is known.
     private let window: WindowHandle?
+    /// Who is asked: the app's `ask` of the request's task (its registry scope), else the
+    /// library's dialog.
+    private let questions: ProxyAuthentication.Questions
 
-    init(cancellation: Cancellation, window: WindowHandle?) {
+    init(cancellation: Cancellation, window: WindowHandle?, questions: ProxyAuthentication.Questions) {
         self.cancellation = cancellation
         self.window = window
+        self.questions = questions
     }
 
     /// The proxy (`host:port`) that asked, if one did.
@@ -279,13 +293,14 @@ private final class ProxyAsker: Sendable {
             soup_auth_authenticate(auth, held.user, held.password)
             return 1
         }
-        guard ProxyAuthentication.canAsk else { return 0 }
+        guard questions.canAsk else { return 0 }
         let answer = Answer()
         // The time limit is the server's, not the person's: it waits while they answer.
         cancellation.asking(true)
         defer { cancellation.asking(false) }
-        Task { @MainActor [window] in
-            answer.set(await ProxyAuthentication.answer(proxy: proxy, realm: realm, basic: basic, retrying: retrying, over: window))
+        Task { @MainActor [window, questions] in
+            answer.set(await ProxyAuthentication.answer(
+                proxy: proxy, realm: realm, basic: basic, retrying: retrying, over: window, questions: questions))
         }
         guard let credential = answer.wait() else { return 0 }
         soup_auth_authenticate(auth, credential.user, credential.password)

@@ -238,8 +238,9 @@ extension GlewlwydSignInTests {
         #expect(carried.filter { $0 == "POST \(oidc)/token" }.count == 2, "the code exchange and the refresh: \(carried)")
     }
 
-    @Test("A proxy that refuses every password: three questions, then a network error saying so (the password in no message)")
-    func wrongProxyPasswordThreeTimes() async throws {
+    /// Runs `body` with a proxy that asks for a password (407) and refuses every one
+    /// (Proxy/refusing_proxy.py): its port and the file it logs each request to.
+    func withRefusingProxy(_ body: (_ port: Int, _ log: URL) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("refusing-proxy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -252,28 +253,56 @@ extension GlewlwydSignInTests {
             _ = proxy.waitForExit()
         }
         let port = try #require(String(decoding: proxy.output!.availableData, as: UTF8.self).split(separator: "\n").first.flatMap { Int($0) })
-        let challenges = Mutex<[ProxyChallenge]>([])
-        ProxyAuthentication.ask = { challenge in
-            challenges.withLock { $0.append(challenge) }
-            return ProxyCredential(user: "alice-proxy", password: "wrong-secret-\(challenge.attempt)")
+        try await body(port, log)
+    }
+
+    @Test("An ask set in one registry scope answers the proxy's questions of that scope's SignIn requests; the process's stays unset")
+    func scopedProxyAskAnswersSignInRequests() async throws {
+        try await withRefusingProxy { port, _ in
+            let challenges = Mutex<[ProxyChallenge]>([])
+            defer { ProxyAuthentication.forgetCredentials() }
+            let app = try makeApplication(proxy: "http://127.0.0.1:\(port)")
+            let ask: ProxyAuthentication.Ask = { challenge in
+                challenges.withLock { $0.append(challenge) }
+                return ProxyCredential(user: "scoped-user", password: "scoped-secret-\(challenge.attempt)")
+            }
+            let outcome = await acquireToken(app, through: provider(.signIn([alice]))) { ProxyAuthentication.ask = ask }
+            #expect(ProxyAuthentication.ask == nil, "the scope's ask stayed in its scope")
+            guard case .failure(let error) = outcome else {
+                Issue.record("signed in through a proxy that refuses every password")
+                return
+            }
+            #expect(error.code == .network)
+            #expect(challenges.withLock { $0.map(\.attempt) } == [1, 2, 3], "the scope's ask was asked for SignIn's first request: \(error.message)")
         }
-        defer {
-            ProxyAuthentication.ask = nil
-            ProxyAuthentication.forgetCredentials()
+    }
+
+    @Test("A proxy that refuses every password: three questions, then a network error saying so (the password in no message)")
+    func wrongProxyPasswordThreeTimes() async throws {
+        try await withRefusingProxy { port, log in
+            let challenges = Mutex<[ProxyChallenge]>([])
+            ProxyAuthentication.ask = { challenge in
+                challenges.withLock { $0.append(challenge) }
+                return ProxyCredential(user: "alice-proxy", password: "wrong-secret-\(challenge.attempt)")
+            }
+            defer {
+                ProxyAuthentication.ask = nil
+                ProxyAuthentication.forgetCredentials()
+            }
+            let app = try makeApplication(proxy: "http://127.0.0.1:\(port)")
+            let outcome = await acquireToken(app, through: provider(.signIn([alice])))
+            guard case .failure(let error) = outcome else {
+                Issue.record("signed in through a proxy that refuses every password")
+                return
+            }
+            #expect(error.code == .network)
+            #expect(error.message.contains("The proxy http://127.0.0.1:\(port) refused the user name and password 3 times"), "\(error.message)")
+            #expect(!error.message.contains("wrong-secret") && !"\(error)".contains("wrong-secret"))
+            #expect(challenges.withLock { $0.map(\.attempt) } == [1, 2, 3])
+            #expect(challenges.withLock { $0.map(\.proxy) } == Array(repeating: "127.0.0.1:\(port)", count: 3))
+            let requests = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n") ?? []
+            #expect(requests.filter { $0.hasSuffix(" with") }.count == 3, "three answers tried: \(requests)")
         }
-        let app = try makeApplication(proxy: "http://127.0.0.1:\(port)")
-        let outcome = await acquireToken(app, through: provider(.signIn([alice])))
-        guard case .failure(let error) = outcome else {
-            Issue.record("signed in through a proxy that refuses every password")
-            return
-        }
-        #expect(error.code == .network)
-        #expect(error.message.contains("The proxy http://127.0.0.1:\(port) refused the user name and password 3 times"), "\(error.message)")
-        #expect(!error.message.contains("wrong-secret") && !"\(error)".contains("wrong-secret"))
-        #expect(challenges.withLock { $0.map(\.attempt) } == [1, 2, 3])
-        #expect(challenges.withLock { $0.map(\.proxy) } == Array(repeating: "127.0.0.1:\(port)", count: 3))
-        let requests = (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n") ?? []
-        #expect(requests.filter { $0.hasSuffix(" with") }.count == 3, "three answers tried: \(requests)")
     }
 
     @Test("The app's proxy refuses connections: a network error at once that names the proxy, no page shown")

@@ -30,11 +30,14 @@ struct GlewlwydSignInTests {
 
     var alice: ScriptedBrowserProvider.Credentials { .init(username: server.username, password: server.password) }
 
-    /// `acquireToken` with `provider` registered in a registry of its own.
+    /// `acquireToken` with `provider` registered in a registry of its own; `inScope` runs in that
+    /// registry's scope first (to set the scope's own settings).
     func acquireToken(
-        _ app: PublicClientApplication, through provider: ScriptedBrowserProvider, prompt: Prompt? = nil
+        _ app: PublicClientApplication, through provider: ScriptedBrowserProvider, prompt: Prompt? = nil,
+        inScope: @Sendable () -> Void = {}
     ) async -> Result<AuthenticationResult, WebAuthError> {
         await WebviewProviderRegistry.withIsolatedRegistry {
+            inScope()
             WebviewProviderRegistry.register(provider)
             let parameters = InteractiveTokenParameters(
                 scopes: [], webviewParameters: .init(webviewType: .provider(provider.id)), prompt: prompt)
