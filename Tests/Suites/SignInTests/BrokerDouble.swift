@@ -53,22 +53,8 @@ final class BrokerDouble: Sendable {
 
                 """.utf8).write(to: services.appendingPathComponent("com.microsoft.identity.broker1.service"))
             let configuration = directory.appendingPathComponent("bus.conf")
-            try Data("""
-                <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-                 "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-                <busconfig>
-                  <type>session</type>
-                  <listen>unix:tmpdir=/tmp</listen>
-                  <auth>EXTERNAL</auth>
-                  <servicedir>\(services.path)</servicedir>
-                  <policy context="default">
-                    <allow send_destination="*" eavesdrop="true"/>
-                    <allow eavesdrop="true"/>
-                    <allow own="*"/>
-                  </policy>
-                </busconfig>
-
-                """.utf8).write(to: configuration)
+            try Data(PrivateBusConfiguration.text(listen: "unix:tmpdir=/tmp", serviceDirectories: [services.path]).utf8)
+                .write(to: configuration)
             command.append("--config-file=\(configuration.path)")
         }
         let process = try CleanSpawn(

@@ -24,21 +24,8 @@ enum TestAccessibilityBus {
         let socket = folder.appendingPathComponent("bus").path
         let configuration = folder.appendingPathComponent("bus.conf")
         // The accessibility services only (the registry), as at-spi-bus-launcher's bus has.
-        let text = """
-            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
-             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-            <busconfig>
-              <type>session</type>
-              <listen>unix:path=\(socket)</listen>
-              <servicedir>/usr/share/dbus-1/accessibility-services</servicedir>
-              <auth>EXTERNAL</auth>
-              <policy context="default">
-                <allow send_destination="*" eavesdrop="true"/>
-                <allow eavesdrop="true"/>
-                <allow own="*"/>
-              </policy>
-            </busconfig>
-            """
+        let text = PrivateBusConfiguration.text(
+            listen: "unix:path=\(socket)", serviceDirectories: ["/usr/share/dbus-1/accessibility-services"])
         guard (try? text.write(to: configuration, atomically: true, encoding: .utf8)) != nil else { return nil }
         var lifeline: [Int32] = [-1, -1]
         guard pipe(&lifeline) == 0 else { return nil }
