@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -32,9 +31,8 @@ public final class OutputReader: Sendable {
     private let fd: Int32
     private let exit: Int32?
     private let exitGrace: Duration
-    private let wake: (read: Int32, write: Int32)
+    private let stopped: StopSignal
     private let taken = DispatchSemaphore(value: 0)
-    private let stopped = Mutex(false)
 
     /// - Parameters:
     ///   - fd: the descriptor to read (a pipe, a terminal); the reader owns it and closes it.
@@ -50,39 +48,29 @@ public final class OutputReader: Sendable {
         fd: Int32, exit: Int32? = nil, exitGrace: Duration = .zero,
         onChunk: @escaping @Sendable @MainActor ([UInt8]) -> Void, onEnd: @escaping @Sendable @MainActor () -> Void
     ) {
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
+        guard let stopped = StopSignal() else {
             if let exit { close(exit) }
             return nil
         }
-        for descriptor in fds { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         self.fd = fd
         self.exit = exit
         self.exitGrace = exitGrace
-        wake = (fds[0], fds[1])
-        let thread = Thread { [self] in run(onChunk: onChunk, onEnd: onEnd) }
-        thread.name = "WebviewHost external provider output"
+        self.stopped = stopped
+        let thread = Thread { [self] in
+            // Named for stacks and tests: Foundation names the system thread only from itself (15 characters at most).
+            Thread.current.name = "wvh-ext-output"
+            run(onChunk: onChunk, onEnd: onEnd)
+        }
         thread.start()
-    }
-
-    deinit {
-        close(wake.read)
-        close(wake.write)
     }
 
     /// Stops reading; no chunk or end is delivered after this returns (on the main actor).
     public func stop() {
-        let first = stopped.withLock { stopped in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
+        guard stopped.raise() else { return }
         taken.signal()
     }
 
-    private var isStopped: Bool { stopped.withLock { $0 } }
+    private var isStopped: Bool { stopped.isRaised }
 
     private func run(onChunk: @escaping @Sendable @MainActor ([UInt8]) -> Void, onEnd: @escaping @Sendable @MainActor () -> Void) {
         defer {
@@ -108,7 +96,7 @@ public final class OutputReader: Sendable {
         }
         loop: while true {
             var descriptors = [
-                pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stopped.descriptor, events: Int16(POLLIN), revents: 0),
                 pollfd(fd: exit ?? -1, events: Int16(POLLIN), revents: 0),
             ]
             let ready = poll(&descriptors, 3, -1)
@@ -157,7 +145,7 @@ public final class OutputReader: Sendable {
             let left = end - .now
             guard left > .zero else { return true }
             let milliseconds = Int32(clamping: left.components.seconds * 1000 + (left.components.attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
-            var descriptors = [pollfd(fd: exit, events: Int16(POLLIN), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)]
+            var descriptors = [pollfd(fd: exit, events: Int16(POLLIN), revents: 0), pollfd(fd: stopped.descriptor, events: Int16(POLLIN), revents: 0)]
             let ready = poll(&descriptors, 2, milliseconds)
             if ready < 0, errno == EINTR { continue }
             if descriptors[1].revents != 0 || isStopped { return false }

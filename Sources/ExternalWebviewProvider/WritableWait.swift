@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -16,8 +15,7 @@ import Synchronization
 /// is closed too and the plugin sees its input end.
 final class WritableWait: Sendable {
     private let fd: Int32
-    private let wake: (read: Int32, write: Int32)
-    private let cancelled = Mutex(false)
+    private let cancelled: StopSignal
 
     /// - Parameters:
     ///   - fd: the pipe's write end (duplicated; the caller keeps its own).
@@ -27,41 +25,31 @@ final class WritableWait: Sendable {
     init?(fd: Int32, then: @escaping @Sendable @MainActor () -> Void) {
         let copy = fcntl(fd, F_DUPFD_CLOEXEC, 3)
         guard copy >= 0 else { return nil }
-        var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else {
+        guard let cancelled = StopSignal() else {
             close(copy)
             return nil
         }
-        for descriptor in fds { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
         self.fd = copy
-        wake = (fds[0], fds[1])
-        let thread = Thread { [self] in run(then: then) }
-        thread.name = "WebviewHost external provider input"
+        self.cancelled = cancelled
+        let thread = Thread { [self] in
+            // Named for stacks and tests: Foundation names the system thread only from itself (15 characters at most).
+            Thread.current.name = "wvh-ext-input"
+            run(then: then)
+        }
         thread.start()
-    }
-
-    deinit {
-        close(wake.read)
-        close(wake.write)
     }
 
     /// Ends the wait; `then` is not called after this returns (on the main actor). Calling it
     /// again does nothing.
     func cancel() {
-        let first = cancelled.withLock { cancelled in
-            defer { cancelled = true }
-            return !cancelled
-        }
-        guard first else { return }
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
+        cancelled.raise()
     }
 
-    private var isCancelled: Bool { cancelled.withLock { $0 } }
+    private var isCancelled: Bool { cancelled.isRaised }
 
     private func run(then: @escaping @Sendable @MainActor () -> Void) {
         var descriptors = [
-            pollfd(fd: fd, events: Int16(POLLOUT), revents: 0), pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: fd, events: Int16(POLLOUT), revents: 0), pollfd(fd: cancelled.descriptor, events: Int16(POLLIN), revents: 0),
         ]
         while poll(&descriptors, 2, -1) < 0, errno == EINTR {}
         close(fd)

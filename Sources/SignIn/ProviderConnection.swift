@@ -48,12 +48,7 @@ struct ProviderConnection: Sendable {
     private func send(_ request: HTTPExchange.Request) async throws(WebAuthError) -> (status: Int, body: Data) {
         let url = request.url
         // The window a proxy's question goes over: the interactive call's parentWindow, if any.
-        // Who answers it: this task's (its registry scope's ask), read here since the question
-        // comes on the exchange's thread, in no task.
-        switch await HTTPExchange.run(
-            request, timeout: timeout, proxy: proxy, questionWindow: ProxyAuthentication.questionWindow,
-            questions: ProxyAuthentication.questions)
-        {
+        switch await HTTPExchange.run(request, timeout: timeout, proxy: proxy, questionWindow: ProxyAuthentication.questionWindow) {
         case .success(let answer):
             if answer.status == 407 {
                 if answer.proxyRefusedPasswords {
@@ -122,13 +117,13 @@ enum HTTPExchange {
     }
 
     /// Runs `request` within `timeout` seconds (the whole exchange); cancelling the task cancels it.
-    /// `questionWindow`: what a proxy's question goes over (see ``ProxyAuthentication/questionWindow``);
-    /// `questions`: who answers it (default: the calling task's).
+    /// `questionWindow`: what a proxy's question goes over (see ``ProxyAuthentication/questionWindow``).
+    /// Who answers it is the calling task's (its registry scope's `ask`), read here: the question
+    /// comes on the exchange's thread, in no task.
     static func run(
-        _ request: Request, timeout: TimeInterval, proxy: NetworkProxy?, questionWindow: WindowHandle? = nil,
-        questions: ProxyAuthentication.Questions? = nil
+        _ request: Request, timeout: TimeInterval, proxy: NetworkProxy?, questionWindow: WindowHandle? = nil
     ) async -> Result<Answer, Failure> {
-        let questions = questions ?? ProxyAuthentication.questions
+        let questions = ProxyAuthentication.questions
         let cancellation = Cancellation()
         return await withTaskCancellationHandler {
             cancellation.armDeadline(after: timeout)
