@@ -113,8 +113,14 @@ func openDescriptorCount() -> Int {
     ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).count
 }
 
-func threadCount() -> Int {
-    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).count
+/// This process's threads the library started for external providers (it names them
+/// "wvh-ext-output" and "wvh-ext-input").
+func externalProviderThreadCount() -> Int {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    return tasks.filter { task in
+        let name = (try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? ""
+        return name.hasPrefix("wvh-ext-")
+    }.count
 }
 
 extension Result where Failure == WebAuthError {

@@ -59,7 +59,7 @@ public struct CleanSpawn: Sendable {
         posix_spawnattr_setpgroup(&attributes, 0)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | (processGroup ? POSIX_SPAWN_SETPGROUP : 0)))
         let argv = arguments.map { strdup($0) } + [nil]
-        let envp = Self.withoutSharedAccessibilityBus(environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let envp = Self.withTestBuses(environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer {
             for pointer in argv { free(pointer) }
             for pointer in envp { free(pointer) }
@@ -76,9 +76,10 @@ public struct CleanSpawn: Sendable {
         errors = errPipe[0] >= 0 ? FileHandle(fileDescriptor: errPipe[0], closeOnDealloc: true) : nil
     }
 
-    /// `environment` with `AT_SPI_BUS_ADDRESS` naming ``TestAccessibilityBus`` unless the child
-    /// is to have an accessibility bus of its own (`NO_AT_BRIDGE=0` or `GTK_A11Y=atspi`) or is
-    /// given one.
+    /// `environment` with the test process's buses: `AT_SPI_BUS_ADDRESS` naming
+    /// ``TestAccessibilityBus`` unless the child is to have an accessibility bus of its own
+    /// (`NO_AT_BRIDGE=0` or `GTK_A11Y=atspi`) or is given one, and `DBUS_SESSION_BUS_ADDRESS`
+    /// naming ``TestSessionBus`` unless it is given a session bus (`dbus-run-session` names its own).
     ///
     /// WebKitGTK (both APIs) asks for the accessibility bus even with GTK's bridge off, and looks
     /// first at `AT_SPI_BUS_ADDRESS`, then at the X display's root window, then at the session
@@ -87,12 +88,16 @@ public struct CleanSpawn: Sendable {
     /// per display: every other test's web process on that display then talks to that bus (or to
     /// a later one that replaced its socket), and a registry started on one bus while another owns
     /// the socket never answers. A full run saw a page wait 30 s for that answer.
-    static func withoutSharedAccessibilityBus(_ environment: [String: String]) -> [String: String] {
+    static func withTestBuses(_ environment: [String: String]) -> [String: String] {
+        var environment = environment
         let wantsBus = environment["NO_AT_BRIDGE"] == "0" || environment["GTK_A11Y"] == "atspi"
-        guard !wantsBus, environment["AT_SPI_BUS_ADDRESS"] == nil, let address = TestAccessibilityBus.address else {
-            return environment
+        if !wantsBus, environment["AT_SPI_BUS_ADDRESS"] == nil, let address = TestAccessibilityBus.address {
+            environment["AT_SPI_BUS_ADDRESS"] = address
         }
-        return environment.merging(["AT_SPI_BUS_ADDRESS": address]) { $1 }
+        if environment["DBUS_SESSION_BUS_ADDRESS", default: ""].isEmpty, let address = TestSessionBus.address {
+            environment["DBUS_SESSION_BUS_ADDRESS"] = address
+        }
+        return environment
     }
 
     /// Waits for the child to end; its exit status, or 128 + the signal that ended it.
