@@ -23,21 +23,33 @@ enum SignInProxy {
     /// desktop's proxy itself, would get them in the URI (and libsoup fails with it): the view is
     /// then given the desktop's proxies without them, with the desktop's ignored hosts, and the
     /// credential answers the proxy's first 407 (``desktopProxiesCarryingCredential()``).
-    static func apply(_ proxy: NetworkProxy?, to store: WebKitDifferences.DataStore) {
+    ///
+    /// Returns `true` when the desktop's proxy carried a user name and password and was set without them.
+    @discardableResult
+    static func apply(_ proxy: NetworkProxy?, to store: WebKitDifferences.DataStore) -> Bool {
         guard let proxy else {
             guard let desktop = desktopProxiesCarryingCredential() else {
                 set(WEBKIT_NETWORK_PROXY_MODE_DEFAULT, nil, on: store)
-                return
+                return false
             }
             let settings = settings(default: nil, ignoring: desktop.ignoreHosts)
             defer { webkit_network_proxy_settings_free(settings) }
             for (scheme, uri) in desktop.byScheme { webkit_network_proxy_settings_add_proxy_for_scheme(settings, scheme, uri) }
             set(WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings, on: store)
-            return
+            return true
         }
         let settings = settings(default: proxy.url.absoluteString, ignoring: proxy.bypassHosts)
         defer { webkit_network_proxy_settings_free(settings) }
         set(WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings, on: store)
+        return false
+    }
+
+    /// Whether the desktop's proxy may carry a user name and password (GNOME's HTTP proxy with
+    /// `use-authentication` on, or a proxy variable with '@'), without a lookup.
+    static var desktopProxyMayCarryCredential: Bool {
+        guard let resolver = g_proxy_resolver_get_default() else { return false }
+        let kind = g_type_name(wvh_object_type(UnsafeMutableRawPointer(resolver))).map { String(cString: $0) } ?? ""
+        return kind == "GProxyResolverGnome" ? gnomeProxyUsesAuthentication() : environmentProxyHasUserInfo()
     }
 
     /// `webkit_network_proxy_settings_new`: `uri` for every scheme (`nil`: none), `hosts` reached directly.
@@ -56,10 +68,9 @@ enum SignInProxy {
     /// user name and password; each such credential is held for its proxy's first 407
     /// (``ProxyAuthentication/seed(_:for:)``). `nil` when none carries one.
     private static func desktopProxiesCarryingCredential() -> (byScheme: [(String, String)], ignoreHosts: [String])? {
-        guard let resolver = g_proxy_resolver_get_default() else { return nil }
-        let kind = g_type_name(wvh_object_type(UnsafeMutableRawPointer(resolver))).map { String(cString: $0) } ?? ""
         // A lookup can block (a PAC file, WPAD): made only where a user name can be, on the main thread.
-        guard kind == "GProxyResolverGnome" ? gnomeProxyUsesAuthentication() : environmentProxyHasUserInfo() else { return nil }
+        guard desktopProxyMayCarryCredential, let resolver = g_proxy_resolver_get_default() else { return nil }
+        let kind = g_type_name(wvh_object_type(UnsafeMutableRawPointer(resolver))).map { String(cString: $0) } ?? ""
         var byScheme: [(String, String)] = []
         var carried = false
         for scheme in ["http", "https"] {

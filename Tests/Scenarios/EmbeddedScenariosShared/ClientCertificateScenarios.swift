@@ -31,7 +31,9 @@ extension EmbeddedScenarios {
     /// picks the second), `token-then-pem` (the person signs in with the token's certificate, then
     /// the app gives its own PEM certificate, "Kiosk 8", to the same server), `token-then-pkcs11-wrong-pin`
     /// (then the app gives the token's `pkcs11:` URI with a wrong PIN), `two-tokens` (two tokens, one
-    /// person's certificate on each: "Kiosk 7" chosen in the first sign-in, "Kiosk 8" in the second).
+    /// person's certificate on each: "Kiosk 7" chosen in the first sign-in, "Kiosk 8" in the second),
+    /// `two-tokens-removed` (the same, with the first person's token taken out between the sign-ins:
+    /// SoftHSM2's token deleted, which the library's process sees as a card removed).
     /// The second sign-in of the last three goes to the same server (the connection the first
     /// authenticated is what must not serve it); its facts are plain, the first's under `first.`.
     static let clientCertificate: Scenario = { arguments in
@@ -43,10 +45,10 @@ extension EmbeddedScenarios {
         // this test's own folder, holding the client's key and certificate: before WebKit starts
         // its network process, which inherits SOFTHSM2_CONF.
         // Every other variant gets an empty token folder: no token of the machine's shows up.
-        let token = variant.hasPrefix("pkcs11") || variant.hasPrefix("token") || variant.hasPrefix("app-chooser") || variant == "two-tokens"
+        let token = variant.hasPrefix("pkcs11") || variant.hasPrefix("token") || variant.hasPrefix("app-chooser") || variant.hasPrefix("two-tokens")
             ? try files.softHSMToken(others: variant == "token-two") : nil
         if token == nil { try files.emptySoftHSM() }
-        if variant == "two-tokens" { try files.secondSoftHSMToken() }
+        if variant.hasPrefix("two-tokens") { try files.secondSoftHSMToken() }
         // The token made, it now says it is locked (Tests/Fixtures/LockedToken, in place of SoftHSM2's
         // module for this scenario): read by the module in this process and in WebKit's.
         if variant.hasSuffix("-locked") { setenv("WVH_TOKEN_LOCKED", "1", 1) }
@@ -168,7 +170,7 @@ extension EmbeddedScenarios {
             }
         }
         switch variant {
-        case "two-tokens":
+        case "two-tokens", "two-tokens-removed":
             await pick("Kiosk 7")
             await answer("Choose a certificate", ["key Return"])
             await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"])
@@ -216,13 +218,17 @@ extension EmbeddedScenarios {
         var result = try await run.outcome(within: Patience.scaled(.seconds(240)))  // past the session's own 180 s
         var last = run
         var first: ScenarioReport?
-        if ["token-then-pem", "token-then-pkcs11-wrong-pin", "two-tokens"].contains(variant), case .success = result {
+        if ["token-then-pem", "token-then-pkcs11-wrong-pin", "two-tokens", "two-tokens-removed"].contains(variant), case .success = result {
             // Another sign-in in the same app run, to the same server.
             first = run.facts(result, prefix: "first.")
             var again = parameters
             switch variant {
             case "token-then-pem": again.clientCertificate = .pem(certificate: files.url(files.path("other.pem")), privateKey: files.url(files.path("other.key")))
             case "token-then-pkcs11-wrong-pin": again.clientCertificate = .pkcs11(uri: token!.certificateURI, privateKeyURI: token!.keyURI, pin: "0000")
+            case "two-tokens-removed":
+                // The first person takes their card out.
+                let label = token!.certificateURI.split(separator: ";").first { $0.hasPrefix("pkcs11:token=") }.map { $0.dropFirst("pkcs11:token=".count) }
+                try TestCertificates.run("/usr/bin/softhsm2-util", "--delete-token", "--token", String(label ?? ""))
             default: break
             }
             let second = SessionRun(redirectURI: callback.url("/callback"), parameters: again, authorizationURL: idp.url("/authorize"))
@@ -234,7 +240,16 @@ extension EmbeddedScenarios {
                 Toolkit.allowCertificate(serverCertificate, host: "127.0.0.1", in: view)
                 let started = ContinuousClock.now
                 Probes.evaluate("location.href = \(JSONString(certAuth.url("/certauth")))", in: view)
-                if variant == "two-tokens" {
+                if variant.hasPrefix("two-tokens") {
+                    if let dialog = await waitForDialog(titled: "Choose a certificate"), let list = Probes.firstListBox(in: dialog) {
+                        var rows: [String] = []
+                        var index: Int32 = 0
+                        while let row = gtk_list_box_get_row_at_index(wvh_list_box(list), index) {
+                            rows += Probes.labelTexts(in: UnsafeMutableRawPointer(row)).compactMap { $0.split(separator: "\n").first.map(String.init) }
+                            index += 1
+                        }
+                        chooserState.append("second chooser: " + rows.joined(separator: " | "))
+                    }
                     await pick("Kiosk 8")
                     await answer("Choose a certificate", ["key Return"])
                     await answer("Enter the PIN of", ["type \(TestCertificates.tokenPIN)", "key Return"])
@@ -433,9 +448,9 @@ struct TestCertificates {
         try run(["/usr/bin/openssl"] + arguments)
     }
 
-    private static func run(_ arguments: String...) throws { try run(arguments) }
+    static func run(_ arguments: String...) throws { try run(arguments) }
 
-    private static func run(_ arguments: [String]) throws {
+    static func run(_ arguments: [String]) throws {
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: arguments[0])
         openssl.arguments = Array(arguments.dropFirst())

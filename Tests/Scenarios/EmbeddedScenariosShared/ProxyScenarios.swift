@@ -1,7 +1,9 @@
 #if WEBKITGTK_6
 import CWebKitGTK4
+import EmbeddedWebviewProviderGTK4
 #else
 import CWebKitGTK3
+import EmbeddedWebviewProviderGTK3
 #endif
 import Foundation
 import ScenarioSupport
@@ -38,7 +40,9 @@ extension EmbeddedScenarios {
 extension EmbeddedScenarios {
     // A proxy that asks for a password (the desktop's proxy: the test sets http_proxy), answered
     // by the app through ProxyAuthentication.ask: a session in the library's window, then one in
-    // the app's own view. arguments: the password the app answers with, then `window-only` to leave the app's view out.
+    // the app's own view. arguments: the password the app answers with, then `window-only` to leave
+    // the app's view out, or `view-desktop-proxy` to give the app's view the desktop's proxy with
+    // EmbeddedWebviewProvider.useDesktopProxy(in:) first.
     static let proxyPassword: Scenario = { arguments in
         let callback = try callbackListener()
         let idp = try TestServer()
@@ -61,6 +65,9 @@ extension EmbeddedScenarios {
             return facts
         }
         let (window, view) = Probes.makeAppView(width: 700, height: 560)
+        if arguments.dropFirst().first == "view-desktop-proxy" {
+            facts[.desktopProxyApplied] = EmbeddedWebviewProvider.useDesktopProxy(in: WebviewHandle(address: view))
+        }
         let inView = SessionRun(
             redirectURI: callback.url("/callback"), parameters: WebviewParameters(customWebview: WebviewHandle(address: view)),
             authorizationURL: idp.url("/authorize-view"))

@@ -202,9 +202,27 @@ extension EmbeddedWebviewProviderTests {
                 let questions = report[.certificateQuestions] ?? []
                 #expect(questions.filter { $0 == "window: Choose a certificate" }.count == 2, "each person chose: \(questions)")
                 #expect(questions.filter { $0.hasPrefix("window: Enter the PIN of") }.count == 2, "each typed their PIN: \(questions)")
+                let second = report[.chooserState]?.first ?? ""
+                #expect(second.contains("Kiosk 7") && second.contains("Kiosk 8"), "both cards are there, both offered: \(second)")
             }
             print("certificate identity \(platform) \(variant): second sign-in \(report[.secondMilliseconds] ?? -1) ms")
         }
+    }
+
+    /// A shared workstation: the first person signs in with their card (chosen, so remembered for
+    /// the host) and takes it out; the next person's card is the only one there. The remembered
+    /// choice is forgotten and the removed card is not offered: the chooser lists the second card
+    /// only, and the server sees the second identity.
+    @Test("A card taken out is no longer offered: the next sign-in's chooser lists only the card still there", arguments: Platform.x11)
+    func clientCertificateCardTakenOut(_ platform: Platform) async throws {
+        let report = try await Self.scenario(
+            .clientCertificate, "window", "two-tokens-removed", on: platform, display: platform.keyboardDisplay, timeout: Self.certificateScenarioLimit)
+        let said = "\(platform): \(report[.outcome] ?? "") \(report[.errorMessage] ?? "") \(report[.code] ?? "") \(report[.chooserState] ?? [])"
+        #expect(report[.outcome.prefixed(by: "first.")] == "success", "the first sign-in: \(said)")
+        #expect(report[.code.prefixed(by: "first.")]?.contains("CN=Kiosk 7") == true, "\(said)")
+        #expect(report[.chooserState] == ["second chooser: Kiosk 8"], "only the card still there is offered: \(said)")
+        #expect(report[.outcome] == "success", "\(said)")
+        #expect(report[.code]?.contains("CN=Kiosk 8") == true, "the server saw the second person: \(said)")
     }
 
     @Test("The app answers itself: its chooser gets the host and the token's certificates, and its answer is used", arguments: Platform.standard)

@@ -198,9 +198,9 @@ extension EmbeddedWebviewProviderTests {
 }
 
 /// The desktop's proxy with its user name and password in its URI (issue 40): the library's
-/// window is given the desktop's proxy without them, and they answer the proxy's first 407. (An
-/// app's own view is not: its web context keeps the desktop's proxy as it is, which WebKit's
-/// libsoup cannot use; the README says so.)
+/// window is given the desktop's proxy without them, and they answer the proxy's first 407. An
+/// app's own view keeps its network session's proxy (by default the desktop's URI as it is, which
+/// WebKit's libsoup cannot use) unless the app calls `EmbeddedWebviewProvider.useDesktopProxy(in:)`.
 extension EmbeddedWebviewProviderTests {
     @Test("http_proxy with the right user name and password in its URI: the library's window loads through the proxy and nobody is asked",
           arguments: Platform.x11)
@@ -214,5 +214,39 @@ extension EmbeddedWebviewProviderTests {
         #expect(report[.proxyQuestions] == [], "nobody asked")
         let carried = proxy.paths(at: "127.0.0.1:\(report[.idpPort] ?? 0)")
         #expect(carried.contains("GET /authorize-window"), "\(carried)")
+    }
+
+    @Test("http_proxy with a user name and password, the app's own view given useDesktopProxy(in:): the view loads through the proxy and nobody is asked",
+          arguments: Platform.x11)
+    func credentialInProxyURIForTheAppsView(_ platform: Platform) async throws {
+        let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
+        defer { proxy.stop() }
+        let report = try await proxyPasswordRun(
+            httpProxy: "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)", ["proxy-secret", "view-desktop-proxy"], on: platform)
+        #expect(report[.desktopProxyApplied] == true)
+        #expect(report[.outcome.prefixed(by: "window.")] == "success", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
+        #expect(report[.outcome.prefixed(by: "view.")] == "success", "\(report[.errorMessage.prefixed(by: "view.")] ?? "")")
+        #expect(report[.code.prefixed(by: "view.")] == "view")
+        #expect(report[.proxyQuestions] == [], "nobody asked: the URI's credential answered")
+        let carried = proxy.paths(at: "127.0.0.1:\(report[.idpPort] ?? 0)")
+        #expect(carried.contains("GET /authorize-view"), "\(carried)")
+    }
+
+    /// A squid-like proxy (407 to anything without the right credential), as libsoup meets it with
+    /// user info in the proxy's URI: the load fails ("restarted too many times"). (tinyproxy
+    /// answers that request with its own 400 page, which the view shows as the sign-in page: the
+    /// session then waits for the person, as any page does; the README says so.)
+    @Test("http_proxy with a user name and password, the app's own view left as it is: the view's sign-in ends at once with network, saying what the app can do, the password in no message",
+          arguments: Platform.x11)
+    func credentialInProxyURIViewLeftAsItIs(_ platform: Platform) async throws {
+        let proxy = try BasicAuthProxy(user: "alice-proxy", password: "proxy-secret")
+        defer { proxy.stop() }
+        let report = try await proxyPasswordRun(
+            httpProxy: "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)", ["proxy-secret"], on: platform)
+        #expect(report[.outcome.prefixed(by: "window.")] == "success", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
+        let message = report[.errorMessage.prefixed(by: "view.")] ?? ""
+        #expect(report[.outcome.prefixed(by: "view.")] == "network", "\(message)")
+        #expect(message.contains("useDesktopProxy(in:)"), "\(message)")
+        #expect(!message.contains("proxy-secret") && !message.contains("alice-proxy"), "\(message)")
     }
 }

@@ -7,6 +7,7 @@ protocol ProxyRecording {
 }
 
 extension RecordingProxy: ProxyRecording {}
+extension BasicAuthProxy: ProxyRecording {}
 
 /// `Tests/Fixtures/SocksProxy/socks_recorder.py`: a SOCKS5 proxy on 127.0.0.1 that records every
 /// tunnel it opens and every HTTP request it sees going through one (Debian has no SOCKS server

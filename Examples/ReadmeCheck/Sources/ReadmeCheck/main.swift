@@ -240,6 +240,7 @@ exit(failures.isEmpty ? 0 : 1)
 // README "Your own WebKitWebView" compiles as written.
 @MainActor func callerViewSnippet(authorizationURL: URL, state: String) async throws {
     let view = wvh_web_view(webkit_web_view_new())!        // WebKitWebView *, in your window's layout
+    EmbeddedWebviewProvider.useDesktopProxy(in: WebviewHandle(view))   // the desktop's proxy as the library's window gets it
     let session = WebAuthSession(redirectURI: URL(string: "http://127.0.0.1/callback")!,
                                  parameters: WebviewParameters(customWebview: WebviewHandle(view)))
     let response = try await session.start(authorizationURL: authorizationURL, expectedState: state)

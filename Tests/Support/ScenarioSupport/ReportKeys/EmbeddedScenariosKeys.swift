@@ -198,6 +198,8 @@ extension ReportKey where Value == Bool {
     public static var windowModal: Self { .init("windowModal") }
     public static var windowTransientForParent: Self { .init("windowTransientForParent") }
     public static var windowVisible: Self { .init("windowVisible") }
+    /// What `EmbeddedWebviewProvider.useDesktopProxy(in:)` returned for the app's view (`proxy-password`, `view-desktop-proxy`).
+    public static var desktopProxyApplied: Self { .init("desktopProxyApplied") }
 }
 
 extension ReportKey where Value == [String] {

@@ -1,18 +1,17 @@
-import Foundation
-import ScenarioSupport
+public import Foundation
 
 /// `Tests/Fixtures/Proxy/basic_auth_proxy.py`: a forwarding proxy on 127.0.0.1 that asks for a
 /// Basic user name and password as squid does (407 again to a wrong one, where tinyproxy says
 /// 401), and records each request it forwarded or refused.
-final class BasicAuthProxy: ProxyRecording, Sendable {
-    let port: Int
-    let folder: URL
+public final class BasicAuthProxy: Sendable {
+    public let port: Int
+    public let folder: URL
     private let process: CleanSpawn
 
-    var url: String { "http://127.0.0.1:\(port)" }
+    public var url: String { "http://127.0.0.1:\(port)" }
 
     /// Starts it for `user` and `password`; it is listening once it printed its port.
-    init(user: String, password: String) throws {
+    public init(user: String, password: String) throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("basic-auth-proxy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let process = try CleanSpawn(
@@ -21,18 +20,18 @@ final class BasicAuthProxy: ProxyRecording, Sendable {
         guard let port = String(decoding: process.output!.availableData, as: UTF8.self).split(separator: "\n").first.flatMap({ Int($0) }) else {
             kill(-process.pid, SIGTERM)
             _ = process.waitForExit()
-            throw BrokerDoubleError("basic_auth_proxy.py printed no port")
+            throw CleanSpawn.Failure(description: "basic_auth_proxy.py printed no port")
         }
         (self.port, self.process) = (port, process)
     }
 
     /// Every request, as `METHOD URL with|wrong|without` (forwarded; refused a wrong credential; refused none).
-    var requests: [String] {
+    public var requests: [String] {
         ((try? String(contentsOf: folder.appendingPathComponent("requests.log"), encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
     /// The paths it forwarded to `host:port`, query removed.
-    func paths(at authority: String) -> [String] {
+    public func paths(at authority: String) -> [String] {
         requests.compactMap { line in
             let parts = line.split(separator: " ")
             guard parts.count == 3, parts[2] == "with", let url = URLComponents(string: String(parts[1])),
@@ -42,7 +41,7 @@ final class BasicAuthProxy: ProxyRecording, Sendable {
         }
     }
 
-    func stop() {
+    public func stop() {
         kill(-process.pid, SIGTERM)
         _ = process.waitForExit()
         try? FileManager.default.removeItem(at: folder)
