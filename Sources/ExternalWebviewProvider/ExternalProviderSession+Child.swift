@@ -157,11 +157,16 @@ extension ExternalProviderSession {
     private static let setPipeSize: Int32 = 1031
 
     private func received(_ chunk: [UInt8]) {
+        // Only the new bytes can end a line (what was kept held no newline), so a long line that
+        // comes in many chunks is searched once; the lines read are dropped at once, at the end.
+        var searchFrom = buffer.count
         buffer += chunk
-        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-            let line = buffer[..<newline]
-            defer { if !buffer.isEmpty { buffer.removeSubrange(...newline) } }
-            guard isReading else { return }
+        var start = 0
+        while let newline = buffer[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) {
+            let line = buffer[start..<newline]
+            start = newline + 1
+            searchFrom = start
+            guard isReading else { break }
             guard line.count <= lineLimit else {
                 endWithError(
                     WebAuthError(
@@ -169,7 +174,9 @@ extension ExternalProviderSession {
                 return
             }
             handle(line: line)
+            if buffer.isEmpty { return }  // the session stopped reading, and dropped the rest
         }
+        buffer.removeFirst(start)
         if buffer.count > lineLimit {
             endWithError(
                 WebAuthError(

@@ -39,6 +39,9 @@ Modes:
                      several lines (over the old 4096-byte refusal, within the 64 KiB line)
   stop-reading       handshake and prepared, then never reads its input again (it sleeps, its
                      pipe fills with the host's present line), and ignores SIGTERM
+  pieces             autopilot, but what it says is held until it waits for the host, then
+                     written 5 bytes at a time (each flushed): lines arrive cut in pieces, and
+                     pieces hold the end of one line and the start of the next
 
 --grandchild starts `sleep 300` in the background first (it must die with the session).
 --record FILE appends each host message's type to FILE, one a line (`present` with
@@ -65,7 +68,14 @@ if "--pids" in sys.argv:
         open(os.path.join(directory, str(pid)), "w").close()
 
 
+held = ""
+
+
 def send(message):
+    global held
+    if mode == "pieces":
+        held += json.dumps(message) + "\n"
+        return
     try:
         sys.stdout.write(json.dumps(message) + "\n")
         sys.stdout.flush()
@@ -75,11 +85,26 @@ def send(message):
         os._exit(0)
 
 
+def write_held():
+    """`pieces`: what send() held, 5 bytes a write."""
+    global held
+    try:
+        for start in range(0, len(held), 5):
+            sys.stdout.write(held[start:start + 5])
+            sys.stdout.flush()
+            time.sleep(0.0005)
+    except BrokenPipeError:
+        os._exit(0)
+    held = ""
+
+
 def messages():
+    write_held()
     for line in sys.stdin:
         line = line.strip()
         if line:
             yield json.loads(line)
+        write_held()
 
 
 if mode == "crash-at-start":

@@ -102,7 +102,8 @@ struct ProtocolLimitsTests {
         "A plugin that stops reading its input ends the session with externalProviderProtocol within the input deadline",
         arguments: [1_000_000, 100 * 1024, 10])
     func pluginThatStopsReading(urlLength: Int) async throws {
-        let provider = behaviourProvider("stop-reading", limits: .init(inputReadTimeout: .seconds(2)))
+        let temp = try TemporaryDirectory()
+        let provider = behaviourProvider("stop-reading", pids: temp.url, limits: .init(inputReadTimeout: .seconds(2)))
         let clock = ContinuousClock()
         let started = clock.now
         let (result, events) = await runSession(
@@ -112,6 +113,8 @@ struct ProtocolLimitsTests {
         #expect(result.error?.message.contains("did not read") == true, "\(result.error?.message ?? "")")
         #expect(elapsed < .seconds(30), "it ended at the input deadline, not at the session's timeout (\(elapsed))")
         #expect(events.filter { $0 == "didFail" || $0 == "didComplete" } == ["didFail"])
+        // It ignores SIGTERM and never reads its input's end: ended with SIGKILL after the grace.
+        #expect(await survivors(in: temp.url) == [], "the plugin is killed and reaped")
     }
 
     @Test("A line longer than the documented limit (and than any URL the host sent) still ends the session")

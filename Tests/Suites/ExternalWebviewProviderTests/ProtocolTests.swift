@@ -42,6 +42,13 @@ struct ProtocolTests {
         #expect(await survivors(in: temp.url) == [], "the plugin and its grandchild are killed and reaped")
     }
 
+    @Test("Lines that come in pieces, pieces that end one line and start the next: every message is read, in order")
+    func linesInPieces() async throws {
+        let (result, events) = await runSession(behaviourProvider("pieces"))
+        #expect(try result.get().code == "external")
+        #expect(events == ["didStartLoad", "didFinishLoad", "didComplete"])
+    }
+
     @Test("A plugin's fail message ends the session with its code and words")
     func pluginFails() async throws {
         let (result, events) = await runSession(behaviourProvider("autopilot"), page: "fail")
