@@ -112,4 +112,41 @@ extension GlewlwydSignInTests {
         #expect(gjs["url"] as? String == expected, "\(gjs)")
         #expect((gjs["signals"] as? [String])?.last == "did-complete", "\(gjs)")
     }
+
+    /// Every WvhInteractiveParameters property, the application's construct properties, the error
+    /// domain and a provider's unregistering, from both languages, with nothing signed in: the
+    /// object properties set from objects only the parameters hold (a reference the binding
+    /// frees that it does not own aborts the app under fatal criticals).
+    @Test("Python and GJS, fatal criticals: every parameter set (windows, views and policies the parameters alone hold), collected, read back twice and cleared; the application's properties; the error domain; a provider unregistered both ways")
+    func valuesFromPythonAndGJS() async throws {
+        let parameters: [String: Any] = [
+            "scopes": ["openid", "profile", "offline_access"], "login-hint": "alice@example.com", "prompt": "select_account",
+            "webview-type": 2, "parent-window": "values", "window-title": "Sign in to Values", "window-width": 640,
+            "window-height": 480, "timeout": 42.5, "provider-id": "values-provider",
+        ]
+        let application = [
+            "client-id": "values-client", "authority": "https://login.example.com/tenant", "redirect-uri": "http://127.0.0.1/callback",
+            "token-cache": "memory", "network-proxy": "http://127.0.0.1:3128",
+        ]
+        for (command, view, policy) in [
+            (["/usr/bin/python3", fixture("values.py")], "WebView", "Policy"), (["/usr/bin/gjs", fixture("values.js")], "WebKitWebView", "Gjs_Policy"),
+        ] {
+            let report = try await gobjectApp(command)
+            for key in ["parameters", "parameters-again"] {
+                let read = report[key] as? [String: Any] ?? [:]
+                for (name, value) in parameters {
+                    #expect(read[name].map { "\($0)" } == "\(value)", "\(command[0]) \(key) \(name): \(read)")
+                }
+                #expect(read["ephemeral"] as? Bool == true, "\(command[0]) \(key): \(read)")
+                #expect(read["custom-webview"] as? String == view, "\(command[0]) \(key): \(read)")
+                #expect(read["selection-policy"] as? String == policy, "\(command[0]) \(key): \(read)")
+            }
+            #expect(report["parameters-cleared"] as? [Bool] == [true, true, true, true, true], "\(command[0]): \(report)")
+            #expect(report["application"] as? [String: String] == application, "\(command[0]): \(report)")
+            #expect(report["error-domain"] as? String == "webview-host-error-quark", "\(command[0]): \(report)")
+            #expect(report["registered"] as? Bool == true && report["unregistered"] as? Bool == true, "\(command[0]): \(report)")
+            #expect(report["unregistered-again"] as? Bool == false, "a second unregister finds nothing: \(report)")
+            #expect(report["unregistered-by-method"] as? Bool == true, "\(command[0]): \(report)")
+        }
+    }
 }
