@@ -30,6 +30,6 @@ extension EmbeddedWebviewProvider {
     @MainActor
     @discardableResult
     public static func useDesktopProxy(in view: WebviewHandle) -> Bool {
-        SignInProxy.apply(nil, to: WebKitDifferences.store(of: wvh_web_view(view.address)))
+        SignInProxy.applyDesktop(toViewOf: wvh_web_view(view.address))
     }
 }

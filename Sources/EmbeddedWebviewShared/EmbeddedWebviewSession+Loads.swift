@@ -51,7 +51,8 @@ extension EmbeddedWebviewSession {
         window?.loadEnded()
         if let error, SignInLoadFailure.isOwnCancellation(error, pageCommitted: pageCommitted) { return false }
         if let url = URL(string: uri), request.redirectURI.matches(url) { return true }
-        reporter.fail(certificateLoadFailure(uri: uri, error: error) ?? SignInLoadFailure.network(uri: uri, error: error, inCallerView: window == nil))
+        reporter.fail(certificateLoadFailure(uri: uri, error: error) ?? SignInLoadFailure.network(
+            uri: uri, error: error, inCallerViewOnDefaultProxy: window == nil && !(webView.map(SignInProxy.gaveDesktopProxy(toViewOf:)) ?? false)))
         return true  // no WebKit error page: the window closes, a caller's view keeps what it showed
     }
 }

@@ -32,19 +32,21 @@ enum SignInLoadFailure {
     }
 
     /// `network`: the page at `uri` could not be loaded (`load-failed`).
-    static func network(uri: String, error: GLibError?, inCallerView: Bool = false) -> WebAuthError {
+    /// `inCallerViewOnDefaultProxy`: the page was a caller's view's, whose store the app did not
+    /// give the desktop's proxy (``EmbeddedWebviewProvider/useDesktopProxy(in:)``).
+    static func network(uri: String, error: GLibError?, inCallerViewOnDefaultProxy: Bool = false) -> WebAuthError {
         WebAuthError(
             .network,
             "The sign-in page could not be loaded: \(error?.message ?? "unknown error"). Check the network connection and try again."
-                + desktopProxyHint(inCallerView: inCallerView),
+                + desktopProxyHint(inCallerViewOnDefaultProxy: inCallerViewOnDefaultProxy),
             url: URL(string: uri), underlyingError: error)
     }
 
     /// What the app can do when its own view fails behind a desktop proxy whose URI carries a user
     /// name and password: a view on WebKit's default proxy mode gets that URI as it is, which
     /// libsoup cannot use (it fails at once, "Message was restarted too many times"). "" otherwise.
-    private static func desktopProxyHint(inCallerView: Bool) -> String {
-        guard inCallerView, SignInProxy.desktopProxyMayCarryCredential else { return "" }
+    private static func desktopProxyHint(inCallerViewOnDefaultProxy: Bool) -> String {
+        guard inCallerViewOnDefaultProxy, SignInProxy.desktopProxyMayCarryCredential else { return "" }
         return " The desktop's proxy names a user name and password in its address, which WebKit cannot use as it is: "
             + "the app gives its own view the desktop's proxy without them with EmbeddedWebviewProvider.useDesktopProxy(in:)."
     }

@@ -12,7 +12,8 @@ import WebviewHost
 /// or the desktop's (WebKit's default mode: GIO's default resolver, the ProxyResolver portal in
 /// Flatpak). The library's web contexts are shared by every session, so each session of the
 /// library's window sets its own route on its context, and the end puts the default back. A
-/// caller's view is not touched: its proxy is the app's.
+/// caller's view is not touched (its proxy is the app's) unless the app asks for the desktop's
+/// there (``EmbeddedWebviewProvider/useDesktopProxy(in:)``, ``applyDesktop(toViewOf:)``).
 @MainActor
 enum SignInProxy {
     /// Sets `proxy` (or the desktop's, for `nil`) on `store` (`webkit_website_data_manager_set_network_proxy_settings`
@@ -43,6 +44,23 @@ enum SignInProxy {
         set(WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings, on: store)
         return false
     }
+
+    /// ``EmbeddedWebviewProvider/useDesktopProxy(in:)``: the desktop's proxy on `view`'s store,
+    /// which is remembered as given it (``gaveDesktopProxy(toViewOf:)``).
+    static func applyDesktop(toViewOf view: WebKitDifferences.WebView) -> Bool {
+        let store = WebKitDifferences.store(of: view)
+        storesGivenDesktopProxy.insert(UInt(bitPattern: UnsafeRawPointer(store)))
+        return apply(nil, to: store)
+    }
+
+    /// Whether the app gave `view`'s store the desktop's proxy with ``applyDesktop(toViewOf:)``.
+    static func gaveDesktopProxy(toViewOf view: WebKitDifferences.WebView) -> Bool {
+        storesGivenDesktopProxy.contains(UInt(bitPattern: UnsafeRawPointer(WebKitDifferences.store(of: view))))
+    }
+
+    /// The stores (by address) of the app's views given the desktop's proxy; a store lives as long
+    /// as the app's network session, which apps keep for their run.
+    private static var storesGivenDesktopProxy: Set<UInt> = []
 
     /// Whether the desktop's proxy may carry a user name and password (GNOME's HTTP proxy with
     /// `use-authentication` on, or a proxy variable with '@'), without a lookup.
