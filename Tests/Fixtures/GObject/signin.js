@@ -42,6 +42,32 @@ const parameters = new WebviewHost.InteractiveParameters({
     scopes: SCOPES, webview_type: WebviewHost.WebviewType.EMBEDDED, timeout: 120, window_title: 'Sign in to the GJS app',
 });
 
+/** Every getter of the result and its account, read after the collector ran, against its property. */
+function resultSurface(tokens) {
+    const account = tokens.get_account();
+    System.gc();
+    const pairs = {
+        access_token: [tokens.get_access_token(), tokens.access_token],
+        id_token: [tokens.get_id_token(), tokens.id_token],
+        expires_on: [tokens.get_expires_on(), tokens.expires_on],
+        scopes: [JSON.stringify(tokens.get_scopes()), JSON.stringify(tokens.scopes)],
+        has_refresh_token: [tokens.get_has_refresh_token(), tokens.has_refresh_token],
+        identifier: [account.get_identifier(), account.identifier],
+        username: [account.get_username(), account.username],
+        name: [account.get_name(), account.name],
+        subject: [account.get_subject(), account.subject],
+        issuer: [account.get_issuer(), account.issuer],
+    };
+    System.gc();
+    return {
+        differing: Object.keys(pairs).filter(name => pairs[name][0] !== pairs[name][1]),
+        empty: Object.keys(pairs).filter(name => [null, '', '[]'].includes(pairs[name][0])),
+        idTokenParts: (tokens.get_id_token() ?? '').split('.').length,
+        expiresInFuture: tokens.get_expires_on() > Date.now() / 1000,
+        issuer: account.get_issuer(),
+    };
+}
+
 async function main() {
     try {
         const tokens = await app.acquire_token_async(parameters, null);
@@ -50,6 +76,7 @@ async function main() {
         report.subject = tokens.account.subject;
         report.scopes = tokens.scopes;
         report.hasRefreshToken = tokens.has_refresh_token;
+        report.resultSurface = resultSurface(tokens);
         const renewed = await app.acquire_token_silent_async(tokens.account, SCOPES, true, null);
         report.silentDiffers = renewed.access_token !== tokens.access_token;
     } catch (error) {

@@ -10,9 +10,11 @@
                        page has loaded
     MODE bad-authority an http authority on another host: the GLib.Error, its domain and code
 """
+import gc
 import json
 import os
 import sys
+import time
 
 import gi
 
@@ -124,6 +126,32 @@ def silent_done(app, result, _data):
     finish()
 
 
+def result_surface(tokens):
+    """Every getter of the result and its account, read after the collector ran, against its property."""
+    account = tokens.get_account()
+    gc.collect()
+    pairs = {
+        "access_token": (tokens.get_access_token(), tokens.props.access_token),
+        "id_token": (tokens.get_id_token(), tokens.props.id_token),
+        "expires_on": (tokens.get_expires_on(), tokens.props.expires_on),
+        "scopes": (list(tokens.get_scopes()), list(tokens.props.scopes)),
+        "has_refresh_token": (tokens.get_has_refresh_token(), tokens.props.has_refresh_token),
+        "identifier": (account.get_identifier(), account.props.identifier),
+        "username": (account.get_username(), account.props.username),
+        "name": (account.get_name(), account.props.name),
+        "subject": (account.get_subject(), account.props.subject),
+        "issuer": (account.get_issuer(), account.props.issuer),
+    }
+    gc.collect()
+    return {
+        "differing": [name for name, (getter, prop) in pairs.items() if getter != prop],
+        "empty": [name for name, (getter, _) in pairs.items() if getter in (None, "", [])],
+        "idTokenParts": len((tokens.get_id_token() or "").split(".")),
+        "expiresInFuture": tokens.get_expires_on() > time.time(),
+        "issuer": account.get_issuer(),
+    }
+
+
 def done(app, result, _data):
     try:
         tokens = app.acquire_token_finish(result)
@@ -141,6 +169,7 @@ def done(app, result, _data):
     report["scopes"] = list(tokens.props.scopes)
     report["hasRefreshToken"] = tokens.props.has_refresh_token
     report["viewURIAfter"] = app_view.get_uri() if app_view is not None else None
+    report["resultSurface"] = result_surface(tokens)
     app.acquire_token_silent_async(tokens.props.account, SCOPES, True, None, silent_done, None)
 
 

@@ -43,6 +43,18 @@ extension GlewlwydSignInTests {
 
     func fixture(_ name: String) -> String { Checkout.fixture("GObject").appendingPathComponent(name).path }
 
+    /// signin.py's and signin.js's `resultSurface`: every getter of the result and its account,
+    /// read after the collector ran, equal to its property and filled in; the ID token a JWT; the
+    /// expiry ahead; the issuer the server's.
+    func expectResultSurface(_ report: [String: Any], sourceLocation: SourceLocation = #_sourceLocation) {
+        let surface = report["resultSurface"] as? [String: Any] ?? [:]
+        #expect(surface["differing"] as? [String] == [], "each getter is its property: \(surface)", sourceLocation: sourceLocation)
+        #expect(surface["empty"] as? [String] == [], "each is filled in: \(surface)", sourceLocation: sourceLocation)
+        #expect(surface["idTokenParts"] as? Int == 3, "\(surface)", sourceLocation: sourceLocation)
+        #expect(surface["expiresInFuture"] as? Bool == true, "\(surface)", sourceLocation: sourceLocation)
+        #expect(surface["issuer"] as? String == server.issuer.absoluteString, "\(surface)", sourceLocation: sourceLocation)
+    }
+
     /// Runs `command` (an app) on a desktop and an X server of its own (an app's accessibility
     /// bus, announced on the X display, must not outlive its desktop for the next one), with the
     /// installed layer's typelibs on GI_TYPELIB_PATH (the typelibs name the library by its
@@ -142,6 +154,7 @@ extension GlewlwydSignInTests {
         let signals = report["signals"] as? [String] ?? []
         #expect(signals.first == "did-start-load" && signals.last == "did-complete", "\(signals)")
         #expect(report["silentDiffers"] as? Bool == true)
+        expectResultSurface(report)
     }
 
     @Test("Python: the app's own WebKit2.WebView passed in, the signals in order, verified tokens, then a silent renewal")
@@ -161,6 +174,7 @@ extension GlewlwydSignInTests {
         let silent = try #require(report["silent"] as? [String: Any], "\(report)")
         #expect(silent["differs"] as? Bool == true, "forced renewal: a new access token")
         #expect(silent["subject"] as? String == report["subject"] as? String)
+        expectResultSurface(report)
     }
 
     @Test("Python: a provider written in Python, registered through introspection, is chosen by the policy and signs in")
