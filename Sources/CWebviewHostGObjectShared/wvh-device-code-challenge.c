@@ -164,6 +164,19 @@ wvh_device_code_challenge_get_expires_on (WvhDeviceCodeChallenge *self)
 }
 
 /**
+ * wvh_device_code_challenge_get_message:
+ * @self: a #WvhDeviceCodeChallenge
+ *
+ * Returns: (transfer none) (nullable): the provider's own sentence, or %NULL when it sent none.
+ */
+const char *
+wvh_device_code_challenge_get_message (WvhDeviceCodeChallenge *self)
+{
+  g_return_val_if_fail (WVH_IS_DEVICE_CODE_CHALLENGE (self), NULL);
+  return self->message;
+}
+
+/**
  * wvh_device_code_challenge_get_instructions:
  * @self: a #WvhDeviceCodeChallenge
  *

@@ -155,6 +155,7 @@ const char *wvh_device_code_challenge_get_user_code (WvhDeviceCodeChallenge *sel
 const char *wvh_device_code_challenge_get_verification_uri (WvhDeviceCodeChallenge *self);
 const char *wvh_device_code_challenge_get_verification_uri_complete (WvhDeviceCodeChallenge *self);
 gint64 wvh_device_code_challenge_get_expires_on (WvhDeviceCodeChallenge *self);
+const char *wvh_device_code_challenge_get_message (WvhDeviceCodeChallenge *self);
 const char *wvh_device_code_challenge_get_instructions (WvhDeviceCodeChallenge *self);
 
 /* How an interactive sign-in is shown */

@@ -4,7 +4,8 @@ G_DEBUG=fatal-criticals: every property of WvhInteractiveParameters set (the obj
 objects of its own: a Gtk.Window, a WebKit2.WebView, a Python WvhSelectionPolicy), dropped from
 Python's side and collected, read back twice; an application's construct properties read back; the
 error domain; a Python provider registered and unregistered both ways. Prints what it read as
-JSON; a wrong annotation (a reference the binding frees that it does not own) aborts it.
+JSON; a wrong annotation (a reference the binding frees that it does not own) aborts it. Also
+lists the read-only values' properties that have no getter.
 """
 import gc
 import json
@@ -92,6 +93,15 @@ report["application"] = {name: app.get_property(name)
                          for name in ("client-id", "authority", "redirect-uri", "token-cache", "network-proxy")}
 
 report["error-domain"] = GLib.quark_to_string(WebviewHost.error_quark())
+
+# The values the library hands out (read-only objects): each property has its getter, as C and
+# Vala apps read them.
+report["properties-without-getter"] = [
+    f"{cls.__name__}:{spec.name}"
+    for cls in (WebviewHost.Account, WebviewHost.AuthenticationResult, WebviewHost.DeviceCodeChallenge,
+                WebviewHost.ProviderInfo, WebviewHost.ProviderSession)
+    for spec in GObject.list_properties(cls)
+    if not hasattr(cls, "get_" + spec.name.replace("-", "_"))]
 
 provider = Provider()
 KIND = WebviewHost.ProviderKind.SYSTEM_BROWSER

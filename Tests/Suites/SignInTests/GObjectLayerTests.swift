@@ -144,6 +144,27 @@ extension GlewlwydSignInTests {
         #expect(report["hasRefreshToken"] as? Bool == true)
     }
 
+    @Test("Python and GJS, fatal criticals: a sign-in on another device, the code shown by the app, the challenge kept past its signal and read again after the sign-in")
+    func deviceCodeFromPythonAndGJS() async throws {
+        let approve = ["python3", GlewlwydServer.scriptsDirectory.appendingPathComponent("approve_device.py").path, server.baseURL,
+                       server.username, server.password]
+        for interpreter in ["/usr/bin/python3", "/usr/bin/gjs"] {
+            let script = fixture(interpreter.hasSuffix("gjs") ? "devicecode.js" : "devicecode.py")
+            let report = try await gobjectApp([interpreter, script, server.deviceClientID, server.issuer.absoluteString] + approve)
+            #expect(report["outcome"] as? String == "success", "\(interpreter): \(report)")
+            #expect(report["username"] as? String == server.userEmail, "\(interpreter): \(report)")
+            #expect(report["hasRefreshToken"] as? Bool == true, "\(interpreter): \(report)")
+            for key in ["challenge", "challengeAfter"] {
+                let challenge = report[key] as? [String: Any] ?? [:]
+                #expect(challenge["differing"] as? [String] == [], "\(interpreter) \(key): each getter is its property: \(challenge)")
+                #expect((challenge["userCode"] as? String)?.isEmpty == false, "\(interpreter) \(key): \(challenge)")
+                #expect((challenge["verificationUri"] as? String)?.hasPrefix(server.baseURL) == true, "\(interpreter) \(key): \(challenge)")
+                #expect(challenge["expiresInFuture"] as? Bool == true, "\(interpreter) \(key): \(challenge)")
+                #expect(challenge["instructionsMentionCode"] as? Bool == true, "\(interpreter) \(key): \(challenge)")
+            }
+        }
+    }
+
     @Test("GJS, GTK 4: the library's window, the async calls promisified: verified tokens, then a silent renewal")
     func gjsSignsInInTheLibrarysWindow() async throws {
         let report = try await gobjectApp(["/usr/bin/gjs", fixture("signin.js")] + credentials)
