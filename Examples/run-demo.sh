@@ -33,8 +33,8 @@ The demo's OpenID Connect server (Glewlwyd) is running while the demo runs:
   authority (issuer)   $ISSUER
   client ID            $CLIENT_ID (public, PKCE; also $CLIENT_ID_ES256 for ES256 ID tokens)
   redirect URIs        http://127.0.0.1/callback with any port is NOT registered: the server matches exactly.
-                       Person's browser (loopback):  http://127.0.0.1:53682/callback, http://127.0.0.1:53683/callback, http://[::1]:53684/callback
-                       Embedded view (exact):        http://127.0.0.1:53685/embedded-callback
+                       Person's browser (loopback):  http://127.0.0.1:23682/callback, http://127.0.0.1:23683/callback, http://[::1]:23684/callback
+                       Embedded view (exact):        http://127.0.0.1:23685/embedded-callback
                        Custom scheme:                com.example.webviewhost:/oauth2redirect
   person               $USERNAME / $PASSWORD ($USER_EMAIL)
   scopes               openid profile email offline_access

@@ -77,10 +77,10 @@ final class DemoWindow {
         }
 
         let buttons: [(String, @MainActor (DemoWindow) -> Void)] = [
-            ("Sign in with your browser", { $0.signIn(WebviewParameters(webviewType: .authenticationSession), redirect: "http://127.0.0.1:53682/callback") }),
-            ("Sign in in a window", { $0.signIn(WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(wvh_window($0.window))), redirect: "http://127.0.0.1:53685/embedded-callback") }),
+            ("Sign in with your browser", { $0.signIn(WebviewParameters(webviewType: .authenticationSession), redirect: "http://127.0.0.1:23682/callback") }),
+            ("Sign in in a window", { $0.signIn(WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(wvh_window($0.window))), redirect: "http://127.0.0.1:23685/embedded-callback") }),
             ("Sign in in this window", { demo in
-                demo.signIn(WebviewParameters(customWebview: WebviewHandle(wvh_web_view(demo.ownWebview))), redirect: "http://127.0.0.1:53685/embedded-callback")
+                demo.signIn(WebviewParameters(customWebview: WebviewHandle(wvh_web_view(demo.ownWebview))), redirect: "http://127.0.0.1:23685/embedded-callback")
             }),
             ("Renew silently", { $0.renew() }),
             ("Cancel", { $0.application?.cancelCurrentInteractiveSession() }),
@@ -110,7 +110,7 @@ final class DemoWindow {
             nil)
         observeSignIns()
         do {
-            application = try PublicClientApplication(configuration: configuration(redirect: "http://127.0.0.1:53682/callback"))
+            application = try PublicClientApplication(configuration: configuration(redirect: "http://127.0.0.1:23682/callback"))
         } catch {
             setStatus("Configuration error: \(error.message)")
         }
@@ -205,9 +205,9 @@ WebviewProviderRegistry.registerBuiltInProviders()
 let demo = DemoWindow()
 // `--start=browser|window|here` begins a sign-in at launch (used by run-demo.sh without a display).
 switch CommandLine.arguments.first(where: { $0.hasPrefix("--start=") })?.dropFirst("--start=".count) {
-case "browser": demo.signIn(WebviewParameters(webviewType: .authenticationSession), redirect: "http://127.0.0.1:53682/callback")
-case "window": demo.signIn(WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(wvh_window(demo.window))), redirect: "http://127.0.0.1:53685/embedded-callback")
-case "here": demo.signIn(WebviewParameters(customWebview: WebviewHandle(wvh_web_view(demo.ownWebview))), redirect: "http://127.0.0.1:53685/embedded-callback")
+case "browser": demo.signIn(WebviewParameters(webviewType: .authenticationSession), redirect: "http://127.0.0.1:23682/callback")
+case "window": demo.signIn(WebviewParameters(webviewType: .embedded, parentWindow: WindowHandle(wvh_window(demo.window))), redirect: "http://127.0.0.1:23685/embedded-callback")
+case "here": demo.signIn(WebviewParameters(customWebview: WebviewHandle(wvh_web_view(demo.ownWebview))), redirect: "http://127.0.0.1:23685/embedded-callback")
 default: break
 }
 gtk_main()

@@ -137,7 +137,7 @@ final class DemoWindow {
             nil)
         observeNotifications()
         do {
-            application = try PublicClientApplication(configuration: configuration(redirect: "http://127.0.0.1:53682/callback"))
+            application = try PublicClientApplication(configuration: configuration(redirect: "http://127.0.0.1:23682/callback"))
         } catch {
             setStatus("Configuration error: \(error.message)")
         }
@@ -179,7 +179,7 @@ final class DemoWindow {
     }
 
     func redirect(for place: SignInPlace) -> String {
-        place == .browser ? "http://127.0.0.1:53682/callback" : "http://127.0.0.1:53685/embedded-callback"
+        place == .browser ? "http://127.0.0.1:23682/callback" : "http://127.0.0.1:23685/embedded-callback"
     }
 
     func signIn(_ place: SignInPlace) {

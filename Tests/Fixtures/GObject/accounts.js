@@ -31,7 +31,7 @@ const loop = GLib.MainLoop.new(null, false);
 const report = { mode, listings: [] };
 
 const app = new WebviewHost.PublicClientApplication({
-    client_id: clientId, authority: issuer, redirect_uri: 'http://127.0.0.1:53685/embedded-callback', token_cache: `file:${cache}`,
+    client_id: clientId, authority: issuer, redirect_uri: 'http://127.0.0.1:23685/embedded-callback', token_cache: `file:${cache}`,
 });
 app.init(null);
 app.connect('did-finish-load', (_app, _url, view) => {

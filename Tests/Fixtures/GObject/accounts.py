@@ -26,7 +26,7 @@ gi.require_version("WebviewHost", "3.0")
 from gi.repository import Gio, GLib, Gtk, WebviewHost  # noqa: E402
 
 mode, cache, client_id, issuer, username, password = sys.argv[1:7]
-REDIRECT = "http://127.0.0.1:53685/embedded-callback"
+REDIRECT = "http://127.0.0.1:23685/embedded-callback"
 SCOPES = ["openid", "profile", "email", "offline_access"]
 report = {"mode": mode}
 loop = GLib.MainLoop()

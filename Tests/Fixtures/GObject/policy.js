@@ -35,7 +35,7 @@ const EmbeddedFirst = GObject.registerClass({ Implements: [WebviewHost.Selection
     });
 
 const app = new WebviewHost.PublicClientApplication({
-    client_id: clientId, authority: issuer, redirect_uri: 'http://127.0.0.1:53685/embedded-callback', token_cache: 'memory',
+    client_id: clientId, authority: issuer, redirect_uri: 'http://127.0.0.1:23685/embedded-callback', token_cache: 'memory',
 });
 app.init(null);
 app.connect('did-finish-load', (_app, url, view) => {

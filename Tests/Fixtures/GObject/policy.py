@@ -34,7 +34,7 @@ from scripted_browser import ScriptedBrowser  # noqa: E402
 
 mode, client_id, issuer, username, password = sys.argv[1:6]
 HERE = os.path.dirname(os.path.abspath(__file__))
-REDIRECT = "http://127.0.0.1:53685/embedded-callback"
+REDIRECT = "http://127.0.0.1:23685/embedded-callback"
 SCOPES = ["openid", "profile", "email", "offline_access"]
 report = {"mode": mode, "providerCalls": [], "unexpectedPages": []}
 loop = GLib.MainLoop()

@@ -34,7 +34,7 @@ browser = AskedBrowser(report, username, password)
 browser.register("python-browser", "A browser written in Python", WebviewHost.ProviderKind.SYSTEM_BROWSER, 1000, False)
 
 app = WebviewHost.PublicClientApplication(client_id=client_id, authority=issuer,
-                                          redirect_uri="http://127.0.0.1:53685/embedded-callback", token_cache="memory")
+                                          redirect_uri="http://127.0.0.1:23685/embedded-callback", token_cache="memory")
 app.init(None)
 for name in ("did-start-load", "did-finish-load", "did-complete"):
     app.connect(name, lambda _app, url, view, name=name: report["signals"].append(name))

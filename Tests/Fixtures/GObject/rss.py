@@ -18,7 +18,7 @@ count, issuer = int(sys.argv[1]), sys.argv[2]
 loop = GLib.MainLoop()
 report = {}
 app = WebviewHost.PublicClientApplication(client_id="entra-app", authority=issuer,
-                                          redirect_uri="http://127.0.0.1:53685/embedded-callback", token_cache="memory")
+                                          redirect_uri="http://127.0.0.1:23685/embedded-callback", token_cache="memory")
 app.init(None)
 
 

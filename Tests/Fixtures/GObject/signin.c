@@ -63,7 +63,7 @@ accounts_done (GObject *source, GAsyncResult *result, gpointer data)
   wvh_public_client_application_acquire_token_async ((WvhPublicClientApplication *) accounts, NULL, NULL, NULL, NULL);
   g_assert_null (wvh_account_get_username (NULL));
   wvh_public_client_application_acquire_token_silent_async (WVH_PUBLIC_CLIENT_APPLICATION (source), NULL, NULL, FALSE, NULL, NULL, NULL);
-  g_assert_null (wvh_web_auth_session_new (NULL, "http://127.0.0.1:53687/callback", NULL));
+  g_assert_null (wvh_web_auth_session_new (NULL, "http://127.0.0.1:23687/callback", NULL));
   wvh_web_auth_session_start_async ((WvhWebAuthSession *) accounts, NULL, NULL, NULL);
   g_assert_null (wvh_web_auth_session_start_finish (NULL, NULL, NULL));
   g_assert_null (wvh_selection_policy_select_provider ((WvhSelectionPolicy *) source, NULL, NULL, NULL));
@@ -153,7 +153,7 @@ main (int argc, char **argv)
 
   GError *error = NULL;
   WvhPublicClientApplication *app = g_initable_new (WVH_TYPE_PUBLIC_CLIENT_APPLICATION, NULL, &error, "client-id", argv[1],
-                                                    "authority", argv[2], "redirect-uri", "http://127.0.0.1:53685/embedded-callback",
+                                                    "authority", argv[2], "redirect-uri", "http://127.0.0.1:23685/embedded-callback",
                                                     "token-cache", "memory", NULL);
   if (app == NULL) {
     fail ("new", error);

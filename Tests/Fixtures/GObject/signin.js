@@ -25,7 +25,7 @@ const loop = GLib.MainLoop.new(null, false);
 const report = { signals: [] };
 
 const app = new WebviewHost.PublicClientApplication({
-    client_id: clientId, authority: issuer, redirect_uri: 'http://127.0.0.1:53685/embedded-callback', token_cache: 'memory',
+    client_id: clientId, authority: issuer, redirect_uri: 'http://127.0.0.1:23685/embedded-callback', token_cache: 'memory',
 });
 app.init(null);
 app.connect('did-start-load', () => report.signals.push('did-start-load'));

@@ -24,7 +24,7 @@ gi.require_version("WebviewHost", "3.0")
 from gi.repository import Gio, GLib, Gtk, WebKit2, WebviewHost  # noqa: E402
 
 mode, client_id, issuer, username, password = sys.argv[1:6]
-REDIRECT = "http://127.0.0.1:53685/embedded-callback"
+REDIRECT = "http://127.0.0.1:23685/embedded-callback"
 SCOPES = ["openid", "profile", "email", "offline_access"]
 report = {"mode": mode, "signals": []}
 loop = GLib.MainLoop()

@@ -12,7 +12,7 @@ const { Gio, GLib, Gtk, Soup, WebviewHost } = imports.gi;
 
 Gio._promisify(WebviewHost.WebAuthSession.prototype, 'start_async', 'start_finish');
 
-const REDIRECT = 'http://127.0.0.1:53686/session-callback';
+const REDIRECT = 'http://127.0.0.1:23686/session-callback';
 const CALLBACK = ARGV[0] === 'denied'
     ? `${REDIRECT}?error=access_denied&error_description=Not+this+time&state=the-state`
     : `${REDIRECT}?code=the-code&state=the-state`;

@@ -26,7 +26,7 @@ gi.require_version("WebviewHost", "3.0")
 from gi.repository import Gio, GLib, Gtk, WebviewHost  # noqa: E402
 
 mode = sys.argv[1]
-REDIRECT = "http://127.0.0.1:53686/session-callback"
+REDIRECT = "http://127.0.0.1:23686/session-callback"
 CALLBACK = REDIRECT + ("?error=access_denied&error_description=Not+this+time&state=the-state" if mode == "denied"
                        else "?code=the-code&state=the-state")
 report = {"mode": mode, "signals": [], "views": []}

@@ -26,17 +26,19 @@ TEST_NAME="Alice Example"
 TEST_EMAIL="alice@example.com"
 ADMIN_USER="admin"
 ADMIN_PASSWORD="password"   # Glewlwyd's default admin (created by the schema), loopback only
+# Ports below Linux's ephemeral range (32768-60999): a listener on a port within it can find the
+# port taken by any outgoing connection of the machine (a full run saw "port 53682 already in use").
 REDIRECT_URIS=(
-  "http://127.0.0.1:53682/callback"
-  "http://127.0.0.1:53683/callback"
-  "http://[::1]:53684/callback"
-  "http://127.0.0.1:53685/embedded-callback"
+  "http://127.0.0.1:23682/callback"
+  "http://127.0.0.1:23683/callback"
+  "http://[::1]:23684/callback"
+  "http://127.0.0.1:23685/embedded-callback"
   "com.example.webviewhost:/oauth2redirect"
 )
 # RP-initiated logout: allowed post_logout_redirect_uri values (exact match), on every client.
 POST_LOGOUT_REDIRECT_URIS=(
-  "http://127.0.0.1:53682/logged-out"
-  "http://127.0.0.1:53685/embedded-logged-out"
+  "http://127.0.0.1:23682/logged-out"
+  "http://127.0.0.1:23685/embedded-logged-out"
   "com.example.webviewhost:/logout"
 )
 # OIDC session id cookie of the plugin (sid claim); only used with session management.

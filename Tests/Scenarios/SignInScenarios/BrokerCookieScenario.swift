@@ -20,7 +20,7 @@ func brokerCookieSignIn(_ arguments: [String]) async -> ScenarioReport {
     do throws(WebAuthError) {
         var configuration = PublicClientApplicationConfiguration(
             clientID: arguments.first ?? "entra-app", authority: issuer,
-            redirectURI: URL(string: "http://127.0.0.1:53685/embedded-callback")!, tokenCacheStorage: InMemoryTokenCacheStorage())
+            redirectURI: URL(string: "http://127.0.0.1:23685/embedded-callback")!, tokenCacheStorage: InMemoryTokenCacheStorage())
         configuration.usesBrokerSignInCookies = !arguments.contains("off")
         let app = try PublicClientApplication(configuration: configuration)
         let result = try await app.acquireToken(with: InteractiveTokenParameters(

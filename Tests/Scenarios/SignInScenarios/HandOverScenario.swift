@@ -27,9 +27,9 @@ final class HandOverScenario {
     let clientID: String
     let trigger: Trigger
     let replay: Bool
-    let embeddedRedirect = URL(string: "http://127.0.0.1:53685/embedded-callback")!
+    let embeddedRedirect = URL(string: "http://127.0.0.1:23685/embedded-callback")!
     /// The browser's redirect in the `app` case (the `refusal` case uses the session's own).
-    let browserRedirect = URL(string: "http://127.0.0.1:53683/callback")!
+    let browserRedirect = URL(string: "http://127.0.0.1:23683/callback")!
 
     private var events: [String] = []
     private var providerKinds: [String] = []

@@ -49,7 +49,7 @@ func proxyScenario(where mode: String, clientID: String, deviceClientID: String)
         // SIGNIN_NETWORK_PROXY: the app's proxy, on both configurations.
         let appProxy = try environment["SIGNIN_NETWORK_PROXY"].map { address throws(WebAuthError) in try NetworkProxy(address) }
         var configuration = PublicClientApplicationConfiguration(
-            clientID: clientID, authority: issuer, redirectURI: URL(string: "http://127.0.0.1:53685/embedded-callback")!,
+            clientID: clientID, authority: issuer, redirectURI: URL(string: "http://127.0.0.1:23685/embedded-callback")!,
             tokenCacheStorage: InMemoryTokenCacheStorage())
         configuration.networkProxy = appProxy
         let app = try PublicClientApplication(configuration: configuration)
@@ -61,7 +61,7 @@ func proxyScenario(where mode: String, clientID: String, deviceClientID: String)
         step = "sign-out"
         let signedOut = try await app.signOut(first.account, with: SignOutParameters(
             reach: .identityProvider, webviewParameters: webview,
-            postLogoutRedirectURI: URL(string: "http://127.0.0.1:53685/embedded-logged-out")!))
+            postLogoutRedirectURI: URL(string: "http://127.0.0.1:23685/embedded-logged-out")!))
         switch signedOut.identityProvider {
         case .signedOut: facts[.signOutOutcome] = "signedOut"
         case .notAsked: facts[.signOutOutcome] = "notAsked"

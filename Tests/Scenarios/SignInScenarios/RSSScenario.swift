@@ -13,7 +13,7 @@ func rssSignIns(_ arguments: [String]) async -> ScenarioReport {
     var facts = ScenarioReport()
     do throws(WebAuthError) {
         let app = try PublicClientApplication(configuration: .init(
-            clientID: "entra-app", authority: issuer, redirectURI: URL(string: "http://127.0.0.1:53685/embedded-callback")!,
+            clientID: "entra-app", authority: issuer, redirectURI: URL(string: "http://127.0.0.1:23685/embedded-callback")!,
             tokenCacheStorage: InMemoryTokenCacheStorage()))
         for index in 1...count {
             _ = try await app.acquireToken(with: InteractiveTokenParameters(

@@ -13,8 +13,8 @@ import WebviewHost
 func signOutScenario(where mode: String, reach: String, clientID: String, variant: String) async -> ScenarioReport {
     var facts = ScenarioReport()
     let browser = mode == "browser"
-    let redirect = browser ? "http://127.0.0.1:53682/callback" : "http://127.0.0.1:53685/embedded-callback"
-    let postLogout = URL(string: browser ? "http://127.0.0.1:53682/logged-out" : "http://127.0.0.1:53685/embedded-logged-out")!
+    let redirect = browser ? "http://127.0.0.1:23682/callback" : "http://127.0.0.1:23685/embedded-callback"
+    let postLogout = URL(string: browser ? "http://127.0.0.1:23682/logged-out" : "http://127.0.0.1:23685/embedded-logged-out")!
     var webview: WebviewParameters
     switch mode {
     case "view":

@@ -13,7 +13,7 @@ func twoAccountsScenario(clientID: String, cacheFile: String) async -> ScenarioR
     let webview = WebviewParameters(webviewType: .embedded, timeout: .seconds(60))
     do throws(WebAuthError) {
         let app = try PublicClientApplication(configuration: .init(
-            clientID: clientID, authority: issuer, redirectURI: URL(string: "http://127.0.0.1:53685/embedded-callback")!,
+            clientID: clientID, authority: issuer, redirectURI: URL(string: "http://127.0.0.1:23685/embedded-callback")!,
             tokenCacheStorage: FileTokenCacheStorage(fileURL: URL(fileURLWithPath: cacheFile))))
 
         let aliceDriver = PageDriver(script: autopilotScript(username: "alice", passwords: ["alice-password"]))

@@ -22,7 +22,7 @@ ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check(nil, 
         let passwords = arguments.dropFirst().first.map { $0.split(separator: ",").map(String.init) } ?? ["alice-password"]
         let driver = PageDriver(script: autopilotScript(username: "alice", passwords: passwords))
         return await signIn(
-            clientID: arguments.first ?? "webviewhost-tests", redirect: "http://127.0.0.1:53685/embedded-callback",
+            clientID: arguments.first ?? "webviewhost-tests", redirect: "http://127.0.0.1:23685/embedded-callback",
             webview: WebviewParameters(webviewType: .embedded, timeout: .seconds(60)), driver: driver)
     }
     case .embeddedCustomView: { arguments in
@@ -33,7 +33,7 @@ ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check(nil, 
         gtk_widget_show_all(window)
         let driver = PageDriver(script: autopilotScript(username: "alice", passwords: ["alice-password"]))
         var report = await signIn(
-            clientID: arguments.first ?? "webviewhost-tests", redirect: "http://127.0.0.1:53685/embedded-callback",
+            clientID: arguments.first ?? "webviewhost-tests", redirect: "http://127.0.0.1:23685/embedded-callback",
             webview: WebviewParameters(customWebview: WebviewHandle(address: view), timeout: .seconds(60)), driver: driver)
         report[.viewStillInWindow] = gtk_widget_get_parent(view) == UnsafeMutablePointer<GtkWidget>(OpaquePointer(window))
         return report
@@ -51,7 +51,7 @@ ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check(nil, 
             parameters.parentWindow = WindowHandle(address: window)
         }
         return await signIn(
-            clientID: arguments.first ?? "webviewhost-tests", redirect: "http://127.0.0.1:53682/callback",
+            clientID: arguments.first ?? "webviewhost-tests", redirect: "http://127.0.0.1:23682/callback",
             webview: parameters, driver: driver, silentAfterwards: true)
     }
     // Registering a custom scheme (arguments: the scheme, the application id): where the

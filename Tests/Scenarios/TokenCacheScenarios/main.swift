@@ -157,7 +157,7 @@ func signInThroughScriptedBrowser() async throws(WebAuthError) -> Authentication
     let person = ScriptedBrowserProvider.Credentials(username: environment["USERNAME"] ?? "alice", password: environment["PASSWORD"] ?? "")
     let provider = ScriptedBrowserProvider(
         script: URL(fileURLWithPath: environment["BROWSER_SCRIPT"] ?? "browser_signin.py"), behavior: .signIn([person]),
-        loopbackPort: 53682, requestTimeout: 30, timeout: .seconds(90))
+        loopbackPort: 23682, requestTimeout: 30, timeout: .seconds(90))
     WebviewProviderRegistry.register(provider)
     return try await application.acquireToken(with: .init(scopes: [], webviewParameters: .init(webviewType: .provider(provider.id))))
 }

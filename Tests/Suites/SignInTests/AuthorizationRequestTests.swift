@@ -6,7 +6,7 @@ import WebviewHost
 
 @Suite struct AuthorizationRequestTests {
     let endpoint = URL(string: "https://login.example.com/oauth2/auth")!
-    let prepared = URL(string: "http://127.0.0.1:53682/callback")!
+    let prepared = URL(string: "http://127.0.0.1:23682/callback")!
 
     func query(_ url: URL) throws -> [(String, String)] {
         let items = try #require(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems)
@@ -25,7 +25,7 @@ import WebviewHost
         let values = Dictionary(uniqueKeysWithValues: items)
         #expect(values["response_type"] == "code")
         #expect(values["client_id"] == "my app")
-        #expect(values["redirect_uri"] == "http://127.0.0.1:53682/callback")
+        #expect(values["redirect_uri"] == "http://127.0.0.1:23682/callback")
         #expect(values["scope"] == "openid profile api.read")
         #expect(values["state"] == request.state)
         #expect(values["nonce"] == request.nonce)

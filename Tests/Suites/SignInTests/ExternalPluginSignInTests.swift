@@ -38,7 +38,7 @@ extension GlewlwydSignInTests {
         ).write(to: providers.appendingPathComponent("terminal-prompt-sh.provider"), atomically: true, encoding: .utf8)
 
         let app = try PublicClientApplication(configuration: .init(
-            clientID: server.clientID, authority: server.issuer, redirectURI: URL(string: "http://127.0.0.1:53682/callback")!,
+            clientID: server.clientID, authority: server.issuer, redirectURI: URL(string: "http://127.0.0.1:23682/callback")!,
             defaultScopes: ["openid", "profile", "email", "offline_access"], networkTimeout: 15,
             tokenCacheStorage: InMemoryTokenCacheStorage()))
         let (username, password) = (server.username, server.password)

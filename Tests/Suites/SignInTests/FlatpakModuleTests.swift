@@ -73,7 +73,7 @@ extension GlewlwydSignInTests {
                 const report = {};
                 try {
                     new WebviewHost.PublicClientApplication({ client_id: ARGV[0], authority: 'http://idp.example.com/oidc',
-                        redirect_uri: 'http://127.0.0.1:53685/embedded-callback', token_cache: 'memory' }).init(null);
+                        redirect_uri: 'http://127.0.0.1:23685/embedded-callback', token_cache: 'memory' }).init(null);
                     report.outcome = 'made';
                 } catch (error) {
                     report.outcome = 'error';

@@ -101,7 +101,7 @@ extension GlewlwydSignInTests {
 
     @Test("Python and GJS: the lower level returns the URL an error redirect (error=access_denied) reached, with did-complete, not an error")
     func webAuthSessionReturnsAnErrorRedirect() async throws {
-        let expected = "http://127.0.0.1:53686/session-callback?error=access_denied&error_description=Not+this+time&state=the-state"
+        let expected = "http://127.0.0.1:23686/session-callback?error=access_denied&error_description=Not+this+time&state=the-state"
         let python = try await gobjectApp(["/usr/bin/python3", fixture("websession.py"), "denied"])
         #expect(python["outcome"] as? String == "success", "\(python)")
         #expect(python["url"] as? String == expected, "\(python)")

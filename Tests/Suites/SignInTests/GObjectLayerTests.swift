@@ -230,7 +230,7 @@ extension GlewlwydSignInTests {
     func pythonWebAuthSessionCompletes() async throws {
         let report = try await gobjectApp(["/usr/bin/python3", fixture("websession.py"), "complete"])
         #expect(report["outcome"] as? String == "success", "\(report)")
-        let expected = "http://127.0.0.1:53686/session-callback?code=the-code&state=the-state"
+        let expected = "http://127.0.0.1:23686/session-callback?code=the-code&state=the-state"
         #expect(report["url"] as? String == expected, "\(report)")
         let signals = report["signals"] as? [String] ?? []
         #expect(signals.first == "did-start-load", "\(signals)")
@@ -264,7 +264,7 @@ extension GlewlwydSignInTests {
     func gjsWebAuthSessionCompletes() async throws {
         let report = try await gobjectApp(["/usr/bin/gjs", fixture("websession.js")])
         #expect(report["outcome"] as? String == "success", "\(report)")
-        #expect(report["url"] as? String == "http://127.0.0.1:53686/session-callback?code=the-code&state=the-state", "\(report)")
+        #expect(report["url"] as? String == "http://127.0.0.1:23686/session-callback?code=the-code&state=the-state", "\(report)")
         let signals = report["signals"] as? [String] ?? []
         #expect(signals.first == "did-start-load" && signals.last == "did-complete", "\(signals)")
         #expect(signals.contains("did-finish-load") && signals.filter { $0 == "did-complete" }.count == 1, "\(signals)")

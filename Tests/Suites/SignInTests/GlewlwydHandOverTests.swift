@@ -13,7 +13,7 @@ extension GlewlwydSignInTests {
         arguments: ["refusal", "app"])
     func embeddedHandsOverToChromium(trigger: String) async throws {
         let tokensBefore = try await countRows("SELECT COUNT(*) FROM gpo_access_token;")
-        let browserRedirect = trigger == "app" ? "http://127.0.0.1:53683/callback" : "http://127.0.0.1:53685/embedded-callback"
+        let browserRedirect = trigger == "app" ? "http://127.0.0.1:23683/callback" : "http://127.0.0.1:23685/embedded-callback"
         let run = try await runInChromium(.embeddedHandOver, [server.clientID, trigger]) {
             $0.hasPrefix(browserRedirect + "?") && $0.contains("code=")
         }
@@ -36,7 +36,7 @@ extension GlewlwydSignInTests {
             #expect(events.contains("continueInSystemBrowser() -> true"), "\(events)")
         }
         // The embedded redirect was never reached: the view's request never came back.
-        #expect(!events[..<switchIndex].contains { $0.contains("53685/embedded-callback?") }, "\(events)")
+        #expect(!events[..<switchIndex].contains { $0.contains("23685/embedded-callback?") }, "\(events)")
         let browserSteps = events[(switchIndex + 1)...]
         #expect(browserSteps.first?.hasPrefix("didStartLoad(\(server.issuer.absoluteString)") == true, "\(events)")
         #expect(events.filter { $0.hasPrefix("didComplete(") || $0.hasPrefix("didFail(") }.count == 1, "\(events)")
@@ -48,7 +48,7 @@ extension GlewlwydSignInTests {
         #expect(!firstState.isEmpty && !browserState.isEmpty && firstState != browserState)
         #expect(report[.firstNonce] != report[.browserNonce])
         #expect(report[.firstCodeChallenge] != report[.browserCodeChallenge])
-        #expect(report[.firstRedirectURI] == "http://127.0.0.1:53685/embedded-callback")
+        #expect(report[.firstRedirectURI] == "http://127.0.0.1:23685/embedded-callback")
         #expect(report[.browserRedirectURI] == browserRedirect)
         #expect(report[.idTokenNonce] == report[.browserNonce])
         #expect(events.last?.contains("state=\(browserState)") == true, "\(events)")

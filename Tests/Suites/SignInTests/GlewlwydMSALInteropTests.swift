@@ -58,7 +58,7 @@ extension GlewlwydSignInTests {
         let file = directory.appendingPathComponent("shared.json")
         // msal-python signs alice in through its own authorization code flow (the scripted browser at the page).
         let signIn = try await msalPython("sign-in", file, [
-            "--redirect-uri", "http://127.0.0.1:53682/callback", "--browser-script", GlewlwydServer.browserScript.path,
+            "--redirect-uri", "http://127.0.0.1:23682/callback", "--browser-script", GlewlwydServer.browserScript.path,
             "--username", server.username, "--password", server.password,
         ])
         let subject = try #require(signIn["sub"] as? String)

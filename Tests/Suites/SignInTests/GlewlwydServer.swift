@@ -118,12 +118,18 @@ struct GlewlwydServer: Sendable {
 
     /// Starts Glewlwyd once around the whole suite and stops it afterwards. The suite fails
     /// (it is not skipped) when Glewlwyd cannot start.
+    ///
+    /// The suite's sign-ins listen at the fixed loopback ports its clients register
+    /// (`glewlwyd.sh`): another test run of the project on the same machine waits for this one's
+    /// suite to end (an exclusive lock on a file in /tmp), rather than finding the ports taken.
     struct Trait: SuiteTrait, TestScoping {
         var isRecursive: Bool { false }
 
         func provideScope(
             for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
         ) async throws {
+            let lock = try await MachineWideLock.acquire("/tmp/webviewhost-tests-glewlwyd-ports.lock")
+            defer { lock.release() }
             let server = try await GlewlwydServer.start()
             do {
                 try await GlewlwydServer.$current.withValue(server) { try await function() }
@@ -144,4 +150,32 @@ extension Trait where Self == GlewlwydServer.Trait {
 struct GlewlwydError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// An exclusive `flock` on a file that every test run on the machine opens: held by one run at a
+/// time, waited for on a thread of its own (never on Swift's cooperative pool).
+final class MachineWideLock: Sendable {
+    private let descriptor: Int32
+
+    private init(descriptor: Int32) { self.descriptor = descriptor }
+
+    static func acquire(_ path: String) async throws -> MachineWideLock {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+        guard descriptor >= 0 else { throw GlewlwydError("cannot open the lock file \(path): errno \(errno)") }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread {
+                if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
+                    FileHandle.standardError.write(Data("Waiting for another test run's Glewlwyd suite to end (\(path))\n".utf8))
+                    while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
+                }
+                continuation.resume()
+            }.start()
+        }
+        return MachineWideLock(descriptor: descriptor)
+    }
+
+    /// Unlocks (closing the file releases the lock).
+    func release() {
+        close(descriptor)
+    }
 }

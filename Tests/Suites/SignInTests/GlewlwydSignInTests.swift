@@ -25,7 +25,7 @@ struct GlewlwydSignInTests {
     }
 
     func provider(_ behavior: ScriptedBrowserProvider.Behavior) -> ScriptedBrowserProvider {
-        ScriptedBrowserProvider(script: GlewlwydServer.browserScript, behavior: behavior, loopbackPort: 53682)
+        ScriptedBrowserProvider(script: GlewlwydServer.browserScript, behavior: behavior, loopbackPort: 23682)
     }
 
     var alice: ScriptedBrowserProvider.Credentials { .init(username: server.username, password: server.password) }
@@ -86,7 +86,7 @@ struct GlewlwydSignInTests {
 
         let authorizationURL = try #require(browser.log.authorizationURLs.first)
         let query = try #require(URLComponents(url: authorizationURL, resolvingAgainstBaseURL: false)?.queryItems)
-        #expect(query.first { $0.name == "redirect_uri" }?.value == "http://127.0.0.1:53682/callback")
+        #expect(query.first { $0.name == "redirect_uri" }?.value == "http://127.0.0.1:23682/callback")
         #expect(query.first { $0.name == "code_challenge_method" }?.value == "S256")
         #expect(browser.log.all.last == "dismissed")
     }

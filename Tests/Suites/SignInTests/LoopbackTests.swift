@@ -38,7 +38,7 @@ import WebviewHost
         .init(url: "http://10.0.0.1/", loopback: false),
         // IPv6
         .init(url: "http://[::1]/", loopback: true),
-        .init(url: "http://[::1]:53682/cb", loopback: true),
+        .init(url: "http://[::1]:23682/cb", loopback: true),
         .init(url: "http://[0:0:0:0:0:0:0:1]/", loopback: true),
         .init(url: "http://[0000:0000:0000:0000:0000:0000:0000:0001]/", loopback: true),
         .init(url: "http://[::2]/", loopback: false),

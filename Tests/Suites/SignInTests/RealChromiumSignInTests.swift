@@ -11,7 +11,7 @@ extension GlewlwydSignInTests {
         try await server.setConsent(false, for: server.consentClientID)
         // Chromium went on to the loopback listener with the code (the autopilot saw the page).
         let run = try await runInChromium(.systemBrowser, [server.consentClientID]) {
-            $0.hasPrefix("http://127.0.0.1:53682/callback?") && $0.contains("code=")
+            $0.hasPrefix("http://127.0.0.1:23682/callback?") && $0.contains("code=")
         }
         let (report, autopilot, reachedCallback, launches, cleanup) = (run.report, run.autopilot, run.reachedPage, run.launches, run.cleanup)
 
@@ -37,7 +37,7 @@ extension GlewlwydSignInTests {
     @Test("Sign-out at the provider in real Chromium: its Glewlwyd session ends, the next sign-in types the password again")
     func realChromiumSignOut() async throws {
         let run = try await runInChromium(.signOut, ["browser", "identity", server.clientID]) {
-            $0.hasPrefix("http://127.0.0.1:53682/logged-out?") && $0.contains("state=")
+            $0.hasPrefix("http://127.0.0.1:23682/logged-out?") && $0.contains("state=")
         }
         let (report, autopilot, reachedSignedOutPage) = (run.report, run.autopilot, run.reachedPage)
         #expect(report[.outcome] == "success", "\(report[.message] ?? "")\n\(autopilot.log)")
