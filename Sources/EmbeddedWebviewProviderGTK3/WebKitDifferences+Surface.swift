@@ -17,13 +17,8 @@ extension WebKitDifferences {
     /// A `WebKitHitTestResult *` (derivable in 4.1).
     typealias HitTestResult = UnsafeMutablePointer<WebKitHitTestResult>
 
-    /// The store `view` belongs to: its `WebKitWebContext`.
+    /// The store `view` belongs to: its `WebKitWebContext`, which also emits `download-started` for its downloads.
     static func store(of view: WebView) -> DataStore {
-        webkit_web_view_get_context(view)!
-    }
-
-    /// The object that emits `download-started` for `view`'s downloads: its `WebKitWebContext`.
-    static func downloadSource(of view: WebView) -> UnsafeMutablePointer<WebKitWebContext> {
         webkit_web_view_get_context(view)!
     }
 

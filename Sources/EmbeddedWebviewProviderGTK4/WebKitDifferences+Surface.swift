@@ -17,13 +17,8 @@ extension WebKitDifferences {
     /// A `WebKitHitTestResult *` (final in 6.0, so opaque).
     typealias HitTestResult = OpaquePointer
 
-    /// The store `view` belongs to: its `WebKitNetworkSession`.
+    /// The store `view` belongs to: its `WebKitNetworkSession`, which also emits `download-started` for its downloads.
     static func store(of view: WebView) -> DataStore {
-        webkit_web_view_get_network_session(view)!
-    }
-
-    /// The object that emits `download-started` for `view`'s downloads: its `WebKitNetworkSession`.
-    static func downloadSource(of view: WebView) -> OpaquePointer {
         webkit_web_view_get_network_session(view)!
     }
 

@@ -179,7 +179,7 @@ final class SignInSurface {
             webkit_policy_decision_download(decision)
             return true
         })
-        connections.connect(WebKitDifferences.downloadSource(of: view), "download-started", .pointer {
+        connections.connect(WebKitDifferences.store(of: view), "download-started", .pointer {
             (download: WebKitDifferences.Download?) in
             guard let download else { return }
             guard webkit_download_get_web_view(download) == view else { return }  // another view of the caller's context

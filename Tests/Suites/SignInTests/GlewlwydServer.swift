@@ -1,5 +1,6 @@
 import Foundation
 import ScenarioSupport
+@testable import TokenCache
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -128,7 +129,7 @@ struct GlewlwydServer: Sendable {
         func provideScope(
             for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void
         ) async throws {
-            let lock = try await MachineWideLock.acquire("/tmp/webviewhost-tests-glewlwyd-ports.lock")
+            let lock = try await Self.portsLock()
             defer { lock.release() }
             let server = try await GlewlwydServer.start()
             do {
@@ -138,6 +139,15 @@ struct GlewlwydServer: Sendable {
                 throw error
             }
             try await server.stop()
+        }
+
+        /// The machine's lock on the suite's loopback ports (`TokenCacheLockFile`, an `flock` on a
+        /// file in /tmp), held by one test run at a time; another run's whole suite is waited for.
+        private static func portsLock() async throws -> TokenCacheLockFile.Held {
+            let file = URL(fileURLWithPath: "/tmp/webviewhost-tests-glewlwyd-ports.lock")
+            if let free = try? await TokenCacheLockFile(url: file, timeout: 0).acquire() { return free }
+            FileHandle.standardError.write(Data("Waiting for another test run's Glewlwyd suite to end (\(file.path))\n".utf8))
+            return try await TokenCacheLockFile(url: file, timeout: 45 * 60).acquire()
         }
     }
 }
@@ -150,32 +160,4 @@ extension Trait where Self == GlewlwydServer.Trait {
 struct GlewlwydError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-/// An exclusive `flock` on a file that every test run on the machine opens: held by one run at a
-/// time, waited for on a thread of its own (never on Swift's cooperative pool).
-final class MachineWideLock: Sendable {
-    private let descriptor: Int32
-
-    private init(descriptor: Int32) { self.descriptor = descriptor }
-
-    static func acquire(_ path: String) async throws -> MachineWideLock {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
-        guard descriptor >= 0 else { throw GlewlwydError("cannot open the lock file \(path): errno \(errno)") }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread {
-                if flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
-                    FileHandle.standardError.write(Data("Waiting for another test run's Glewlwyd suite to end (\(path))\n".utf8))
-                    while flock(descriptor, LOCK_EX) != 0, errno == EINTR {}
-                }
-                continuation.resume()
-            }.start()
-        }
-        return MachineWideLock(descriptor: descriptor)
-    }
-
-    /// Unlocks (closing the file releases the lock).
-    func release() {
-        close(descriptor)
-    }
 }

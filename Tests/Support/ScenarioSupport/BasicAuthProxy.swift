@@ -34,10 +34,7 @@ public final class BasicAuthProxy: Sendable {
     public func paths(at authority: String) -> [String] {
         requests.compactMap { line in
             let parts = line.split(separator: " ")
-            guard parts.count == 3, parts[2] == "with", let url = URLComponents(string: String(parts[1])),
-                "\(url.host ?? ""):\(url.port ?? 80)" == authority
-            else { return nil }
-            return "\(parts[0]) \(url.path)"
+            return parts.count == 3 && parts[2] == "with" ? RecordingProxy.path(method: parts[0], url: parts[1], at: authority) : nil
         }
     }
 

@@ -67,11 +67,14 @@ public final class RecordingProxy: Sendable {
     public func paths(at authority: String) -> [String] {
         requests.compactMap { request in
             let parts = request.split(separator: " ")
-            guard parts.count == 2, let url = URLComponents(string: String(parts[1])),
-                "\(url.host ?? ""):\(url.port ?? 80)" == authority
-            else { return nil }
-            return "\(parts[0]) \(url.path)"
+            return parts.count == 2 ? Self.path(method: parts[0], url: parts[1], at: authority) : nil
         }
+    }
+
+    /// `METHOD /path` of a proxied request for `url`, when it went to `authority` (`host:port`); query removed.
+    static func path(method: Substring, url: Substring, at authority: String) -> String? {
+        guard let url = URLComponents(string: String(url)), "\(url.host ?? ""):\(url.port ?? 80)" == authority else { return nil }
+        return "\(method) \(url.path)"
     }
 
     /// Ends tinyproxy and removes its folder.
