@@ -22,6 +22,7 @@ extension EmbeddedWebviewSession {
         guard let url = current ?? (event == WEBKIT_LOAD_STARTED ? requested : nil) else { return }
         switch event {
         case WEBKIT_LOAD_STARTED:
+            loadsStarted += 1
             window?.loadStarted()
             window?.showPage(url)
             loading = url
@@ -49,10 +50,50 @@ extension EmbeddedWebviewSession {
     /// ourselves (an ignored navigation) are not failures.
     func loadFailed(uri: String, error: GLibError?) -> Bool {
         window?.loadEnded()
+        if let error, !pageCommitted, SignInLoadFailure.isCancellation(error) {
+            watchCancellation(uri: uri, error: error)
+            return true  // no WebKit error page: nothing may look shown while the watch waits
+        }
         if let error, SignInLoadFailure.isOwnCancellation(error, pageCommitted: pageCommitted) { return false }
         if let url = URL(string: uri), request.redirectURI.matches(url) { return true }
         reporter.fail(certificateLoadFailure(uri: uri, error: error) ?? SignInLoadFailure.network(
             uri: uri, error: error, inCallerViewOnDefaultProxy: window == nil && !(webView.map(SignInProxy.gaveDesktopProxy(toViewOf:)) ?? false)))
         return true  // no WebKit error page: the window closes, a caller's view keeps what it showed
     }
+
+    /// A load cancelled (WebKit's or GIO's error) before any page of the session was shown is
+    /// normally one a new load replaced. WebKit also cancels a load nobody replaced: its network
+    /// process aborts every request of a network session whose proxy settings change (an app's
+    /// own view, or the library's window when the settings the session set reach the network
+    /// process after the web process's request: two connections, no order between them; seen
+    /// once in a full CI run, GTK 4), and at times it ends a refused certificate that way. The view is then idle with nothing in it, and
+    /// the session would wait for ever. After ``cancellationGrace`` without a new load, the
+    /// authorization page is loaded again (once: nothing was shown, so nothing the person did
+    /// is lost); a second such cancellation ends the session with `network`.
+    private func watchCancellation(uri: String, error: GLibError) {
+        let started = loadsStarted
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: Self.cancellationGrace)
+            guard let self, !self.ended, !self.pageCommitted, self.loadsStarted == started, self.question == nil,
+                !self.handOverPending, let webView = self.webView, webkit_web_view_is_loading(webView) == 0,
+                let page = self.authorizationPage
+            else { return }
+            guard self.reloadedAfterCancellation else {
+                self.reloadedAfterCancellation = true
+                self.requested = page
+                webkit_web_view_load_uri(webView, page.absoluteString)
+                return
+            }
+            self.window?.loadEnded()
+            self.reporter.fail(WebAuthError(
+                .network,
+                "The sign-in page could not be loaded: its load was cancelled twice before anything was shown (\(error.message)), and nothing replaced it. "
+                    + "Check the network connection and try again.",
+                url: URL(string: uri), underlyingError: error))
+        }
+    }
+
+    /// How long a load cancelled before any page was shown may wait for the load that replaces it
+    /// (WebKit starts it within the same turn of the web process; this covers a busy machine).
+    static let cancellationGrace: Duration = .seconds(1)
 }

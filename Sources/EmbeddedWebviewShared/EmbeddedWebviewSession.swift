@@ -41,6 +41,13 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     /// into the view): what a load is of while the view reports no URI for it (a caller's view
     /// that showed `load_html` without a base URI reports "" at the start of the next load).
     var requested: URL?
+    /// How many loads have started in the view during the session (``EmbeddedWebviewSession/loadFailed(uri:error:)``
+    /// tells by it whether a cancelled load was replaced).
+    var loadsStarted = 0
+    /// The authorization URL the session was presented with.
+    var authorizationPage: URL?
+    /// The authorization page was loaded again once after a cancellation nobody replaced (see `+Loads`).
+    var reloadedAfterCancellation = false
     /// The caller view's `javascript-can-open-windows-automatically` before the session, restored at the end.
     private var callerCouldOpenWindows: gboolean?
     /// The question shown before a foreign scheme is handed on (library's window only), or before
@@ -183,6 +190,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         }
         // The load first: WebKit starts its processes and the request while the window maps.
         requested = authorizationURL
+        authorizationPage = authorizationURL
         webkit_web_view_load_uri(view, authorizationURL.absoluteString)
         window?.show()
     }

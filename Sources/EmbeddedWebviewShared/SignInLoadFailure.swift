@@ -16,11 +16,9 @@ enum SignInLoadFailure {
     /// request it stopped): our own ignore decisions, or a load another one replaced. A load the
     /// page could not get fails otherwise (and a TLS refusal has its own signal).
     ///
-    /// GIO's "cancelled" counts only once a page is in (`pageCommitted`): before that, nothing but
-    /// the session can have replaced the load. WebKit also ends a refused certificate that way at
-    /// times (its network process cancels the request and the TLS error never reaches the view;
-    /// seen once under load, GTK 3), and then shows its own error page for it, where the session
-    /// would wait for ever: it ends as `network` instead.
+    /// GIO's "cancelled" counts only once a page is in (`pageCommitted`). Before that, any
+    /// cancellation is watched instead (``EmbeddedWebviewSession``'s `watchCancellation`): a load
+    /// nobody replaced is loaded again once, then ends the session as `network`.
     static func isOwnCancellation(_ error: GLibError, pageCommitted: Bool) -> Bool {
         let policyDomain = String(cString: g_quark_to_string(webkit_policy_error_quark()))
         let networkDomain = String(cString: g_quark_to_string(webkit_network_error_quark()))
@@ -29,6 +27,14 @@ enum SignInLoadFailure {
             && error.code == Int32(WEBKIT_POLICY_ERROR_FRAME_LOAD_INTERRUPTED_BY_POLICY_CHANGE.rawValue))
             || (error.domain == networkDomain && error.code == Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue))
             || (pageCommitted && error.domain == gioDomain && error.code == Int32(G_IO_ERROR_CANCELLED.rawValue))
+    }
+
+    /// Whether `error` is a cancelled load (WebKit's or GIO's), which a new load usually replaced.
+    static func isCancellation(_ error: GLibError) -> Bool {
+        let networkDomain = String(cString: g_quark_to_string(webkit_network_error_quark()))
+        let gioDomain = String(cString: g_quark_to_string(g_io_error_quark()))
+        return (error.domain == networkDomain && error.code == Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue))
+            || (error.domain == gioDomain && error.code == Int32(G_IO_ERROR_CANCELLED.rawValue))
     }
 
     /// `network`: the page at `uri` could not be loaded (`load-failed`).

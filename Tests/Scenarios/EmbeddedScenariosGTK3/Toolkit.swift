@@ -238,4 +238,11 @@ enum Toolkit {
     static func allowCertificate(_ certificate: UnsafeMutablePointer<GTlsCertificate>, host: String, in view: UnsafeMutableRawPointer) {
         webkit_web_context_allow_tls_certificate_for_host(webkit_web_view_get_context(wvh_web_view(view)), certificate, host)
     }
+
+    /// Sets `view`'s data store to no proxy (or back to the desktop's), as an app changing its
+    /// proxy settings does; WebKit aborts the store's requests when they change.
+    static func setNoProxy(_ noProxy: Bool, in view: UnsafeMutableRawPointer) {
+        let manager = webkit_web_context_get_website_data_manager(webkit_web_view_get_context(wvh_web_view(view)))
+        webkit_website_data_manager_set_network_proxy_settings(manager, noProxy ? WEBKIT_NETWORK_PROXY_MODE_NO_PROXY : WEBKIT_NETWORK_PROXY_MODE_DEFAULT, nil)
+    }
 }

@@ -221,4 +221,11 @@ enum Toolkit {
     static func allowCertificate(_ certificate: UnsafeMutablePointer<GTlsCertificate>, host: String, in view: UnsafeMutableRawPointer) {
         webkit_network_session_allow_tls_certificate_for_host(webkit_web_view_get_network_session(wvh_web_view(view)), certificate, host)
     }
+
+    /// Sets `view`'s network session to no proxy (or back to the desktop's), as an app changing
+    /// its proxy settings does; WebKit aborts the session's requests when they change.
+    static func setNoProxy(_ noProxy: Bool, in view: UnsafeMutableRawPointer) {
+        webkit_network_session_set_proxy_settings(
+            webkit_web_view_get_network_session(wvh_web_view(view)), noProxy ? WEBKIT_NETWORK_PROXY_MODE_NO_PROXY : WEBKIT_NETWORK_PROXY_MODE_DEFAULT, nil)
+    }
 }

@@ -175,3 +175,36 @@ extension EmbeddedScenarios {
         return facts
     }
 }
+
+extension EmbeddedScenarios {
+    // A load cancelled before anything was shown, with no load to replace it: the app changes its
+    // view's proxy settings while the sign-in page loads (WebKit then aborts the store's requests;
+    // the library's window met the same when its own settings reached the network process after
+    // the page's request). arguments: `once` (the page's second load answers: the session goes on
+    // to success) or `twice` (both loads are aborted: the session ends with network).
+    static let loadCancelledUnreplaced: Scenario = { arguments in
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        let twice = arguments.first == "twice"
+        idp.route("/authorize") { request in
+            let count = idp.requests(to: "/authorize").count
+            if count == 1 || (twice && count == 2) { return .html("<p>slow</p>", delay: Patience.scaled(.seconds(30))) }
+            return .redirect(callback.url("/callback") + "?code=again&state=xyz")
+        }
+        let (_, view) = Probes.makeAppView(width: 700, height: 560)
+        let run = SessionRun(
+            redirectURI: callback.url("/callback"), parameters: WebviewParameters(customWebview: WebviewHandle(address: view)),
+            authorizationURL: idp.url("/authorize"))
+        var facts = ScenarioReport()
+        let changes: [Bool] = twice ? [true, false] : [true]
+        for (index, noProxy) in changes.enumerated() {
+            // The request is at the server (its answer delayed): the app changes the proxy settings.
+            guard await ScenarioHost.wait(upTo: Patience.event, until: { idp.requests(to: "/authorize").count == index + 1 || run.result != nil })
+            else { throw ToolFailed(description: "the sign-in page's request \(index + 1) did not reach the server") }
+            Toolkit.setNoProxy(noProxy, in: view)
+        }
+        facts.merge(run.facts(try await run.outcome(), prefix: ""))
+        facts[.authorizeRequests] = idp.requests(to: "/authorize").count
+        return facts
+    }
+}

@@ -49,6 +49,7 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .keyboard: EmbeddedScenarios.keyboard
     case .proxy: EmbeddedScenarios.proxy
     case .proxyPassword: EmbeddedScenarios.proxyPassword
+    case .loadCancelledUnreplaced: EmbeddedScenarios.loadCancelledUnreplaced
     case .proxyPasswordDialog: EmbeddedScenarios.proxyPasswordDialog
     case .isolatedSettings: EmbeddedScenarios.isolatedSettings
     }

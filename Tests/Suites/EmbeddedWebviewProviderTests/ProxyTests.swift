@@ -250,3 +250,24 @@ extension EmbeddedWebviewProviderTests {
         #expect(!message.contains("proxy-secret") && !message.contains("alice-proxy"), "\(message)")
     }
 }
+
+/// A load WebKit cancels before anything is shown, with nothing to replace it: a network session's
+/// proxy settings changing under a pending request (the app's here; the library's window met it
+/// when its own settings reached WebKit's network process after the page's request). The session
+/// loads the authorization page again once, and never waits for ever.
+extension EmbeddedWebviewProviderTests {
+    @Test("The sign-in page's load aborted by a proxy change before anything showed: loaded again once, the sign-in succeeds; aborted twice: network, no hang",
+          arguments: Platform.x11)
+    func loadCancelledUnreplaced(_ platform: Platform) async throws {
+        let once = try await ScenarioRunner.run(
+            EmbeddedScenario.loadCancelledUnreplaced, in: platform.toolkit.program, arguments: ["once"], display: platform.display)
+        #expect(once[.outcome] == "success", "\(once[.errorMessage] ?? "")")
+        #expect(once[.code] == "again")
+        #expect(once[.authorizeRequests] == 2, "the page was requested again after the abort")
+        let twice = try await ScenarioRunner.run(
+            EmbeddedScenario.loadCancelledUnreplaced, in: platform.toolkit.program, arguments: ["twice"], display: platform.display)
+        #expect(twice[.outcome] == "network", "\(twice[.errorMessage] ?? "")")
+        #expect((twice[.errorMessage] ?? "").contains("cancelled twice before anything was shown"), "\(twice[.errorMessage] ?? "")")
+        #expect(twice[.authorizeRequests] == 2, "loaded again once only")
+    }
+}

@@ -41,6 +41,7 @@ public enum EmbeddedScenario: String, ScenarioName {
     case proxy
     /// A proxy that asks for a password, answered by the app: `<password>` (ProxyScenarios.swift).
     case proxyPassword = "proxy-password"
+    case loadCancelledUnreplaced = "load-cancelled-unreplaced"
     /// A proxy that asks for a password, answered in the library's own dialog: `right <user> <password>`,
     /// `cancel`, `wrong-thrice <user>`, `wrong-once <user>` (ProxyScenarios.swift).
     case proxyPasswordDialog = "proxy-password-dialog"
