@@ -30,18 +30,18 @@ enum SignInProxy {
     static func apply(_ proxy: NetworkProxy?, to store: WebKitDifferences.DataStore) -> Bool {
         guard let proxy else {
             guard let desktop = desktopProxiesCarryingCredential() else {
-                set(WEBKIT_NETWORK_PROXY_MODE_DEFAULT, nil, on: store)
+                set(WEBKIT_NETWORK_PROXY_MODE_DEFAULT, nil, on: store, unlessAlready: "default")
                 return false
             }
             let settings = settings(default: nil, ignoring: desktop.ignoreHosts)
             defer { webkit_network_proxy_settings_free(settings) }
             for (scheme, uri) in desktop.byScheme { webkit_network_proxy_settings_add_proxy_for_scheme(settings, scheme, uri) }
-            set(WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings, on: store)
+            set(WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings, on: store, unlessAlready: "desktop \(desktop.byScheme) \(desktop.ignoreHosts)")
             return true
         }
         let settings = settings(default: proxy.url.absoluteString, ignoring: proxy.bypassHosts)
         defer { webkit_network_proxy_settings_free(settings) }
-        set(WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings, on: store)
+        set(WEBKIT_NETWORK_PROXY_MODE_CUSTOM, settings, on: store, unlessAlready: "app \(proxy.url.absoluteString) \(proxy.bypassHosts)")
         return false
     }
 
@@ -50,6 +50,8 @@ enum SignInProxy {
     static func applyDesktop(toViewOf view: WebKitDifferences.WebView) -> Bool {
         let store = WebKitDifferences.store(of: view)
         storesGivenDesktopProxy.insert(UInt(bitPattern: UnsafeRawPointer(store)))
+        // Always set: the app may have changed the store's settings since.
+        g_object_set_data(UnsafeMutableRawPointer(store).assumingMemoryBound(to: GObject.self), settingsMark, nil)
         return apply(nil, to: store)
     }
 
@@ -247,7 +249,20 @@ enum SignInProxy {
         set(WEBKIT_NETWORK_PROXY_MODE_NO_PROXY, nil, on: store)
     }
 
-    private static func set(_ mode: WebKitNetworkProxyMode, _ settings: OpaquePointer?, on store: WebKitDifferences.DataStore) {
+    /// Sets `mode` and `settings` on `store`, unless the settings `described` are already
+    /// there (kept on the store: WebKit aborts every request of a store whose settings are set,
+    /// even to the same, and may do so to a request made before: see `EmbeddedWebviewSession`'s
+    /// `watchCancellation`). `nil`: always.
+    private static func set(
+        _ mode: WebKitNetworkProxyMode, _ settings: OpaquePointer?, on store: WebKitDifferences.DataStore, unlessAlready described: String? = nil
+    ) {
+        let object = UnsafeMutableRawPointer(store).assumingMemoryBound(to: GObject.self)
+        if let described {
+            if let current = g_object_get_data(object, settingsMark), String(cString: current.assumingMemoryBound(to: CChar.self)) == described { return }
+            g_object_set_data_full(object, settingsMark, g_strdup(described)) { g_free($0) }
+        } else {
+            g_object_set_data(object, settingsMark, nil)
+        }
         #if WEBKITGTK_6
         webkit_network_session_set_proxy_settings(store, mode, settings)
         #else
@@ -255,6 +270,9 @@ enum SignInProxy {
         #endif
     }
 }
+
+/// The key of the proxy settings the library last set on a store (`g_object_set_data`).
+private let settingsMark = "wvh-proxy-settings"
 
 /// A `WebKitAuthenticationRequest *` the session holds a reference to until the answer, used on
 /// the main actor only.
