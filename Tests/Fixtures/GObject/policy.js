@@ -22,13 +22,23 @@ Gtk.init();
 const loop = GLib.MainLoop.new(null, false);
 const report = { asked: 0 };
 let parameters = null;
+const kept = [];
 
 const EmbeddedFirst = GObject.registerClass({ Implements: [WebviewHost.SelectionPolicy] },
     class EmbeddedFirst extends GObject.Object {
         vfunc_select_provider(callParameters, providers) {
             report.asked += 1;
-            report.sawParameters = callParameters === parameters;
-            report.providerIDs = providers.map(provider => provider.id);
+            if (report.asked === 1) {  // the call's own; the invoker's below is counted only
+                report.sawParameters = callParameters === parameters;
+                report.providerIDs = providers.map(provider => provider.id);
+            }
+            // Each provider's getters against its properties; the list kept past this call.
+            report.getterMismatches = (report.getterMismatches ?? []).concat(providers.filter(p =>
+                JSON.stringify([p.get_id(), p.get_display_name(), p.get_kind(), p.get_priority(), p.get_available(),
+                    p.get_unavailable_reason(), p.get_supports_custom_webview(), p.get_requires_display()]) !==
+                JSON.stringify([p.id, p.display_name, p.kind, p.priority, p.available,
+                    p.unavailable_reason, p.supports_custom_webview, p.requires_display])).map(p => p.id));
+            kept.push(...providers);
             const embedded = providers.find(provider => provider.kind === WebviewHost.ProviderKind.EMBEDDED_VIEW && provider.available);
             return embedded ? embedded.id : null;
         }
@@ -55,6 +65,15 @@ async function main() {
         const tokens = await app.acquire_token_async(parameters, null);
         report.outcome = 'success';
         report.username = tokens.account.username;
+        // The interface's invoker (select_provider) from JavaScript, with the providers the
+        // call's policy got, kept past that call and collected around.
+        System.gc();
+        const direct = new EmbeddedFirst();
+        const before = report.asked;
+        report.invoked = { chosen: direct.select_provider(new WebviewHost.InteractiveParameters(), kept) };
+        report.invoked.asked = report.asked - before;
+        System.gc();
+        report.invoked.ids = [...new Set(kept.map(p => p.get_id()))].sort();
     } catch (error) {
         report.outcome = 'error';
         report.error = { domain: GLib.quark_to_string(error.domain), code: error.code, message: error.message };

@@ -69,9 +69,34 @@ class Policy(GObject.Object, WebviewHost.SelectionPolicy):
                            "requiresDisplay": p.props.requires_display} for p in providers],
         })
         report.setdefault("asked", {})[self.name] = self.asked
+        # Each provider's getters against its properties, and the list kept past this call (the
+        # invoker below gets it again after the sign-in).
+        for p in providers:
+            getters = (p.get_id(), p.get_display_name(), p.get_kind(), p.get_priority(), p.get_available(),
+                       p.get_unavailable_reason(), p.get_supports_custom_webview(), p.get_requires_display())
+            props = (p.props.id, p.props.display_name, p.props.kind, p.props.priority, p.props.available,
+                     p.props.unavailable_reason, p.props.supports_custom_webview, p.props.requires_display)
+            if getters != props:
+                report.setdefault("getterMismatches", []).append(p.props.id)
+        kept_providers.extend(providers)
         if isinstance(self.answer, GLib.Error):
             raise self.answer
         return self.answer
+
+
+kept_providers = []
+
+
+def invoke_kept():
+    """A policy asked through the interface's invoker (select_provider), from Python, with the
+    providers a call's policy got, kept past that call and collected around."""
+    import gc
+    gc.collect()
+    direct = Policy("direct", "python-browser")
+    chosen = direct.select_provider(WebviewHost.InteractiveParameters(), kept_providers)
+    gc.collect()
+    report["invoked"] = {"chosen": chosen, "asked": len(direct.asked),
+                         "ids": sorted({p.get_id() for p in kept_providers})}
 
 
 ScriptedBrowser(report, username, password).register("python-browser", "A browser written in Python", WebviewHost.ProviderKind.OTHER, 1, False)
@@ -145,6 +170,7 @@ if mode == "choose":
         except GLib.Error as error:
             report["chooser"] = {"outcome": "error", "error": error_facts(error)}
         report["callsAtCallback"] = list(report["providerCalls"])
+        invoke_kept()
         ended("chooser")
 
     app.acquire_token_async(parameters("chooser", chooser), cancellable, chosen_done, None)

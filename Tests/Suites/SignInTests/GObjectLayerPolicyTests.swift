@@ -57,6 +57,11 @@ extension GlewlwydSignInTests {
         #expect(browser["available"] as? Bool == false && (browser["unavailableReason"] as? String)?.isEmpty == false,
                 "the test desktop has no browser, and the policy is told why: \(browser)")
         #expect(report["visibleWindows"] as? [String] == [])
+        #expect(report["getterMismatches"] == nil, "each ProviderInfo getter gives its property: \(report)")
+        let invoked = report["invoked"] as? [String: Any] ?? [:]
+        #expect(invoked["chosen"] as? String == "python-browser" && invoked["asked"] as? Int == 1, "select_provider from Python: \(report)")
+        #expect((invoked["ids"] as? [String]).map { Set($0).isSuperset(of: ["python-browser", "embedded", "system-browser"]) } == true,
+                "the providers kept past their call read again after gc.collect(): \(report)")
     }
 
     @Test("Python: a policy that returns None leaves the choice to the default policy (the library's window for an EMBEDDED call), which signs in")
@@ -115,9 +120,14 @@ extension GlewlwydSignInTests {
         let report = try await gobjectApp(["/usr/bin/gjs", fixture("policy.js")] + credentials)
         #expect(report["outcome"] as? String == "success", "\(report)")
         #expect(report["username"] as? String == server.userEmail)
-        #expect(report["asked"] as? Int == 1, "\(report)")
+        #expect(report["asked"] as? Int == 2, "the call's policy, then the invoker's: \(report)")
         #expect(report["sawParameters"] as? Bool == true, "\(report)")
         #expect((report["providerIDs"] as? [String])?.contains("embedded") == true, "\(report)")
+        #expect(report["getterMismatches"] as? [String] == [], "each ProviderInfo getter gives its property: \(report)")
+        let invoked = report["invoked"] as? [String: Any] ?? [:]
+        #expect(invoked["chosen"] as? String == "embedded" && invoked["asked"] as? Int == 1, "select_provider from JavaScript: \(report)")
+        #expect((invoked["ids"] as? [String]).map { Set($0).isSuperset(of: ["embedded", "system-browser"]) } == true,
+                "the providers kept past their call read again after System.gc(): \(report)")
         #expect(report["viewTitle"] as? String == "Signed in by the policy's choice", "the page showed in the library's GTK 4 window")
     }
 }
