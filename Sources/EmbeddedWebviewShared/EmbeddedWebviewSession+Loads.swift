@@ -56,6 +56,18 @@ extension EmbeddedWebviewSession {
         }
         if let error, SignInLoadFailure.isOwnCancellation(error, pageCommitted: pageCommitted) { return false }
         if let url = URL(string: uri), request.redirectURI.matches(url) { return true }
+        if let error, !pageCommitted, !reloadedOnce, SignInLoadFailure.isDroppedConnection(error), let webView, let page = authorizationPage {
+            // The connection dropped under the request (a proxy or server closing a kept-alive
+            // connection as it was reused: "Connection terminated unexpectedly"), before anything
+            // was shown: tried again once, as browsers do.
+            reloadedOnce = true
+            requested = page
+            whenIdle { [weak self] in
+                guard let self, !self.ended else { return }
+                webkit_web_view_load_uri(webView, page.absoluteString)
+            }
+            return true
+        }
         reporter.fail(certificateLoadFailure(uri: uri, error: error) ?? SignInLoadFailure.network(
             uri: uri, error: error, inCallerViewOnDefaultProxy: window == nil && !(webView.map(SignInProxy.gaveDesktopProxy(toViewOf:)) ?? false)))
         return true  // no WebKit error page: the window closes, a caller's view keeps what it showed
@@ -66,8 +78,8 @@ extension EmbeddedWebviewSession {
     /// process aborts every request of a network session whose proxy settings change (an app's
     /// own view, or the library's window when the settings the session set reach the network
     /// process after the web process's request: two connections, no order between them; seen
-    /// once in a full CI run, GTK 4), and at times it ends a refused certificate that way. The view is then idle with nothing in it, and
-    /// the session would wait for ever. After ``cancellationGrace`` without a new load, the
+    /// once in a full CI run, GTK 4), and at times it ends a refused certificate that way. The
+    /// view is then idle with nothing in it, and the session would wait for ever. After ``cancellationGrace`` without a new load, the
     /// authorization page is loaded again (once: nothing was shown, so nothing the person did
     /// is lost); a second such cancellation ends the session with `network`.
     private func watchCancellation(uri: String, error: GLibError) {
@@ -78,8 +90,8 @@ extension EmbeddedWebviewSession {
                 !self.handOverPending, let webView = self.webView, webkit_web_view_is_loading(webView) == 0,
                 let page = self.authorizationPage
             else { return }
-            guard self.reloadedAfterCancellation else {
-                self.reloadedAfterCancellation = true
+            guard self.reloadedOnce else {
+                self.reloadedOnce = true
                 self.requested = page
                 webkit_web_view_load_uri(webView, page.absoluteString)
                 return

@@ -46,8 +46,9 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     var loadsStarted = 0
     /// The authorization URL the session was presented with.
     var authorizationPage: URL?
-    /// The authorization page was loaded again once after a cancellation nobody replaced (see `+Loads`).
-    var reloadedAfterCancellation = false
+    /// The authorization page was loaded again once, before anything was shown: after a
+    /// cancellation nobody replaced, or a dropped connection (see `+Loads`).
+    var reloadedOnce = false
     /// The caller view's `javascript-can-open-windows-automatically` before the session, restored at the end.
     private var callerCouldOpenWindows: gboolean?
     /// The question shown before a foreign scheme is handed on (library's window only), or before

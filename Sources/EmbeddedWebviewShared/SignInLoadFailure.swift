@@ -37,6 +37,15 @@ enum SignInLoadFailure {
             || (error.domain == gioDomain && error.code == Int32(G_IO_ERROR_CANCELLED.rawValue))
     }
 
+    /// Whether `error` is the connection dropping under the request (GIO's partial input, which
+    /// libsoup says as "Connection terminated unexpectedly", a closed connection or a broken pipe),
+    /// which a second try on a new connection usually gets past.
+    static func isDroppedConnection(_ error: GLibError) -> Bool {
+        let gioDomain = String(cString: g_quark_to_string(g_io_error_quark()))
+        return error.domain == gioDomain
+            && [G_IO_ERROR_PARTIAL_INPUT, G_IO_ERROR_CONNECTION_CLOSED, G_IO_ERROR_BROKEN_PIPE].map { Int32($0.rawValue) }.contains(error.code)
+    }
+
     /// `network`: the page at `uri` could not be loaded (`load-failed`).
     /// `inCallerViewOnDefaultProxy`: the page was a caller's view's, whose store the app did not
     /// give the desktop's proxy (``EmbeddedWebviewProvider/useDesktopProxy(in:)``).

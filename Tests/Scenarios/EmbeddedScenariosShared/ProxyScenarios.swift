@@ -208,3 +208,29 @@ extension EmbeddedScenarios {
         return facts
     }
 }
+
+extension EmbeddedScenarios {
+    // The sign-in page's connection dropped under its request before anything was shown (the
+    // server, as a proxy closing a kept-alive connection does, closes it without an answer).
+    // arguments: `window` or `view`; then `once` (the second request is answered: success) or
+    // `always` (every request dropped: network, after one more try only).
+    static let connectionDropped: Scenario = { arguments in
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        let always = arguments.dropFirst().first == "always"
+        idp.route("/authorize") { _ in
+            if always || idp.requests(to: "/authorize").count == 1 { return .dropped }
+            return .redirect(callback.url("/callback") + "?code=again&state=xyz")
+        }
+        var parameters = windowParameters(parent: nil)
+        if arguments.first == "view" {
+            let (_, view) = Probes.makeAppView(width: 700, height: 560)
+            parameters = WebviewParameters(customWebview: WebviewHandle(address: view))
+        }
+        let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
+        var facts = ScenarioReport()
+        facts.merge(run.facts(try await run.outcome(), prefix: ""))
+        facts[.authorizeRequests] = idp.requests(to: "/authorize").count
+        return facts
+    }
+}

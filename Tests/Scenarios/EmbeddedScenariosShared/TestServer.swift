@@ -28,7 +28,11 @@ final class TestServer {
         var headers: [(String, String)] = []
         /// Answer after this long (the message is paused meanwhile).
         var delay: Duration? = nil
+        /// No answer: the connection is closed under the request (the client sees "Connection
+        /// terminated unexpectedly"), as a proxy or server closing a kept-alive connection does.
+        var dropsConnection = false
 
+        static let dropped = Response(dropsConnection: true)
         static func html(_ body: String, delay: Duration? = nil) -> Response { Response(body: body, delay: delay) }
         static func redirect(_ location: String, headers: [(String, String)] = []) -> Response {
             Response(status: 302, body: "", headers: [("Location", location)] + headers)
@@ -156,6 +160,13 @@ final class TestServer {
             clientCertificateTrusted: peer != nil && soup_server_message_get_tls_peer_certificate_errors(message).rawValue == 0)
         requests.append(request)
         let response = routes[path]?(request) ?? Response(status: 404, body: "not found")
+        if response.dropsConnection {
+            if let stream = soup_server_message_steal_connection(message) {
+                g_io_stream_close(stream, nil, nil)
+                g_object_unref(UnsafeMutableRawPointer(stream))
+            }
+            return
+        }
         if let delay = response.delay {
             g_object_ref(UnsafeMutableRawPointer(message))
             soup_server_message_pause(message)

@@ -50,6 +50,7 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .proxy: EmbeddedScenarios.proxy
     case .proxyPassword: EmbeddedScenarios.proxyPassword
     case .loadCancelledUnreplaced: EmbeddedScenarios.loadCancelledUnreplaced
+    case .connectionDropped: EmbeddedScenarios.connectionDropped
     case .proxyPasswordDialog: EmbeddedScenarios.proxyPasswordDialog
     case .isolatedSettings: EmbeddedScenarios.isolatedSettings
     }

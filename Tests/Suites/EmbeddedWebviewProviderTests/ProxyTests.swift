@@ -271,3 +271,22 @@ extension EmbeddedWebviewProviderTests {
         #expect(twice[.authorizeRequests] == 2, "loaded again once only")
     }
 }
+
+extension EmbeddedWebviewProviderTests {
+    @Test("The sign-in page's connection dropped under its request before anything showed: tried again once, the sign-in succeeds; dropped every time: network after one more try",
+          arguments: Platform.x11)
+    func connectionDroppedBeforeAnythingShowed(_ platform: Platform) async throws {
+        for mode in ["window", "view"] {
+            let once = try await ScenarioRunner.run(
+                EmbeddedScenario.connectionDropped, in: platform.toolkit.program, arguments: [mode, "once"], display: platform.display)
+            #expect(once[.outcome] == "success", "\(mode): \(once[.errorMessage] ?? "")")
+            #expect(once[.code] == "again", "\(mode)")
+            #expect(once[.authorizeRequests] == 2, "\(mode): the page was requested again after the dropped connection")
+            let always = try await ScenarioRunner.run(
+                EmbeddedScenario.connectionDropped, in: platform.toolkit.program, arguments: [mode, "always"], display: platform.display)
+            #expect(always[.outcome] == "network", "\(mode): \(always[.errorMessage] ?? "")")
+            #expect((always[.errorMessage] ?? "").contains("Connection terminated unexpectedly"), "\(mode): \(always[.errorMessage] ?? "")")
+            #expect(always[.authorizeRequests] == 2, "\(mode): tried again once only")
+        }
+    }
+}

@@ -42,6 +42,7 @@ public enum EmbeddedScenario: String, ScenarioName {
     /// A proxy that asks for a password, answered by the app: `<password>` (ProxyScenarios.swift).
     case proxyPassword = "proxy-password"
     case loadCancelledUnreplaced = "load-cancelled-unreplaced"
+    case connectionDropped = "connection-dropped"
     /// A proxy that asks for a password, answered in the library's own dialog: `right <user> <password>`,
     /// `cancel`, `wrong-thrice <user>`, `wrong-once <user>` (ProxyScenarios.swift).
     case proxyPasswordDialog = "proxy-password-dialog"
