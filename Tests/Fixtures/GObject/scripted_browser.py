@@ -21,6 +21,8 @@ class ScriptedBrowser(GObject.Object, WebviewHost.WebviewProvider):
         url = session.props.authorization_url
         self.report["providerCalls"].append("start")
         self.report["redirectURI"] = session.props.redirect_uri
+        self.report["sessionGettersAgree"] = (session.get_authorization_url() == url
+                                              and session.get_redirect_uri() == session.props.redirect_uri)
         session.did_start_load(url)
         process = Gio.Subprocess.new(
             ["/usr/bin/python3", BROWSER, "--print-only", "-u", self.username, "-p", self.password, url],

@@ -2,8 +2,10 @@
 // GI_TYPELIB_PATH), a WebviewHost.WebAuthSession promisified, for an authorization page a
 // libsoup server of this script serves on 127.0.0.1 (its own timer sends the person on to the
 // redirect URI), and prints what it saw as JSON.
-//   gjs websession.js [denied]   denied: the page redirects with error=access_denied, which the
-//                                session returns as the URL reached (it does no OAuth)
+//   gjs websession.js [denied|cancel]
+//     denied: the page redirects with error=access_denied, which the session returns as the URL
+//             reached (it does no OAuth)
+//     cancel: the page never redirects; the app calls the session's cancel() once it showed
 imports.gi.versions.Gtk = '4.0';
 imports.gi.versions.WebKit = '6.0';
 imports.gi.versions.Soup = '3.0';
@@ -23,7 +25,9 @@ const report = { signals: [] };
 
 const server = new Soup.Server();
 server.add_handler('/authorize', (_server, message) => {
-    const page = `<!doctype html><title>Authorize</title><script>setTimeout(() => { location.href = ${JSON.stringify(CALLBACK)}; }, 300);</script>`;
+    const page = ARGV[0] === 'cancel'
+        ? '<!doctype html><title>Authorize</title><p>Waiting for the person.</p>'
+        : `<!doctype html><title>Authorize</title><script>setTimeout(() => { location.href = ${JSON.stringify(CALLBACK)}; }, 300);</script>`;
     message.set_status(200, null);
     message.set_response('text/html', Soup.MemoryUse.COPY, new TextEncoder().encode(page));
 });
@@ -38,6 +42,10 @@ session.connect('did-start-load', () => report.signals.push('did-start-load'));
 session.connect('did-finish-load', (_session, _url, view) => {
     report.signals.push('did-finish-load');
     report.viewIsWebKit = view instanceof imports.gi.WebKit.WebView;
+    if (ARGV[0] === 'cancel' && view && report.cancelledOn === undefined) {
+        report.cancelledOn = _url;
+        session.cancel();
+    }
 });
 session.connect('did-complete', () => report.signals.push('did-complete'));
 session.connect('did-fail', (_session, error) => report.signals.push(`did-fail ${error.message}`));
@@ -48,7 +56,9 @@ session.start_async(null).then(url => {
 }).catch(error => {
     report.outcome = 'error';
     report.error = error.message;
+    report.isCanceled = error.matches(WebviewHost.error_quark(), WebviewHost.Error.CANCELED);
 }).finally(() => {
+    report.visibleWindows = Gtk.Window.list_toplevels().filter(w => w.visible).map(w => w.title);
     print(JSON.stringify(report));
     loop.quit();
 });

@@ -209,6 +209,25 @@ extension GlewlwydSignInTests {
         #expect((report["callsAtCallback"] as? [String])?.last == "dismiss", "dismissed once, before the app's callback")
         #expect(report["completeAccepted"] as? Bool == true)
         #expect(report["finishedAfterComplete"] as? Bool == true)
+        #expect(report["sessionGettersAgree"] as? Bool == true, "get_authorization_url and get_redirect_uri give the properties: \(report)")
+        let signals = report["signals"] as? [String] ?? []
+        #expect(signals == ["did-start-load", "did-finish-load", "did-complete"], "the provider's reports, and no second outcome: \(signals)")
+        #expect(report["unregistered"] as? Bool == true)
+    }
+
+    @Test("GJS, GTK 4, fatal criticals: a provider written in JavaScript is chosen by the policy and signs in; its session's methods and getters from JavaScript; dismissed once, before the app's callback")
+    func gjsProviderIsChosen() async throws {
+        let report = try await gobjectApp(["/usr/bin/gjs", fixture("provider.js")] + credentials)
+        #expect(report["outcome"] as? String == "success", "\(report)")
+        #expect(report["username"] as? String == server.userEmail)
+        let calls = report["providerCalls"] as? [String] ?? []
+        #expect(calls.filter { $0 == "start" }.count == 1 && calls.last == "dismiss", "\(calls)")
+        #expect(report["callsAtCallback"] as? [String] == calls, "dismissed before the app's callback: \(report)")
+        #expect(report["dismissedItsSession"] as? Bool == true, "dismiss got the session start got: \(report)")
+        #expect(report["completeAccepted"] as? Bool == true && report["finishedAfterComplete"] as? Bool == true, "\(report)")
+        #expect(report["finishedBeforeComplete"] as? Bool == false, "\(report)")
+        #expect(report["sessionGettersAgree"] as? Bool == true, "\(report)")
+        #expect(report["redirectURI"] as? String == "http://127.0.0.1:23685/embedded-callback", "\(report)")
         let signals = report["signals"] as? [String] ?? []
         #expect(signals == ["did-start-load", "did-finish-load", "did-complete"], "the provider's reports, and no second outcome: \(signals)")
         #expect(report["unregistered"] as? Bool == true)
