@@ -54,6 +54,32 @@ wvh_webview_provider_unregister (const char *id)
   return wvh_bridge_unregister_provider (id);
 }
 
+/**
+ * wvh_use_desktop_proxy:
+ * @web_view: a view of the app's own, which it passes as #WvhInteractiveParameters:custom-webview
+ *
+ * Gives @web_view's network session (GTK 3: its web context) the desktop's proxy the way the
+ * library's window gets it. When the desktop's proxy URI carries a user name and password
+ * (`http_proxy=http://user:password@proxy:3128`, or GNOME's proxy settings with authentication
+ * on), WebKit cannot use it as it is and a sign-in in the view ends at once with
+ * %WVH_ERROR_NETWORK: this sets the desktop's proxies without them, with the desktop's ignored
+ * hosts, and they answer the proxy's first 407 (WebKit keeps that answer for the app's run, so
+ * the app's own pages in that network session go through too). Without a user name and password
+ * in the desktop's proxy, it sets WebKit's default mode.
+ *
+ * The settings stay on the network session, for every view in it, until the app sets others:
+ * call it once, after making the view and before its first page. Main thread.
+ *
+ * Returns: %TRUE when the desktop's proxy carried a user name and password (the network session
+ *   now has the proxies without them), %FALSE when it has WebKit's default mode.
+ */
+gboolean
+wvh_use_desktop_proxy (WebKitWebView *web_view)
+{
+  g_return_val_if_fail (WEBKIT_IS_WEB_VIEW (web_view), FALSE);
+  return wvh_bridge_use_desktop_proxy (web_view);
+}
+
 gboolean
 _wvh_webview_provider_is_available (WvhWebviewProvider *self, char **reason)
 {

@@ -63,7 +63,8 @@ enum SignInLoadFailure {
     private static func desktopProxyHint(inCallerViewOnDefaultProxy: Bool) -> String {
         guard inCallerViewOnDefaultProxy, SignInProxy.desktopProxyMayCarryCredential else { return "" }
         return " The desktop's proxy names a user name and password in its address, which WebKit cannot use as it is: "
-            + "the app gives its own view the desktop's proxy without them with EmbeddedWebviewProvider.useDesktopProxy(in:)."
+            + "the app gives its own view the desktop's proxy without them with EmbeddedWebviewProvider.useDesktopProxy(in:) "
+            + "(wvh_use_desktop_proxy from C, WebviewHost.use_desktop_proxy from Python and JavaScript)."
     }
 
     /// `tls`: the page's certificate was refused (`load-failed-with-tls-errors`, with its

@@ -1,9 +1,11 @@
 #if WEBKITGTK_6
 import BuiltInWebviewProvidersGTK4
+import EmbeddedWebviewProviderGTK4
 public import CWebKitGTK4
 public import CWebviewHostGObjectGTK4
 #else
 import BuiltInWebviewProvidersGTK3
+import EmbeddedWebviewProviderGTK3
 public import CWebKitGTK3
 public import CWebviewHostGObjectGTK3
 #endif
@@ -83,6 +85,14 @@ func tokenCacheStorage(_ name: String?) throws(WebAuthError) -> (any TokenCacheS
     case let name?:
         throw WebAuthError(.invalidParameters, "token-cache \"\(name)\" is none of secret-service, memory, file:PATH.")
     }
+}
+
+/// `wvh_use_desktop_proxy`: ``EmbeddedWebviewProvider/useDesktopProxy(in:)`` for the app's view.
+@_cdecl("wvh_bridge_use_desktop_proxy")
+@MainActor public func wvh_bridge_use_desktop_proxy(_ webView: UnsafeMutableRawPointer?) -> gboolean {
+    MainActor.preconditionIsolated("WebviewHost's GObject calls are made on the main thread")
+    guard let webView else { return 0 }
+    return EmbeddedWebviewProvider.useDesktopProxy(in: WebviewHandle(address: webView)) ? 1 : 0
 }
 
 @_cdecl("wvh_bridge_application_free")

@@ -75,6 +75,7 @@ typedef enum {
 gboolean wvh_bridge_register_provider (WvhWebviewProvider *provider, const char *id, const char *display_name, WvhProviderKind kind,
                                        int priority, gboolean requires_display, GError **error);
 gboolean wvh_bridge_unregister_provider (const char *id);
+gboolean wvh_bridge_use_desktop_proxy (gpointer web_view);
 gboolean wvh_bridge_session_report (gpointer bridge, WvhBridgeReport report, const char *url, WvhError code, const char *message);
 void wvh_bridge_session_free (gpointer bridge);
 gpointer wvh_bridge_application_new (const char *client_id, const char *authority, const char *redirect_uri, const char *token_cache,

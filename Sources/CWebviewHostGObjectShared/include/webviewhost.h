@@ -246,6 +246,8 @@ gboolean wvh_webview_provider_register (WvhWebviewProvider *self,
                                         GError            **error);
 gboolean wvh_webview_provider_unregister (const char *id);
 
+gboolean wvh_use_desktop_proxy (WebKitWebView *web_view);
+
 /* Choosing the provider: a selection policy in any language */
 
 #define WVH_TYPE_PROVIDER_INFO (wvh_provider_info_get_type ())

@@ -131,6 +131,24 @@ extension GlewlwydSignInTests {
         }
     }
 
+    /// Issue 40 from C's API: `wvh_use_desktop_proxy` gives an app's own view the desktop's proxy
+    /// without the user name and password its URI carries, which answer the proxy's first 407.
+    @Test("Python and GJS: the app's own view behind a desktop proxy whose URI carries a user name and password, given WebviewHost.use_desktop_proxy: the lower level's page loads through the proxy, nobody asked")
+    func desktopProxyForTheAppsViewFromPythonAndGJS() async throws {
+        for command in [["/usr/bin/python3", fixture("desktopproxy.py")], ["/usr/bin/gjs", fixture("desktopproxy.js")]] {
+            let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
+            defer { proxy.stop() }
+            let report = try await gobjectApp(command, environment: [
+                "http_proxy": "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)", "no_proxy": "", "XDG_CURRENT_DESKTOP": "",
+            ])
+            #expect(report["applied"] as? Bool == true, "\(command[0]): \(report)")
+            #expect(report["outcome"] as? String == "success", "\(command[0]): \(report)")
+            #expect(report["url"] as? String == "http://127.0.0.1:23686/session-callback?code=through-the-proxy&state=s", "\(command[0]): \(report)")
+            #expect(proxy.requests.contains { $0.hasPrefix("GET http://127.0.0.1:") && $0.contains("/authorize") },
+                    "\(command[0]): the page went through the proxy: \(proxy.requests)")
+        }
+    }
+
     @Test("GJS: the lower level's cancel() while its page shows ends it with WVH_ERROR_CANCELED, did-fail last, no window left")
     func gjsWebAuthSessionCancel() async throws {
         let gjs = try await gobjectApp(["/usr/bin/gjs", fixture("websession.js"), "cancel"])

@@ -61,13 +61,14 @@ extension GlewlwydSignInTests {
     /// installed path: no LD_LIBRARY_PATH); returns the JSON it printed last. Python and GJS apps
     /// run under `G_DEBUG=fatal-criticals`: a wrong annotation (a double free, a reference the
     /// binding does not own) shows as a critical in the bindings, and aborts the app there.
-    func gobjectApp(_ command: [String]) async throws -> [String: Any] {
+    func gobjectApp(_ command: [String], environment extra: [String: String] = [:]) async throws -> [String: Any] {
         let prefix = try await Self.preparedGObjectLayer()
         let desktop = try TestDesktop(browserCommand: nil)
         defer { desktop.remove() }
         let run = try await PrivateXServer.with { display in
             var environment = display.environment(from: desktop.environment)
             environment["GI_TYPELIB_PATH"] = prefix.appendingPathComponent("lib/girepository-1.0").path
+            environment.merge(extra) { _, given in given }
             if ["/usr/bin/python3", "/usr/bin/gjs"].contains(command[0]) { environment["G_DEBUG"] = "fatal-criticals" }
             // Generous: CI runs other suites beside these, and an app signs in, renews and signs out.
             return try await ScriptRunner.run(command[0], Array(command.dropFirst()), environment: environment, timeout: 420)
