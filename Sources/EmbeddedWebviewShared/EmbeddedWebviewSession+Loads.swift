@@ -79,9 +79,10 @@ extension EmbeddedWebviewSession {
     /// own view, or the library's window when the settings the session set reach the network
     /// process after the web process's request: two connections, no order between them; seen
     /// once in a full CI run, GTK 4), and at times it ends a refused certificate that way. The
-    /// view is then idle with nothing in it, and the session would wait for ever. After ``cancellationGrace`` without a new load, the
-    /// authorization page is loaded again (once: nothing was shown, so nothing the person did
-    /// is lost); a second such cancellation ends the session with `network`.
+    /// view is then idle with nothing in it, and the session would wait for ever. After
+    /// ``cancellationGrace`` without a new load, the authorization page is loaded again (once:
+    /// nothing was shown, so nothing the person did is lost); a second such cancellation ends
+    /// the session with `network`.
     private func watchCancellation(uri: String, error: GLibError) {
         let started = loadsStarted
         Task { @MainActor [weak self] in
