@@ -177,23 +177,52 @@ final class SignInSurface {
             // cancels it. (Ignoring the response instead leaves the page's scripts stopped in
             // WebKitGTK 4.1 2.50 for some responses: the sign-in page could not go on.)
             webkit_policy_decision_download(decision)
+            // The download it becomes may start after the session has ended (the page went on to
+            // the redirect meanwhile, and the session's handlers are gone): a guard of its own
+            // waits for it (seen once under load, GTK 4 on Wayland, a caller's view: saved).
+            Self.refuseNextDownload(of: view)
             return true
         })
         connections.connect(WebKitDifferences.store(of: view), "download-started", .pointer {
             (download: WebKitDifferences.Download?) in
             guard let download else { return }
             guard webkit_download_get_web_view(download) == view else { return }  // another view of the caller's context
-            // Cancelled when WebKit asks where to save it (before anything is written): cancelled
-            // from inside `download-started`, a main-frame navigation turned download sometimes
-            // left the page's scripts stopped (WebKitGTK 2.50). The handler lives as long as the
-            // download, not the session: WebKit may ask after the session has ended (the page went
-            // on to the redirect meanwhile), and an unanswered question saves into Downloads.
-            SignalHandler.connectForLifetime(.pointerReturningBool {
-                webkit_download_cancel(download)
-                return true
-            }, to: "decide-destination", on: download)
+            Self.refuse(download)
         })
     }
+
+    /// Cancels `download` when WebKit asks where to save it (before anything is written):
+    /// cancelled from inside `download-started`, a main-frame navigation turned download
+    /// sometimes left the page's scripts stopped (WebKitGTK 2.50). The handler lives as long as
+    /// the download, not the session: WebKit may ask after the session has ended, and an
+    /// unanswered question saves into Downloads.
+    private static func refuse(_ download: WebKitDifferences.Download) {
+        SignalHandler.connectForLifetime(.pointerReturningBool {
+            webkit_download_cancel(download)
+            return true
+        }, to: "decide-destination", on: download)
+    }
+
+    /// Refuses the next download `view` starts in its store, within ``downloadGuardLimit``, even
+    /// after the session ended: a response the session made a download (`decide-policy`) starts
+    /// it in the network process later. Its own connections: the session's are gone by then.
+    private static func refuseNextDownload(of view: WebKitDifferences.WebView) {
+        let guardConnections = SignalConnections()
+        guardConnections.connect(WebKitDifferences.store(of: view), "download-started", .pointer {
+            (download: WebKitDifferences.Download?) in
+            guard let download, webkit_download_get_web_view(download) == view else { return }
+            refuse(download)
+            guardConnections.disconnectAll()
+        })
+        Task { @MainActor in
+            try? await Task.sleep(for: downloadGuardLimit)
+            guardConnections.disconnectAll()
+        }
+    }
+
+    /// How long a response made a download may take to start it (WebKit starts it at once; this
+    /// covers a busy machine).
+    static let downloadGuardLimit: Duration = .seconds(30)
 
     /// Whether WebKit would make `decision`'s response a download: an attachment, or a type the
     /// view does not show.
