@@ -57,14 +57,13 @@ extension EmbeddedWebviewSession {
         if let error, SignInLoadFailure.isOwnCancellation(error, pageCommitted: pageCommitted) { return false }
         if let url = URL(string: uri), request.redirectURI.matches(url) { return true }
         if let error, !pageCommitted, !reloadedOnce, SignInLoadFailure.isDroppedConnection(error), let webView, let page = authorizationPage {
+            reloadedOnce = true
             // The connection dropped under the request (a proxy or server closing a kept-alive
             // connection as it was reused: "Connection terminated unexpectedly"), before anything
             // was shown: tried again once, as browsers do.
-            reloadedOnce = true
-            requested = page
             whenIdle { [weak self] in
                 guard let self, !self.ended else { return }
-                webkit_web_view_load_uri(webView, page.absoluteString)
+                self.reloadAuthorizationPage(page, in: webView)
             }
             return true
         }
@@ -93,8 +92,7 @@ extension EmbeddedWebviewSession {
             else { return }
             guard self.reloadedOnce else {
                 self.reloadedOnce = true
-                self.requested = page
-                webkit_web_view_load_uri(webView, page.absoluteString)
+                self.reloadAuthorizationPage(page, in: webView)
                 return
             }
             self.window?.loadEnded()
@@ -104,6 +102,12 @@ extension EmbeddedWebviewSession {
                     + "Check the network connection and try again.",
                 url: URL(string: uri), underlyingError: error))
         }
+    }
+
+    /// The authorization page, loaded again in `webView` (the once ``reloadedOnce`` allows).
+    private func reloadAuthorizationPage(_ page: URL, in webView: WebKitDifferences.WebView) {
+        requested = page
+        webkit_web_view_load_uri(webView, page.absoluteString)
     }
 
     /// How long a load cancelled before any page was shown may wait for the load that replaces it

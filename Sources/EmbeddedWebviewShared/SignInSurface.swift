@@ -180,7 +180,7 @@ final class SignInSurface {
             // The download it becomes may start after the session has ended (the page went on to
             // the redirect meanwhile, and the session's handlers are gone): a guard of its own
             // waits for it (seen once under load, GTK 4 on Wayland, a caller's view: saved).
-            Self.refuseNextDownload(of: view)
+            Self.refuseDownload(of: Self.address(of: decision), in: view)
             return true
         })
         connections.connect(WebKitDifferences.store(of: view), "download-started", .pointer {
@@ -203,14 +203,20 @@ final class SignInSurface {
         }, to: "decide-destination", on: download)
     }
 
-    /// Refuses the next download `view` starts in its store, within ``downloadGuardLimit``, even
-    /// after the session ended: a response the session made a download (`decide-policy`) starts
-    /// it in the network process later. Its own connections: the session's are gone by then.
-    private static func refuseNextDownload(of view: WebKitDifferences.WebView) {
+    /// Refuses the download of `address` that `view` starts in its store, within
+    /// ``downloadGuardLimit``, even after the session ended: a response the session made a
+    /// download (`decide-policy`) starts it in the network process later. Its own connections:
+    /// the session's are gone by then. Only that address's: the app's own downloads in its view
+    /// after the session are the app's.
+    private static func refuseDownload(of address: String?, in view: WebKitDifferences.WebView) {
+        guard let address else { return }
         let guardConnections = SignalConnections()
         guardConnections.connect(WebKitDifferences.store(of: view), "download-started", .pointer {
             (download: WebKitDifferences.Download?) in
-            guard let download, webkit_download_get_web_view(download) == view else { return }
+            guard let download, webkit_download_get_web_view(download) == view,
+                let request = webkit_download_get_request(download), let started = webkit_uri_request_get_uri(request),
+                String(cString: started) == address
+            else { return }
             refuse(download)
             guardConnections.disconnectAll()
         })
@@ -223,6 +229,12 @@ final class SignInSurface {
     /// How long a response made a download may take to start it (WebKit starts it at once; this
     /// covers a busy machine).
     static let downloadGuardLimit: Duration = .seconds(30)
+
+    /// The address of `decision`'s response (after redirects: what the download asks for).
+    private static func address(of decision: WebKitDifferences.PolicyDecision) -> String? {
+        webkit_response_policy_decision_get_request(wvh_response_policy_decision(decision))
+            .flatMap { webkit_uri_request_get_uri($0) }.map { String(cString: $0) }
+    }
 
     /// Whether WebKit would make `decision`'s response a download: an attachment, or a type the
     /// view does not show.
