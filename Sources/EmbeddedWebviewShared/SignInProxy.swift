@@ -250,9 +250,11 @@ enum SignInProxy {
     }
 
     /// Sets `mode` and `settings` on `store`, unless the settings `described` are already
-    /// there (kept on the store: WebKit aborts every request of a store whose settings are set,
-    /// even to the same, and may do so to a request made before: see `EmbeddedWebviewSession`'s
-    /// `watchCancellation`). `nil`: always.
+    /// there (kept on the store). WebKit aborts every request of a store whose settings change,
+    /// and may do so to a request made before the change (see `EmbeddedWebviewSession`'s
+    /// `watchCancellation`); setting the same default mode again aborts nothing (measured,
+    /// WebKitGTK 2.50), the same custom settings again was not measured: they are not set again.
+    /// `nil`: always.
     private static func set(
         _ mode: WebKitNetworkProxyMode, _ settings: OpaquePointer?, on store: WebKitDifferences.DataStore, unlessAlready described: String? = nil
     ) {
