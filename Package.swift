@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SignIn", targets: ["SignIn"]),
         .library(name: "TokenCache", targets: ["TokenCache"]),
         .library(name: "ExternalWebviewProvider", targets: ["ExternalWebviewProvider"]),
+        .library(name: "SecurityKeys", targets: ["SecurityKeys"]),
         // GTK 3 + WebKitGTK 4.1 apps.
         .library(name: "WebviewHostGTK3", targets: ["WebviewHostGTK3"]),
         .library(name: "EmbeddedWebviewProviderGTK3", targets: ["EmbeddedWebviewProviderGTK3"]),
@@ -84,6 +85,13 @@ let package = Package(
             providers: [.apt(["libgnutls28-dev"])]
         ),
 
+        // libfido2: CTAP2 and U2F security keys over USB HID, or a virtual authenticator's socket.
+        .systemLibrary(
+            name: "CFIDO2",
+            pkgConfig: "libfido2",
+            providers: [.apt(["libfido2-dev"])]
+        ),
+
         // MARK: Libraries
         // The host: sessions, the provider interface, the registry, the policy, notifications, errors.
         .target(
@@ -93,7 +101,14 @@ let package = Package(
             exclude: ["Localization/po", "Localization/translations.py"],
             resources: [.copy("Localization/locale")]),
         // A fake provider and the conformance suite every provider must pass.
-        .target(name: "WebviewHostTestKit", dependencies: ["WebviewHost"]),
+        // ... and the virtual authenticator (CTAPHID over a socket, beneath libfido2) for WebAuthn tests.
+        .target(
+            name: "WebviewHostTestKit",
+            dependencies: [
+                "WebviewHost", "SecurityKeys",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]),
         // Typed GObject handles, callbacks through user_data, the main-loop bridge (no toolkit).
         .target(name: "GLibSupport", dependencies: ["CGLib"]),
         // What an app imports to call GTK and WebKit: one per toolkit, both compiled from
@@ -186,6 +201,18 @@ let package = Package(
         // (GKeyFile), the JSON-lines protocol, ChildProcess and OutputReader (posix_spawn and poll:
         // their files say why not GSubprocess or GIO streams).
         .target(name: "ExternalWebviewProvider", dependencies: ["WebviewHost", "GLibSupport", "CGLib"]),
+
+        // WebAuthn's authenticator side, no toolkit: CTAP2 and U2F security keys through libfido2
+        // (`SecurityKeys`: keys found, a ceremony on a worker thread, PIN, cancel), CBOR, and the
+        // virtual authenticators an app's tests name in WEBVIEWHOST_VIRTUAL_AUTHENTICATORS.
+        .target(
+            name: "SecurityKeys",
+            dependencies: [
+                "WebviewHost", "CFIDO2",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
 
         // MARK: Plugins: a provider and a token broker built on the public interfaces
         .target(
@@ -303,6 +330,15 @@ let package = Package(
             ],
             path: "Tests/Suites/SignInTests"
         ),
+        // SecurityKeys through libfido2 against the test kit's virtual authenticator, checked by
+        // python3-fido2's relying-party server (Tests/Fixtures/WebAuthn).
+        .testTarget(
+            name: "SecurityKeysTests",
+            dependencies: [
+                "SecurityKeys", "WebviewHostTestKit", "WebviewHost", "ScenarioSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/Suites/SecurityKeysTests"),
         .testTarget(
             name: "TerminalPromptProviderTests", dependencies: ["TerminalPromptProvider", "WebviewHost", "WebviewHostTestKit"],
             path: "Tests/Suites/TerminalPromptProviderTests"),

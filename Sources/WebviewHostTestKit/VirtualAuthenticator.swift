@@ -1,0 +1,1 @@
+// The virtual authenticator (issue 42, item 5): being written.

@@ -1,0 +1,1 @@
+// SecurityKeys tests: being written.
