@@ -1,4 +1,6 @@
 public import Foundation
+internal import Logging
+internal import Synchronization
 
 /// Where a process finds the virtual authenticators its tests run, instead of the security keys
 /// plugged in: `WEBVIEWHOST_VIRTUAL_AUTHENTICATORS`, a colon-separated list of Unix socket paths.
@@ -20,5 +22,22 @@ public enum VirtualAuthenticatorSockets {
     /// The socket paths the environment names (none when the variable is unset or empty).
     public static func paths(in environment: [String: String] = ProcessInfo.processInfo.environment) -> [String] {
         (environment[environmentVariable] ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
+    }
+}
+
+extension VirtualAuthenticatorSockets {
+    private static let warned = Mutex(false)
+    static let logger = Logger(label: "WebviewHost.securityKeys")
+
+    /// Logs, once per process and loudly, that virtual authenticators stand in for security keys.
+    static func warnOnce(_ paths: [String]) {
+        let first = warned.withLock { warned in
+            defer { warned = true }
+            return !warned
+        }
+        guard first else { return }
+        let line = "\(environmentVariable) is set: WebAuthn ceremonies use the virtual authenticators at \(paths.joined(separator: ", ")), never a security key plugged in. This is for tests only."
+        logger.warning("\(line)")
+        FileHandle.standardError.write(Data("WebviewHost: WARNING: \(line)\n".utf8))
     }
 }
