@@ -126,12 +126,12 @@ let package = Package(
         // context other apps are started with (ToolkitIntegration.gtk3 / .gtk4).
         .target(
             name: "EmbeddedWebviewProviderGTK3",
-            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK3", "WebviewHostGTK3", "CGSSAPI", "CGnuTLS"],
+            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK3", "WebviewHostGTK3", "CGSSAPI", "CGnuTLS", "SecurityKeys"],
             exclude: ["Shared/README.md"]
         ),
         .target(
             name: "EmbeddedWebviewProviderGTK4",
-            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK4", "WebviewHostGTK4", "CGSSAPI", "CGnuTLS"],
+            dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK4", "WebviewHostGTK4", "CGSSAPI", "CGnuTLS", "SecurityKeys"],
             exclude: ["Shared/README.md"],
             swiftSettings: [.define("WEBKITGTK_6")]
         ),
@@ -208,7 +208,7 @@ let package = Package(
         .target(
             name: "SecurityKeys",
             dependencies: [
-                "WebviewHost", "CFIDO2",
+                "WebviewHost", "CFIDO2", "CGLib",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

@@ -118,6 +118,21 @@ enum WebKitDifferences {
         webkit_user_content_manager_unregister_script_message_handler(manager, name, nil)
     }
 
+    /// A `JSCValue *` and its `JSCContext *` (`script-message-with-reply-received`'s value).
+    typealias JSValue = OpaquePointer
+    typealias JSContext = OpaquePointer
+
+    /// `webkit_user_content_manager_register_script_message_handler_with_reply` in the script
+    /// world `world`: only that world's scripts see `window.webkit.messageHandlers.<name>`.
+    static func registerMessagesWithReply(_ manager: ContentManager, name: String, world: String) -> Bool {
+        webkit_user_content_manager_register_script_message_handler_with_reply(manager, name, world) != 0
+    }
+
+    /// Takes `name` out of the script world `world`.
+    static func unregisterMessages(_ manager: ContentManager, name: String, world: String) {
+        webkit_user_content_manager_unregister_script_message_handler(manager, name, world)
+    }
+
     /// The argument of `script-message-received`: a `JSCValue *` in 6.0 (final, so opaque).
     typealias ScriptMessage = OpaquePointer
 

@@ -6,6 +6,7 @@ import CWebKitGTK3
 import CGLib
 import Foundation
 import GLibSupport
+import SecurityKeys
 import WebviewHost
 
 /// One sign-in in a `WebKitWebView`: the library's own window, or the caller's view.
@@ -56,6 +57,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     var question: SignInQuestion?
     /// Watches the page for WebAuthn calls and refusals of embedded agents.
     private(set) var pageWatch: SignInPageWatch?
+    /// The Web Authentication API answered with the person's security keys (top frame), when on.
+    private var webAuthn: WebAuthnBridge?
     /// A hand-over to the browser was asked for and not declined: the page's later triggers wait.
     var handOverPending = false
     /// The caller destroyed its view during the session: there is nothing left to stop or blank.
@@ -170,9 +173,19 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         surface = SignInSurface.apply(to: view, allowed: settings.allowedPermissions)
         if request.parameters.advertisesDeviceChallenge { deviceChallengeAdvertisement = PKeyAuthAdvertisement(on: view) }
         let canHandOver = reporter.canHandOverToSystemBrowser
+        let parameters = request.parameters
+        // Only with a key there when the session starts (or a test's virtual authenticator): with
+        // none, a page's WebAuthn call moves the sign-in to the browser as before, where a phone or
+        // a platform passkey can answer.
+        let answersWebAuthn = parameters.securityKeys && (!usesCustomWebview || parameters.securityKeysInCustomWebview)
+            && !SecurityKeyDevice.connected().isEmpty
+        if answersWebAuthn {
+            let parent = window?.window ?? WebKitDifferences.toplevelWindow(of: view)
+            webAuthn = WebAuthnBridge(view: view) { cancelled in SecurityKeyQuestions(over: parent, cancelled: cancelled) }
+        }
         pageWatch = SignInPageWatch(
-            view: view, advertisesWebAuthn: canHandOver, refusals: request.parameters.embeddedAgentRefusals,
-            focusesFirstField: !usesCustomWebview
+            view: view, advertisesWebAuthn: canHandOver && !answersWebAuthn, answersWebAuthnInTopFrame: answersWebAuthn,
+            refusals: request.parameters.embeddedAgentRefusals, focusesFirstField: !usesCustomWebview
         ) { [weak self] finding in
             self?.pageFound(finding)
         }
@@ -224,6 +237,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         signInCookies = nil
         pageWatch?.stop()
         pageWatch = nil
+        webAuthn?.stop()
+        webAuthn = nil
         window?.offerContinueInBrowser(nil)
         appearance?.restore()
         appearance = nil

@@ -19,7 +19,8 @@ import WebviewHost
 /// `isUserVerifyingPlatformAuthenticatorAvailable` and `isConditionalMediationAvailable`: the
 /// view has no platform authenticator, and a page must not be handed over by autofill it starts
 /// on its own (a conditional request never settles, as in a browser where no passkey is picked).
-/// The script and the channel are added to the view's content manager for the session and
+/// With ``WebAuthnBridge`` on (`answersWebAuthnInTopFrame`), the top frame is left to it: only
+/// frames below it are intercepted. The script and the channel are added to the view's content manager for the session and
 /// removed at ``stop()``, so a caller's view is left as it was.
 ///
 /// In the library's window (`focusesFirstField`) the script also puts the keyboard focus in the
@@ -48,7 +49,8 @@ final class SignInPageWatch {
 
     /// Starts watching the pages `view` loads from now on; `found` is called on the main thread.
     init(
-        view: WebKitDifferences.WebView, advertisesWebAuthn: Bool, refusals: [EmbeddedAgentRefusal],
+        view: WebKitDifferences.WebView, advertisesWebAuthn: Bool, answersWebAuthnInTopFrame: Bool = false,
+        refusals: [EmbeddedAgentRefusal],
         focusesFirstField: Bool = false, found: @escaping @MainActor (Finding) -> Void
     ) {
         self.view = view
@@ -58,7 +60,9 @@ final class SignInPageWatch {
             guard let text = WebKitDifferences.messageText(argument), let finding = Self.finding(text) else { return }
             found(finding)
         })
-        let source = Self.source(advertisesWebAuthn: advertisesWebAuthn, refusals: refusals, focusesFirstField: focusesFirstField)
+        let source = Self.source(
+            advertisesWebAuthn: advertisesWebAuthn, answersWebAuthnInTopFrame: answersWebAuthnInTopFrame, refusals: refusals,
+            focusesFirstField: focusesFirstField)
         let script = webkit_user_script_new(
             source, WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES, WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, nil, nil)!
         webkit_user_content_manager_add_script(manager.pointer, script)
@@ -117,7 +121,9 @@ final class SignInPageWatch {
 
     /// The user script: WebAuthn calls and refusal text reported on the channel; the first field
     /// focused when `focusesFirstField` and the page focused nothing.
-    static func source(advertisesWebAuthn: Bool, refusals: [EmbeddedAgentRefusal], focusesFirstField: Bool = false) -> String {
+    static func source(
+        advertisesWebAuthn: Bool, answersWebAuthnInTopFrame: Bool = false, refusals: [EmbeddedAgentRefusal], focusesFirstField: Bool = false
+    ) -> String {
         let needles = refusals.map(\.pageTextContains)
         let needlesJSON = "[" + needles.map { "[" + $0.map(javaScriptString).joined(separator: ",") + "]" }.joined(separator: ",") + "]"
         return """
@@ -145,7 +151,9 @@ final class SignInPageWatch {
                 };
               }
               var container = window.CredentialsContainer && window.CredentialsContainer.prototype;
-              if (container) {
+              if (\(answersWebAuthnInTopFrame ? "true" : "false") && window.top === window) {
+                // The top frame's API is the library's (WebAuthnBridge): nothing to intercept.
+              } else if (container) {
                 container.get = intercept("get", container.get);
                 container.create = intercept("create", container.create);
               } else {
@@ -154,7 +162,9 @@ final class SignInPageWatch {
                   preventSilentAccess: function () { return Promise.resolve(); } };
                 try { Object.defineProperty(Navigator.prototype, "credentials", { get: function () { return credentials; }, configurable: true }); } catch (e) {}
               }
-              if (\(advertisesWebAuthn ? "true" : "false")) {
+              if (\(answersWebAuthnInTopFrame ? "true" : "false") && window.top === window) {
+                // Defined by the library's own page script.
+              } else if (\(advertisesWebAuthn ? "true" : "false")) {
                 var no = function () { return Promise.resolve(false); };
                 if (typeof window.PublicKeyCredential !== "function") {
                   var PublicKeyCredential = function PublicKeyCredential() { throw new TypeError("Illegal constructor"); };

@@ -26,11 +26,12 @@ final class SignInQuestion {
     private var finished = false
 
     /// Shows the question (`gtk_message_dialog_new`, `gtk_widget_show`). Enter answers with the
-    /// default button: `acceptByDefault` false means a deliberate click is needed to accept.
+    /// default button: `acceptByDefault` false means a deliberate click is needed to accept. With
+    /// no `accept`, the question only tells (a step to take, an error) and Cancel is its one button.
     /// `focusesCancel`: the keyboard starts on Cancel (default: the dialog's first widget, which in
     /// a list is a row, and a row the focus enters is selected).
     init(
-        title: String, detail: String, over window: WebKitDifferences.Window?, cancel: String, accept: String,
+        title: String, detail: String, over window: WebKitDifferences.Window?, cancel: String, accept: String?,
         acceptByDefault: Bool, content: WebKitDifferences.Widget? = nil, focusesCancel: Bool = false,
         answer: @escaping @MainActor (_ accepted: Bool) -> Void
     ) {
@@ -42,9 +43,9 @@ final class SignInQuestion {
         let buttons = wvh_dialog(widget)
         let cancelButton: UnsafeMutablePointer<GtkWidget>? = gtk_dialog_add_button(buttons, cancel, GTK_RESPONSE_CANCEL.rawValue)
         nameForScreenReaders(cancelButton!, label: cancel)
-        nameForScreenReaders(gtk_dialog_add_button(buttons, accept, GTK_RESPONSE_ACCEPT.rawValue), label: accept)
+        if let accept { nameForScreenReaders(gtk_dialog_add_button(buttons, accept, GTK_RESPONSE_ACCEPT.rawValue), label: accept) }
         gtk_dialog_set_default_response(
-            buttons, acceptByDefault ? GTK_RESPONSE_ACCEPT.rawValue : GTK_RESPONSE_CANCEL.rawValue)
+            buttons, acceptByDefault && accept != nil ? GTK_RESPONSE_ACCEPT.rawValue : GTK_RESPONSE_CANCEL.rawValue)
         connections.connect(widget, "response", .enumValue { [weak self] response in
             guard let self, !self.finished else { return }
             self.finished = true

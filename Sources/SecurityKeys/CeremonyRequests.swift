@@ -1,3 +1,5 @@
+internal import Crypto
+
 /// What a site asks a key to make (WebAuthn's `PublicKeyCredentialCreationOptions`, after the
 /// library checked the origin and built `clientDataJSON`): CTAP2's authenticatorMakeCredential.
 public struct CredentialCreationRequest: Sendable {
@@ -80,6 +82,14 @@ public struct MadeCredential: Sendable {
     public let algorithm: Int32
     /// Whether the key stored it as a discoverable credential.
     public let residentKey: Bool
+    /// The credential's public key as libfido2 gives it (ES256: x and y, 64 bytes).
+    public let publicKey: [UInt8]
+
+    /// The public key as SubjectPublicKeyInfo DER (`getPublicKey()`), for ES256; `nil` otherwise.
+    public var publicKeyDER: [UInt8]? {
+        guard algorithm == -7, let key = try? P256.Signing.PublicKey(rawRepresentation: publicKey) else { return nil }
+        return Array(key.derRepresentation)
+    }
 
     /// WebAuthn's `attestationObject`: `{"fmt", "attStmt", "authData"}` in CTAP2's canonical order.
     public var attestationObject: [UInt8] {

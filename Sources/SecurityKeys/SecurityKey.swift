@@ -121,7 +121,7 @@ public final class SecurityKey: @unchecked Sendable {
             guard let credential = fido_cred_new() else { return .failure(SecurityKeyError(.other, detail: "fido_cred_new failed")) }
             var owned: OpaquePointer? = credential
             defer { fido_cred_free(&owned) }
-            _ = fido_dev_set_timeout(device, Int32(timeout.components.seconds * 1000))
+            _ = fido_dev_set_timeout(device, Self.milliseconds(timeout))
             var status = fido_cred_set_type(credential, algorithm)
             if status == FIDO_OK {
                 status = request.clientDataHash.withUnsafeBufferPointer { fido_cred_set_clientdata_hash(credential, $0.baseAddress, $0.count) }
@@ -140,15 +140,17 @@ public final class SecurityKey: @unchecked Sendable {
                 status = fido_cred_set_uv(credential, FIDO_OPT_TRUE)
             }
             guard status == FIDO_OK else { return .failure(SecurityKeyError.from(status)) }
+            let started = ContinuousClock.now
             status = fido_dev_make_cred(device, credential, pin)
-            guard status == FIDO_OK else { return .failure(SecurityKeyError.from(status)) }
+            guard status == FIDO_OK else { return .failure(Self.failure(status, started: started, timeout: timeout)) }
             let made = MadeCredential(
                 credentialID: Self.bytes(fido_cred_id_ptr(credential), fido_cred_id_len(credential)),
                 authenticatorData: Self.bytes(fido_cred_authdata_raw_ptr(credential), fido_cred_authdata_raw_len(credential)),
                 format: fido_cred_fmt(credential).map { String(cString: $0) } ?? "none",
                 attestationStatement: Self.attestationStatement(of: credential),
                 algorithm: fido_cred_type(credential),
-                residentKey: request.residentKey)
+                residentKey: request.residentKey,
+                publicKey: Self.bytes(fido_cred_pubkey_ptr(credential), fido_cred_pubkey_len(credential)))
             return .success(made)
         }
     }
@@ -161,7 +163,7 @@ public final class SecurityKey: @unchecked Sendable {
             guard let assertion = fido_assert_new() else { return .failure(SecurityKeyError(.other, detail: "fido_assert_new failed")) }
             var owned: OpaquePointer? = assertion
             defer { fido_assert_free(&owned) }
-            _ = fido_dev_set_timeout(device, Int32(timeout.components.seconds * 1000))
+            _ = fido_dev_set_timeout(device, Self.milliseconds(timeout))
             var status = fido_assert_set_rp(assertion, request.relyingPartyID)
             if status == FIDO_OK {
                 status = request.clientDataHash.withUnsafeBufferPointer { fido_assert_set_clientdata_hash(assertion, $0.baseAddress, $0.count) }
@@ -174,8 +176,9 @@ public final class SecurityKey: @unchecked Sendable {
                 status = fido_assert_set_uv(assertion, FIDO_OPT_TRUE)
             }
             guard status == FIDO_OK else { return .failure(SecurityKeyError.from(status)) }
+            let started = ContinuousClock.now
             status = fido_dev_get_assert(device, assertion, pin)
-            guard status == FIDO_OK else { return .failure(SecurityKeyError.from(status)) }
+            guard status == FIDO_OK else { return .failure(Self.failure(status, started: started, timeout: timeout)) }
             let signed = (0..<fido_assert_count(assertion)).map { index in
                 var credentialID = Self.bytes(fido_assert_id_ptr(assertion, index), fido_assert_id_len(assertion, index))
                 // A key may leave the id out when the site allowed exactly one credential.
@@ -194,6 +197,15 @@ public final class SecurityKey: @unchecked Sendable {
         }
     }
 
+    /// A key that said nothing until the call's deadline timed out (`notAllowed`, as a browser's
+    /// ceremony that runs out of time), not a key gone.
+    private static func failure(_ status: Int32, started: ContinuousClock.Instant, timeout: Duration) -> SecurityKeyError {
+        if status == FIDO_ERR_RX, ContinuousClock.now - started >= timeout - .milliseconds(200) {
+            return SecurityKeyError(.notAllowed, fidoStatus: status, detail: "the key did not answer within \(timeout)")
+        }
+        return SecurityKeyError.from(status)
+    }
+
     /// The first of the site's algorithms this key makes (ES256, EdDSA, RS256 as libfido2 knows).
     private func chooseAlgorithm(_ wanted: [Int32]) throws(SecurityKeyError) -> Int32 {
         let known: Set<Int32> = [COSE_ES256, COSE_EDDSA, COSE_RS256]
@@ -202,6 +214,11 @@ public final class SecurityKey: @unchecked Sendable {
             throw SecurityKeyError(.unsupportedAlgorithm, detail: "the key makes \(offered), the site asked for \(wanted)")
         }
         return algorithm
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int32 {
+        let (seconds, attoseconds) = duration.components
+        return Int32(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
     }
 
     static func bytes(_ pointer: UnsafePointer<UInt8>?, _ count: Int) -> [UInt8] {

@@ -20,11 +20,11 @@ public struct SecurityKeyCeremony: Sendable {
     @MainActor
     public func makeCredential(_ request: CredentialCreationRequest, prompt: any SecurityKeyPrompt) async throws(SecurityKeyError) -> MadeCredential {
         let site = request.relyingParty.id
-        return try await run(prompt: prompt, site: site) { key, pin throws(SecurityKeyError) in
+        return try await run(prompt: prompt, site: site) { key, pin, remaining throws(SecurityKeyError) in
             if request.userVerification == .required, key.capabilities.isFIDO2 == false {
                 throw SecurityKeyError(.notAllowed, detail: "a U2F key cannot verify the person")
             }
-            return try await key.makeCredential(request, pin: pin, timeout: timeout)
+            return try await key.makeCredential(request, pin: pin, timeout: remaining)
         } needsPIN: { key in
             Self.needsPIN(key.capabilities, userVerification: request.userVerification, creating: true)
         }
@@ -35,8 +35,8 @@ public struct SecurityKeyCeremony: Sendable {
     @MainActor
     public func getAssertion(_ request: AssertionRequest, prompt: any SecurityKeyPrompt) async throws(SecurityKeyError) -> SignedAssertion {
         let site = request.relyingPartyID
-        let assertions = try await run(prompt: prompt, site: site) { key, pin throws(SecurityKeyError) in
-            try await key.getAssertions(request, pin: pin, timeout: timeout)
+        let assertions = try await run(prompt: prompt, site: site) { key, pin, remaining throws(SecurityKeyError) in
+            try await key.getAssertions(request, pin: pin, timeout: remaining)
         } needsPIN: { key in
             Self.needsPIN(key.capabilities, userVerification: request.userVerification, creating: false)
         }
@@ -64,7 +64,7 @@ public struct SecurityKeyCeremony: Sendable {
     @MainActor
     private func run<Value: Sendable>(
         prompt: any SecurityKeyPrompt, site: String,
-        _ operation: @escaping @Sendable (SecurityKey, String?) async throws(SecurityKeyError) -> Value,
+        _ operation: @escaping @Sendable (SecurityKey, _ pin: String?, _ remaining: Duration) async throws(SecurityKeyError) -> Value,
         needsPIN: @escaping @Sendable (SecurityKey) -> Bool
     ) async throws(SecurityKeyError) -> Value {
         let deadline = ContinuousClock.now + timeout
@@ -87,7 +87,9 @@ public struct SecurityKeyCeremony: Sendable {
             while true {
                 prompt.show(.touchKey(site: site))
                 do throws(SecurityKeyError) {
-                    let value = try await operation(key, pin)
+                    let remaining = deadline - ContinuousClock.now
+                    guard remaining > .zero else { throw SecurityKeyError(.notAllowed, detail: "the ceremony's time ran out") }
+                    let value = try await operation(key, pin, remaining)
                     prompt.finish(nil)
                     return value
                 } catch {

@@ -55,6 +55,16 @@ public struct WebviewParameters: Sendable {
     /// (PKeyAuth), so that they send it. `PublicClientApplication` sets it at Entra ID and AD FS
     /// authorities and only there; other providers never see it. Off by default.
     public var advertisesDeviceChallenge = false
+    /// Whether the embedded view answers the page's Web Authentication calls
+    /// (`navigator.credentials.create`/`get` with `publicKey`) with the person's security keys,
+    /// through libfido2, when a key is plugged in as the session starts: the library's window
+    /// does (`true`). Off, or with no key there, a page's WebAuthn call hands the sign-in over to
+    /// the browser as ``systemBrowserHandOver`` says. Only pages of secure origins (https, and http
+    /// on loopback) see the API; the README's "Passkeys and security keys" says what is answered.
+    public var securityKeys = true
+    /// Whether a caller's view (``customWebview``) answers WebAuthn too, for the session: scripts
+    /// are added to the app's view, so by default it does not (`false`).
+    public var securityKeysInCustomWebview = false
     /// The client certificate the embedded view offers when a sign-in server asks for one in the
     /// TLS handshake (certificate-based sign-in); `nil`: the person chooses one of their tokens'
     /// in the library's chooser (or ``clientCertificateChooser`` answers), and with none the

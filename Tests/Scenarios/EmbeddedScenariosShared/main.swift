@@ -51,6 +51,7 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .proxyPassword: EmbeddedScenarios.proxyPassword
     case .loadCancelledUnreplaced: EmbeddedScenarios.loadCancelledUnreplaced
     case .connectionDropped: EmbeddedScenarios.connectionDropped
+    case .webAuthn: EmbeddedScenarios.webAuthn
     case .proxyPasswordDialog: EmbeddedScenarios.proxyPasswordDialog
     case .isolatedSettings: EmbeddedScenarios.isolatedSettings
     }

@@ -373,3 +373,18 @@ extension ReportKey where Value == Bool {
     /// `EmbeddedWebviewProvider.followsDesktopColorScheme`.
     public static var settingFollowsColorScheme: Self { .init("settingFollowsColorScheme") }
 }
+
+// `webauthn` (WebAuthnScenarios.swift).
+extension ReportKey where Value == String {
+    /// What the page reported, by name (`ready`, `created`, `got`, `error`, `frame`): a JSON object of JSON texts.
+    public static var webAuthnReports: Self { .init("webAuthnReports") }
+    /// The page's origin, as its clientDataJSON must name it.
+    public static var webAuthnOrigin: Self { .init("webAuthnOrigin") }
+}
+
+extension ReportKey where Value == [String] {
+    /// The challenges of the page's `create` and `get`, base64url.
+    public static var webAuthnChallenges: Self { .init("webAuthnChallenges") }
+    /// What the scenario did, in order (a key press and xdotool's status).
+    public static var webAuthnSteps: Self { .init("webAuthnSteps") }
+}

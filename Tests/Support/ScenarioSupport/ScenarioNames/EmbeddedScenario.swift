@@ -43,6 +43,8 @@ public enum EmbeddedScenario: String, ScenarioName {
     case proxyPassword = "proxy-password"
     case loadCancelledUnreplaced = "load-cancelled-unreplaced"
     case connectionDropped = "connection-dropped"
+    /// A page calling the Web Authentication API, answered with a virtual authenticator: `<window|view> <variant>` (WebAuthnScenarios.swift).
+    case webAuthn = "webauthn"
     /// A proxy that asks for a password, answered in the library's own dialog: `right <user> <password>`,
     /// `cancel`, `wrong-thrice <user>`, `wrong-once <user>` (ProxyScenarios.swift).
     case proxyPasswordDialog = "proxy-password-dialog"

@@ -1,0 +1,161 @@
+#if WEBKITGTK_6
+import CWebKitGTK4
+#else
+import CWebKitGTK3
+#endif
+import CGLib
+import Foundation
+import GLibSupport
+import SecurityKeys
+import WebviewHost
+
+/// The library's prompt for one WebAuthn ceremony (``SecurityKeys/SecurityKeyPrompt``), over the
+/// sign-in window or the window holding a caller's view: "Insert your security key", "Touch your
+/// security key" (naming the site), the PIN with the tries left, the key's accounts to choose
+/// from, and what went wrong, in words. One ``SignInQuestion`` at a time, modal, never a nested
+/// main loop. Cancel (or Escape, or closing it) calls `cancelled`: the page gets
+/// `NotAllowedError` and the sign-in goes on.
+@MainActor
+final class SecurityKeyQuestions: SecurityKeyPrompt {
+    private let parent: WebKitDifferences.Window?
+    private let cancelled: @MainActor () -> Void
+    private var question: SignInQuestion?
+
+    init(over parent: WebKitDifferences.Window?, cancelled: @escaping @MainActor () -> Void) {
+        self.parent = parent
+        self.cancelled = cancelled
+    }
+
+    /// The question on screen now goes (the ceremony ended, or the next step replaces it).
+    private func close() {
+        question?.destroy()
+        question = nil
+    }
+
+    func show(_ step: SecurityKeyStep) {
+        close()
+        let title: String
+        let detail: String
+        switch step {
+        case .insertKey:
+            title = ShownText.tr("question", "Insert your security key")
+            detail = ShownText.tr("question", "This page asks for a security key. Insert yours into a USB port.")
+        case .touchToChoose:
+            title = ShownText.tr("question", "Touch the security key to use")
+            detail = ShownText.tr("question", "Several security keys are plugged in. Touch the one you want to use.")
+        case .touchKey(let site):
+            title = ShownText.tr("question", "Touch your security key")
+            detail = ShownText.tr("question", "Touch your security key to continue with {site}.", ["site": SignInQuestion.shortened(site)])
+        }
+        question = SignInQuestion(
+            title: title, detail: detail, over: parent, cancel: ShownText.tr("button", "_Cancel"), accept: nil,
+            acceptByDefault: false
+        ) { [weak self] _ in
+            self?.question = nil
+            self?.cancelled()
+        }
+    }
+
+    func askPIN(for site: String, retriesLeft: Int?) async -> String? {
+        close()
+        let entry = gtk_entry_new()!
+        gtk_entry_set_visibility(wvh_entry(entry), 0)
+        gtk_entry_set_activates_default(wvh_entry(entry), 1)
+        gtk_entry_set_input_purpose(wvh_entry(entry), GTK_INPUT_PURPOSE_PIN)
+        let field = ShownText.tr("field", "PIN")
+        gtk_entry_set_placeholder_text(wvh_entry(entry), field)
+        wvh_set_accessible_description(entry, field)
+        var detail = ShownText.tr(
+            "question", "Enter your security key's PIN to continue with {site}.", ["site": SignInQuestion.shortened(site)])
+        if let retriesLeft {
+            if retriesLeft == 1 {
+                detail += "\n\n" + ShownText.tr(
+                    "question", "This is the last try: one more wrong PIN locks the key, and it must then be reset, which erases it.")
+            } else {
+                detail += "\n\n" + ShownText.tr("question", "The PIN was wrong. {count} tries are left.", ["count": String(retriesLeft)])
+            }
+        }
+        var pin = ""
+        let typing = SignalConnections()
+        typing.connect(entry, "changed", .plain { pin = WebKitDifferences.text(ofEntry: entry) })
+        return await withCheckedContinuation { continuation in
+            question = SignInQuestion(
+                title: ShownText.tr("question", "Enter your security key's PIN"), detail: detail, over: parent,
+                cancel: ShownText.tr("button", "_Cancel"), accept: ShownText.tr("button", "_Continue"), acceptByDefault: true,
+                content: entry
+            ) { [weak self] accepted in
+                typing.disconnectAll()
+                self?.question = nil
+                continuation.resume(returning: accepted ? pin : nil)
+            }
+            gtk_widget_grab_focus(entry)
+        }
+    }
+
+    func chooseAccount(for site: String, among accounts: [SecurityKeyAccount]) async -> Int? {
+        close()
+        let list = gtk_list_box_new()!
+        gtk_list_box_set_selection_mode(wvh_list_box(list), GTK_SELECTION_SINGLE)
+        for account in accounts {
+            let row = gtk_label_new(nil)!
+            let shown = [account.displayName, account.name].compactMap { $0 }.filter { !$0.isEmpty }
+            gtk_label_set_text(wvh_label(row), shown.isEmpty ? ShownText.tr("question", "An account without a name") : shown.joined(separator: "\n"))
+            gtk_label_set_xalign(wvh_label(row), 0)
+            for edge in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+                edge(row, 6)
+            }
+            WebKitDifferences.appendRow(row, to: list)
+        }
+        var chosen: Int?
+        let rows = SignalConnections()
+        return await withCheckedContinuation { continuation in
+            let question = SignInQuestion(
+                title: ShownText.tr("question", "Choose an account"),
+                detail: ShownText.tr(
+                    "question", "Your security key holds several accounts for {site}. Choose the one to continue with.",
+                    ["site": SignInQuestion.shortened(site)]),
+                over: parent, cancel: ShownText.tr("button", "_Cancel"), accept: ShownText.tr("button", "_Continue"),
+                acceptByDefault: true, content: list, focusesCancel: true
+            ) { [weak self] accepted in
+                rows.disconnectAll()
+                self?.question = nil
+                continuation.resume(returning: accepted ? chosen : nil)
+            }
+            question.setAcceptable(false)
+            rows.connect(list, "row-selected", .pointer { [weak question] (row: UnsafeMutablePointer<GtkListBoxRow>?) in
+                chosen = row.map { Int(gtk_list_box_row_get_index($0)) }
+                question?.setAcceptable(chosen != nil)
+            })
+            rows.connect(list, "row-activated", .pointer { [weak question] in question?.respond(accepted: true) })
+            self.question = question
+        }
+    }
+
+    func finish(_ error: SecurityKeyError?) {
+        close()
+        guard let error, let words = Self.words(for: error) else { return }
+        question = SignInQuestion(
+            title: ShownText.tr("question", "The security key could not be used"), detail: words, over: parent,
+            cancel: ShownText.tr("button", "_Close"), accept: nil, acceptByDefault: false
+        ) { [weak self] _ in
+            self?.question = nil
+        }
+    }
+
+    /// What went wrong, for the person; `nil` when there is nothing to say (they cancelled).
+    static func words(for error: SecurityKeyError) -> String? {
+        switch error.code {
+        case .cancelled: nil
+        case .notAllowed: ShownText.tr("question", "The security key was not touched in time, or the request was declined.")
+        case .credentialExcluded: ShownText.tr("question", "This security key is already registered for this account.")
+        case .noCredentials: ShownText.tr("question", "This security key is not registered for this site. Try another key or another way to sign in.")
+        case .pinBlocked: ShownText.tr("question", "The security key is locked after too many wrong PINs. It must be reset, which erases it.")
+        case .pinAuthBlocked: ShownText.tr("question", "Too many wrong PINs in a row. Take the security key out, put it back in, and try again.")
+        case .pinNotSet: ShownText.tr("question", "This site needs a PIN on your security key, and the key has none. Set one with the key's own tool first.")
+        case .uvBlocked: ShownText.tr("question", "The security key's fingerprint check is locked. Use its PIN, or reset the key.")
+        case .unsupportedAlgorithm: ShownText.tr("question", "This security key cannot make the kind of key this site asks for.")
+        case .deviceGone: ShownText.tr("question", "The security key stopped answering. Take it out, put it back in, and try again.")
+        default: ShownText.tr("question", "The security key reported an error: {detail}", ["detail": error.detail])
+        }
+    }
+}

@@ -1,0 +1,174 @@
+// Passkeys and security keys in the sign-in view (issue 42): a page of the test's own server
+// calls the Web Authentication API as sites do, and the library answers with the security key the
+// test named in WEBVIEWHOST_VIRTUAL_AUTHENTICATORS (the test kit's virtual authenticator, beneath
+// libfido2). The page reports each result to its server and goes on to the redirect URI; the test
+// has a relying party of its own (python3-fido2) check what the key made and signed.
+//
+// arguments: `<window|view> <variant>`, the variants:
+//   register      a click (a real key press: xdotool) registers a credential, then the page signs in with it
+//   pin           the same, the site requiring user verification: the key's PIN is asked, a wrong one first
+//   no-gesture    `create` from a timer: NotAllowedError
+//   foreign-rp    `create` naming another site's rpId: SecurityError
+//   abort         `get` aborted by the page while the key waits for a touch: AbortError
+//   frame         a cross-origin frame sees no API
+#if WEBKITGTK_6
+import CWebKitGTK4
+#else
+import CWebKitGTK3
+#endif
+import CGLib
+import Foundation
+import GLibSupport
+import ScenarioSupport
+import WebviewHost
+
+@MainActor
+extension EmbeddedScenarios {
+    static let webAuthn: Scenario = { arguments in
+        let mode = arguments.first ?? "window"
+        let variant = arguments.dropFirst().first ?? "register"
+        let callback = try callbackListener()
+        let idp = try TestServer()
+        var reports: [String: String] = [:]
+        let createChallenge = (0..<32).map { _ in UInt8.random(in: 0...255) }
+        let getChallenge = (0..<32).map { _ in UInt8.random(in: 0...255) }
+        idp.route("/authorize") { _ in
+            .html(WebAuthnPage.html(variant: variant, callback: callback.url("/callback"), createChallenge: createChallenge, getChallenge: getChallenge, frame: idp.url("/frame").replacingOccurrences(of: "127.0.0.1", with: "localhost")))
+        }
+        idp.route("/frame") { _ in .html(WebAuthnPage.frame) }
+        idp.route("/report") { request in
+            reports[request.query ?? "?", default: ""] += request.body
+            return .html("ok")
+        }
+        let title = mode == "view" ? "WebAuthn app" : "Sign in to Test IdP"
+        var parameters = windowParameters(parent: nil)
+        if mode == "view" {
+            let window = Toolkit.makeAppWindow(title: title, width: 700, height: 560)
+            let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
+            Toolkit.setChild(view, of: window)
+            Toolkit.show(window)
+            parameters = WebviewParameters(customWebview: WebviewHandle(address: view))
+            parameters.securityKeysInCustomWebview = true
+        }
+        let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
+        var facts = ScenarioReport()
+        // The page says when its button has the focus; then a real key press (a user gesture).
+        if ["register", "pin"].contains(variant) {
+            _ = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(40))) { reports["ready"] != nil || run.result != nil }
+            facts[.webAuthnSteps] = ["ready: \(reports["ready"] != nil)", "Return: \(xdotool("search --onlyvisible --name '^\(title)$' windowfocus key Return"))"]
+        }
+        if variant == "pin" {
+            // A wrong PIN first, then the right one, each typed into the library's question.
+            var typed: [String] = []
+            for pin in ["9999", "1234"] {
+                guard let dialog = await waitForPINQuestion(orUntil: { run.result != nil }) else { break }
+                let name = gtk_window_get_title(wvh_window(dialog)).map { String(cString: $0) } ?? ""
+                typed.append(Probes.labelTexts(in: dialog).joined(separator: " | "))
+                _ = xdotool("search --onlyvisible --name '^\(name)$' windowfocus type \(pin)")
+                _ = xdotool("search --onlyvisible --name '^\(name)$' windowfocus key Return")
+                _ = await ScenarioHost.wait(upTo: Patience.event) { gtk_widget_get_visible(wvh_widget(dialog)) == 0 || run.result != nil }
+            }
+            facts[.dialogTexts] = typed
+        }
+        facts.merge(run.facts(try await run.outcome(within: Patience.scaled(.seconds(90))), prefix: ""))
+        facts[.webAuthnReports] = String(decoding: try JSONSerialization.data(withJSONObject: reports), as: UTF8.self)
+        facts[.webAuthnChallenges] = [WebAuthnPage.base64URL(createChallenge), WebAuthnPage.base64URL(getChallenge)]
+        facts[.webAuthnOrigin] = idp.url("").trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+        return facts
+    }
+
+    /// The library's PIN question, once it shows.
+    private static func waitForPINQuestion(orUntil done: () -> Bool) async -> UnsafeMutableRawPointer? {
+        var found: UnsafeMutableRawPointer?
+        _ = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(40))) {
+            if done() { return true }
+            found = Toolkit.toplevels().first { window in
+                gtk_widget_get_visible(wvh_widget(window)) != 0
+                    && gtk_window_get_title(wvh_window(window)).map { String(cString: $0) } == "Enter your security key's PIN"
+            }
+            return found != nil
+        }
+        return found
+    }
+}
+
+/// The test's sign-in page: what sites do with the Web Authentication API.
+enum WebAuthnPage {
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static let frame = """
+        <!doctype html><script>
+        fetch('http://127.0.0.1:' + location.port + '/report?frame', {method: 'POST', mode: 'no-cors',
+          body: JSON.stringify({publicKeyCredential: typeof PublicKeyCredential, credentials: typeof navigator.credentials})});
+        </script>
+        """
+
+    static func html(variant: String, callback: String, createChallenge: [UInt8], getChallenge: [UInt8], frame: String) -> String {
+        """
+        <!doctype html><html><head><title>Security key test</title><meta charset="utf-8"></head><body>
+        <button id="go" style="width:100%;height:240px;font-size:32px">Use a security key</button>
+        <script>
+        "use strict";
+        const variant = \(SignInJS.string(variant));
+        const fromB64 = s => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), c => c.charCodeAt(0));
+        const report = (name, value) => fetch('/report?' + name, {method: 'POST', body: JSON.stringify(value)});
+        const finish = code => { location.href = \(SignInJS.string(callback)) + '?code=' + code + '&state=xyz'; };
+        const fail = async e => { await report('error', {name: e.name, message: e.message}); finish('error-' + e.name); };
+        const creation = (rpId) => ({publicKey: {
+          challenge: fromB64(\(SignInJS.string(base64URL(createChallenge)))),
+          rp: rpId ? {id: rpId, name: 'Test'} : {name: 'Test'},
+          user: {id: new Uint8Array([1, 2, 3, 4]), name: 'alice', displayName: 'Alice'},
+          pubKeyCredParams: [{type: 'public-key', alg: -7}],
+          authenticatorSelection: {userVerification: variant === 'pin' ? 'required' : 'discouraged', residentKey: 'required'},
+          attestation: 'direct', extensions: {credProps: true}}});
+        async function register() {
+          try {
+            const created = await navigator.credentials.create(creation());
+            await report('created', {json: created.toJSON(), isCredential: created instanceof PublicKeyCredential,
+              algorithm: created.response.getPublicKeyAlgorithm(), transports: created.response.getTransports(),
+              extensions: created.getClientExtensionResults()});
+            const got = await navigator.credentials.get({publicKey: {
+              challenge: fromB64(\(SignInJS.string(base64URL(getChallenge)))), allowCredentials: [{type: 'public-key', id: created.rawId}],
+              userVerification: variant === 'pin' ? 'required' : 'discouraged'}});
+            await report('got', {json: got.toJSON(), userHandle: got.response.userHandle === null ? null : Array.from(new Uint8Array(got.response.userHandle))});
+            finish('ok');
+          } catch (e) { await fail(e); }
+        }
+        const button = document.getElementById('go');
+        if (variant === 'register' || variant === 'pin') {
+          button.addEventListener('click', register);
+          button.focus();
+          report('ready', {available: typeof PublicKeyCredential});
+        } else if (variant === 'no-gesture') {
+          setTimeout(() => navigator.credentials.create(creation()).then(() => finish('created'), fail), 200);
+        } else if (variant === 'foreign-rp') {
+          // No gesture needed to be refused for the rpId: the check comes first in browsers too.
+          setTimeout(() => navigator.credentials.create(creation('example.com')).then(() => finish('created'), fail), 200);
+        } else if (variant === 'abort') {
+          const controller = new AbortController();
+          setTimeout(() => navigator.credentials.get({publicKey: {challenge: fromB64(\(SignInJS.string(base64URL(getChallenge)))),
+            allowCredentials: [{type: 'public-key', id: new Uint8Array([9, 9, 9])}]}, signal: controller.signal})
+            .then(() => finish('got'), fail), 200);
+          setTimeout(() => controller.abort(), 1500);
+        } else if (variant === 'frame') {
+          const frame = document.createElement('iframe');
+          frame.src = \(SignInJS.string(frame));
+          document.body.appendChild(frame);
+          setTimeout(() => finish('framed'), 3000);
+        }
+        </script></body></html>
+        """
+    }
+}
+
+/// JavaScript string literals for the page.
+enum SignInJS {
+    static func string(_ text: String) -> String {
+        let data = try? JSONSerialization.data(withJSONObject: [text])
+        let array = data.map { String(decoding: $0, as: UTF8.self) } ?? "[\"\"]"
+        return String(array.dropFirst().dropLast())
+    }
+}

@@ -1,1 +1,0 @@
-// SecurityKeys tests: being written.
