@@ -127,12 +127,13 @@ let package = Package(
         .target(
             name: "EmbeddedWebviewProviderGTK3",
             dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK3", "WebviewHostGTK3", "CGSSAPI", "CGnuTLS", "SecurityKeys"],
-            exclude: ["Shared/README.md"]
+            // The WebAuthn scripts' sources: compiled in from WebAuthnScripts.swift (WebAuthn/embed.py).
+            exclude: ["Shared/README.md", "Shared/WebAuthn"]
         ),
         .target(
             name: "EmbeddedWebviewProviderGTK4",
             dependencies: ["WebviewHost", "GLibSupport", "CGLib", "CWebKitGTK4", "WebviewHostGTK4", "CGSSAPI", "CGnuTLS", "SecurityKeys"],
-            exclude: ["Shared/README.md"],
+            exclude: ["Shared/README.md", "Shared/WebAuthn"],
             swiftSettings: [.define("WEBKITGTK_6")]
         ),
         // `registerBuiltInProviders()`: the browser and the embedded view, for one toolkit.
@@ -318,7 +319,9 @@ let package = Package(
             path: "Tests/Suites/SystemBrowserProviderTests"),
         // Launches EmbeddedScenariosGTK3 and ...GTK4, on X11 (Xvfb) and Wayland (a private Weston).
         .testTarget(
-            name: "EmbeddedWebviewProviderTests", dependencies: ["ScenarioSupport"], path: "Tests/Suites/EmbeddedWebviewProviderTests"),
+            name: "EmbeddedWebviewProviderTests",
+            dependencies: ["ScenarioSupport", "WebviewHostTestKit", .product(name: "Crypto", package: "swift-crypto")],
+            path: "Tests/Suites/EmbeddedWebviewProviderTests"),
         .testTarget(
             name: "SignInTests",
             dependencies: [

@@ -118,13 +118,15 @@ final class WebAuthnBridge {
             if running?.id == id { cancelRunning() }
             answer.succeed(["ok": true])
         case "create", "get":
-            guard running == nil else { return answer.fail("InvalidStateError", "A request is already pending.") }
+            // One ceremony at a time (a second call, or a forged event reusing a pending id), as Chrome.
+            guard running == nil else { return answer.fail("NotAllowedError", "A request is already pending.") }
             guard let options = object["options"] as? [String: Any] else { return answer.fail("TypeError", "The options could not be read.") }
-            if kind == "create", object["userActivation"] as? Bool != true {
-                return answer.fail("NotAllowedError", "Creating a credential needs a user gesture (a click or a key press on the page).")
-            }
             do throws(WebAuthnRequest.Failure) {
+                // The options and the rpId first (a SecurityError whatever the gesture), as browsers.
                 let request = try WebAuthnRequest(kind: kind, options: options, origin: origin)
+                if kind == "create", object["userActivation"] as? Bool != true {
+                    return answer.fail("NotAllowedError", "Creating a credential needs a user gesture (a click or a key press on the page).")
+                }
                 start(request, id: id, answer: answer)
             } catch {
                 answer.fail(error.name, error.message)

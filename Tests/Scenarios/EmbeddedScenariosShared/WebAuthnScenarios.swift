@@ -37,16 +37,14 @@ extension EmbeddedScenarios {
         }
         idp.route("/frame") { _ in .html(WebAuthnPage.frame) }
         idp.route("/report") { request in
-            reports[request.query ?? "?", default: ""] += request.body
+            reports[request.query ?? "?"] = request.body  // the last report of a name
             return .html("ok")
         }
         let title = mode == "view" ? "WebAuthn app" : "Sign in to Test IdP"
         var parameters = windowParameters(parent: nil)
         if mode == "view" {
-            let window = Toolkit.makeAppWindow(title: title, width: 700, height: 560)
-            let view = UnsafeMutableRawPointer(webkit_web_view_new()!)
-            Toolkit.setChild(view, of: window)
-            Toolkit.show(window)
+            let (window, view) = Probes.makeAppView(width: 700, height: 560)
+            gtk_window_set_title(wvh_window(window), title)
             parameters = WebviewParameters(customWebview: WebviewHandle(address: view))
             parameters.securityKeysInCustomWebview = true
         }
@@ -55,22 +53,44 @@ extension EmbeddedScenarios {
         // The page says when its button has the focus; then a real key press (a user gesture).
         if ["register", "pin"].contains(variant) {
             _ = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(40))) { reports["ready"] != nil || run.result != nil }
-            facts[.webAuthnSteps] = ["ready: \(reports["ready"] != nil)", "Return: \(xdotool("search --onlyvisible --name '^\(title)$' windowfocus key Return"))"]
+            // The library's window focuses the page's button; in the app's window, a click on it.
+            let gesture = mode == "view" ? "windowfocus mousemove --window %1 300 120 click 1" : "windowfocus key Return"
+            facts[.webAuthnSteps] = ["ready: \(reports["ready"] != nil)", "gesture: \(xdotool("search --onlyvisible --name '^\(title)$' \(gesture)"))"]
         }
         if variant == "pin" {
-            // A wrong PIN first, then the right one, each typed into the library's question.
+            // A wrong PIN first, then the right one, each typed into the library's question; the
+            // sign-in's `get` asks again (each ceremony asks, as browsers do).
             var typed: [String] = []
-            for pin in ["9999", "1234"] {
+            for pin in ["9999", "1234", "1234"] {
                 guard let dialog = await waitForPINQuestion(orUntil: { run.result != nil }) else { break }
-                let name = gtk_window_get_title(wvh_window(dialog)).map { String(cString: $0) } ?? ""
                 typed.append(Probes.labelTexts(in: dialog).joined(separator: " | "))
-                _ = xdotool("search --onlyvisible --name '^\(name)$' windowfocus type \(pin)")
-                _ = xdotool("search --onlyvisible --name '^\(name)$' windowfocus key Return")
-                _ = await ScenarioHost.wait(upTo: Patience.event) { gtk_widget_get_visible(wvh_widget(dialog)) == 0 || run.result != nil }
+                let entries = Probes.descendants(of: dialog).filter {
+                    g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer($0)), gtk_entry_get_type()) != 0
+                }
+                let slot = Probes.weakPointer(to: dialog)
+                let answered = { slot.pointee.map { gtk_widget_get_visible(wvh_widget($0)) == 0 } ?? true }
+                // The title's apostrophe as any character: xdotool's pattern is in single quotes.
+                let window = "--name '^Enter your security key.s PIN$'"
+                // Keys a dialog just mapped did not take are sent again, from an empty field.
+                for _ in 1...5 {
+                    guard !answered(), let entry = entries.first else { break }
+                    Toolkit.setEntryText(entry, "")
+                    gtk_widget_grab_focus(wvh_widget(entry))
+                    _ = xdotool("search --onlyvisible \(window) windowfocus type \(pin)")
+                    guard await ScenarioHost.wait(upTo: Patience.scaled(.seconds(3)), until: { Toolkit.entryText(entry) == pin }) else { continue }
+                    _ = xdotool("search --onlyvisible \(window) windowfocus key Return")
+                    if await ScenarioHost.wait(upTo: Patience.scaled(.seconds(6)), until: answered) { break }
+                }
             }
             facts[.dialogTexts] = typed
         }
-        facts.merge(run.facts(try await run.outcome(within: Patience.scaled(.seconds(90))), prefix: ""))
+        do {
+            facts.merge(run.facts(try await run.outcome(within: Patience.scaled(.seconds(60))), prefix: ""))
+        } catch {
+            // What the page and the scenario got to, beside the hang.
+            facts[.outcome] = "hung"
+            facts[.errorMessage] = "\(error); reports: \(reports); steps: \(facts[.webAuthnSteps] ?? []); dialogs: \(facts[.dialogTexts] ?? [])"
+        }
         facts[.webAuthnReports] = String(decoding: try JSONSerialization.data(withJSONObject: reports), as: UTF8.self)
         facts[.webAuthnChallenges] = [WebAuthnPage.base64URL(createChallenge), WebAuthnPage.base64URL(getChallenge)]
         facts[.webAuthnOrigin] = idp.url("").trimmingCharacters(in: CharacterSet(charactersIn: "/"))
@@ -80,7 +100,7 @@ extension EmbeddedScenarios {
     /// The library's PIN question, once it shows.
     private static func waitForPINQuestion(orUntil done: () -> Bool) async -> UnsafeMutableRawPointer? {
         var found: UnsafeMutableRawPointer?
-        _ = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(40))) {
+        _ = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(20))) {
             if done() { return true }
             found = Toolkit.toplevels().first { window in
                 gtk_widget_get_visible(wvh_widget(window)) != 0
@@ -99,10 +119,16 @@ enum WebAuthnPage {
             .replacingOccurrences(of: "=", with: "")
     }
 
+    /// A cross-origin frame that reports what it sees and, when it has the API, calls it.
     static let frame = """
         <!doctype html><script>
-        fetch('http://127.0.0.1:' + location.port + '/report?frame', {method: 'POST', mode: 'no-cors',
-          body: JSON.stringify({publicKeyCredential: typeof PublicKeyCredential, credentials: typeof navigator.credentials})});
+        const report = value => fetch('http://127.0.0.1:' + location.port + '/report?frame', {method: 'POST', mode: 'no-cors', body: JSON.stringify(value)});
+        const seen = {publicKeyCredential: typeof PublicKeyCredential, credentials: typeof navigator.credentials};
+        report(seen);
+        if (navigator.credentials) {
+          navigator.credentials.get({publicKey: {challenge: new Uint8Array(32), rpId: 'localhost'}})
+            .then(() => report(Object.assign(seen, {get: 'resolved'})), e => report(Object.assign(seen, {get: e.name})));
+        }
         </script>
         """
 

@@ -12,17 +12,17 @@ struct CBORTests {
         (.bool(false), "f4"), (.bool(true), "f5"), (.null, "f6"), (.bytes([]), "40"), ("", "60"),
     ] as [(CBOR, String)])
     func encodesShortestFormsAndDecodesBack(value: CBOR, encoding: String) throws {
-        #expect(hex(value.encoded()) == encoding)
+        #expect(Hex.string(value.encoded()) == encoding)
         #expect(try CBOR.decode(value.encoded()) == value)
     }
 
     @Test func mapKeysAreInCTAP2CanonicalOrder() throws {
         // A COSE key: 1, 3, -1, -2, -3 (shorter encodings first, then bytewise).
         let coseKey: CBOR = [-3: .bytes([3]), -1: 1, 3: -7, -2: .bytes([2]), 1: 2]
-        #expect(hex(coseKey.encoded()) == "a5010203262001214102224103")
+        #expect(Hex.string(coseKey.encoded()) == "a5010203262001214102224103")
         // Text keys: "up" before "rk"? Both 3 bytes: bytewise, so "rk" (0x72) before "up" (0x75); "plat" last.
         let options: CBOR = ["plat": false, "up": true, "rk": true, 10: 0, 100: 0]
-        #expect(hex(options.encoded()) == "a50a00" + "186400" + "62726bf5" + "627570f5" + "64706c6174f4")
+        #expect(Hex.string(options.encoded()) == "a50a00" + "186400" + "62726bf5" + "627570f5" + "64706c6174f4")
     }
 
     @Test func accessorsAndSubscripts() throws {
@@ -47,9 +47,9 @@ struct CBORTests {
         ("bbffffffffffffffff", .lengthTooLarge), ("a1", .lengthTooLarge), ("a1016261", .truncated),
     ] as [(String, CBORDecodingError.Code)])
     func malformedInputIsRefusedWithItsReason(input: String, code: CBORDecodingError.Code) {
-        #expect(throws: CBORDecodingError.self) { try CBOR.decode(bytes(hex: input) ?? [0xff]) }
+        #expect(throws: CBORDecodingError.self) { try CBOR.decode(Hex.bytes(input) ?? [0xff]) }
         do {
-            _ = try CBOR.decode(bytes(hex: input) ?? [])
+            _ = try CBOR.decode(Hex.bytes(input) ?? [])
         } catch {
             #expect(error.code == code, "\(input)")
         }

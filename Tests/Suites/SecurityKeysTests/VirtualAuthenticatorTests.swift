@@ -16,13 +16,13 @@ struct VirtualAuthenticatorTests {
     @Test(arguments: [VirtualAuthenticator.ProtocolVersion.ctap2, .ctap2_1])
     func getInfoSaysWhatTheAuthenticatorIs(protocolVersion: VirtualAuthenticator.ProtocolVersion) async throws {
         let authenticator = try VirtualAuthenticator(options: Options(protocolVersion: protocolVersion, transport: .nfc))
-        let info = try await Client.run(authenticator, "info")
+        let info = try await FidoClientFixture.run(authenticator, "info")
         let is21 = protocolVersion == .ctap2_1
         #expect(info["versions"] as? [String] == (is21 ? ["FIDO_2_0", "FIDO_2_1"] : ["U2F_V2", "FIDO_2_0"]))
         #expect(info["pin_protocols"] as? [Int] == (is21 ? [2, 1] : [1]))
         #expect(info["transports"] as? [String] == ["nfc"])
         #expect(info["algorithms"] as? [Int] == [-7])
-        #expect(info["aaguid"] as? String == hex(withUnsafeBytes(of: authenticator.options.aaguid.uuid) { Array($0) }))
+        #expect(info["aaguid"] as? String == Hex.string(withUnsafeBytes(of: authenticator.options.aaguid.uuid) { Array($0) }))
         let options = try #require(info["options"] as? [String: Bool])
         #expect(options["rk"] == true && options["up"] == true && options["clientPin"] == false)
         #expect(options["pinUvAuthToken"] == (is21 ? true : nil))
@@ -31,17 +31,17 @@ struct VirtualAuthenticatorTests {
     @Test(arguments: VirtualAuthenticator.AttestationFormat.allCases)
     func registersAndAuthenticatesAsTheServerVerifies(attestation: VirtualAuthenticator.AttestationFormat) async throws {
         let authenticator = try VirtualAuthenticator(options: Options(attestation: attestation))
-        let result = try await Client.run(authenticator, "register-authenticate")
+        let result = try await FidoClientFixture.run(authenticator, "register-authenticate")
         #expect(result["verified"] as? Bool == true, "\(result)")
         #expect(result["fmt"] as? String == attestation.rawValue)
         #expect(result["registration_flags"] as? Int == 0x41)  // UP, AT
         #expect(result["registration_count"] as? Int == 0)
         #expect(result["sign_counts"] as? [Int] == [1, 2])
         #expect(result["assertion_flags"] as? [Int] == [0x01, 0x01])
-        #expect(result["aaguid"] as? String == hex(withUnsafeBytes(of: authenticator.options.aaguid.uuid) { Array($0) }))
+        #expect(result["aaguid"] as? String == Hex.string(withUnsafeBytes(of: authenticator.options.aaguid.uuid) { Array($0) }))
         let credentials = authenticator.credentials()
         #expect(credentials.count == 1)
-        #expect(credentials.first.map { hex($0.credentialId) } == result["credential_id"] as? String)
+        #expect(credentials.first.map { Hex.string($0.credentialId) } == result["credential_id"] as? String)
         #expect(credentials.first?.isResidentCredential == false)
         #expect(credentials.first?.rpId == "example.com")
         #expect(credentials.first?.signCount == 2)
@@ -53,20 +53,20 @@ struct VirtualAuthenticatorTests {
 
     @Test func residentCredentialIsListedAndReturnsItsUserHandle() async throws {
         let authenticator = try VirtualAuthenticator()
-        let result = try await Client.run(authenticator, "resident")
+        let result = try await FidoClientFixture.run(authenticator, "resident")
         #expect(result["verified"] as? Bool == true, "\(result)")
-        let userHandle = hex(Array("user-handle-0001".utf8))
+        let userHandle = Hex.string(Array("user-handle-0001".utf8))
         #expect(result["user_handles"] as? [String] == [userHandle, userHandle])
         let credential = try #require(authenticator.credentials().first)
         #expect(credential.isResidentCredential)
-        #expect(credential.userHandle.map(hex) == userHandle)
+        #expect(credential.userHandle.map(Hex.string) == userHandle)
         #expect(credential.userName == "alice@example.com")
-        #expect(hex(credential.credentialId) == result["credential_id"] as? String)
+        #expect(Hex.string(credential.credentialId) == result["credential_id"] as? String)
     }
 
     @Test func twoAccountsAreOfferedNewestFirstThroughGetNextAssertion() async throws {
         let authenticator = try VirtualAuthenticator()
-        let result = try await Client.run(authenticator, "two-accounts")
+        let result = try await FidoClientFixture.run(authenticator, "two-accounts")
         #expect(result["number_of_credentials"] as? Int == 2, "\(result)")
         let users = try #require(result["users"] as? [[String: Any]])
         #expect(users.map { $0["id"] as? String } == ["02", "01"])
@@ -76,31 +76,31 @@ struct VirtualAuthenticatorTests {
 
     @Test func excludedCredentialIsRefused() async throws {
         let authenticator = try VirtualAuthenticator()
-        let result = try await Client.run(authenticator, "exclude")
+        let result = try await FidoClientFixture.run(authenticator, "exclude")
         #expect(result["ctap"] as? String == "CREDENTIAL_EXCLUDED", "\(result)")
         #expect(authenticator.credentials().count == 1)
     }
 
     @Test func unknownAllowedCredentialFindsNoCredentials() async throws {
         let authenticator = try VirtualAuthenticator()
-        let result = try await Client.run(authenticator, "unknown-allow")
+        let result = try await FidoClientFixture.run(authenticator, "unknown-allow")
         #expect(result["ctap"] as? String == "NO_CREDENTIALS", "\(result)")
     }
 
     @Test func personNotConsentingIsDenied() async throws {
         let authenticator = try VirtualAuthenticator(options: Options(isUserConsenting: false))
-        let result = try await Client.run(authenticator, "register")
+        let result = try await FidoClientFixture.run(authenticator, "register")
         #expect(result["ctap"] as? String == "OPERATION_DENIED", "\(result)")
         #expect(authenticator.credentials().isEmpty)
         authenticator.setUserConsenting(true)
-        let again = try await Client.run(authenticator, "register")
+        let again = try await FidoClientFixture.run(authenticator, "register")
         #expect(again["registered"] is String, "\(again)")
     }
 
     @Test(arguments: [VirtualAuthenticator.ProtocolVersion.ctap2, .ctap2_1])
     func wrongPINSpendsARetryAndRightPINVerifies(protocolVersion: VirtualAuthenticator.ProtocolVersion) async throws {
         let authenticator = try VirtualAuthenticator(options: Options(protocolVersion: protocolVersion, pin: "1234"))
-        let result = try await Client.run(authenticator, "pin", ["9999", "1234"])
+        let result = try await FidoClientFixture.run(authenticator, "pin", ["9999", "1234"])
         #expect(result["protocol"] as? Int == (protocolVersion == .ctap2_1 ? 2 : 1), "\(result)")
         #expect(result["retries_before"] as? Int == 8)
         #expect(result["wrong"] as? String == "PIN_INVALID")
@@ -116,24 +116,24 @@ struct VirtualAuthenticatorTests {
 
     @Test func threeWrongPINsInARowNeedAPowerCycle() async throws {
         let authenticator = try VirtualAuthenticator(options: Options(pin: "1234"))
-        let wrong = try await Client.run(authenticator, "wrong-pins", ["0000", "3"])
+        let wrong = try await FidoClientFixture.run(authenticator, "wrong-pins", ["0000", "3"])
         #expect(wrong["errors"] as? [String] == ["PIN_INVALID", "PIN_INVALID", "PIN_AUTH_BLOCKED"], "\(wrong)")
         #expect(wrong["retries"] as? Int == 5)
-        let blocked = try await Client.run(authenticator, "right-pin", ["1234"])
+        let blocked = try await FidoClientFixture.run(authenticator, "right-pin", ["1234"])
         #expect(blocked["ctap"] as? String == "PIN_AUTH_BLOCKED", "\(blocked)")
         #expect(authenticator.pinRetries == 5)
         authenticator.powerCycle()
-        let right = try await Client.run(authenticator, "right-pin", ["1234"])
+        let right = try await FidoClientFixture.run(authenticator, "right-pin", ["1234"])
         #expect(right["token_length"] as? Int == 32, "\(right)")
         #expect(right["retries"] as? Int == 8)
     }
 
     @Test func pinIsBlockedWhenNoRetriesAreLeft() async throws {
         let authenticator = try VirtualAuthenticator(options: Options(pin: "1234", pinRetries: 2))
-        let wrong = try await Client.run(authenticator, "wrong-pins", ["0000", "2"])
+        let wrong = try await FidoClientFixture.run(authenticator, "wrong-pins", ["0000", "2"])
         #expect(wrong["errors"] as? [String] == ["PIN_INVALID", "PIN_BLOCKED"], "\(wrong)")
         authenticator.powerCycle()
-        let right = try await Client.run(authenticator, "right-pin", ["1234"])
+        let right = try await FidoClientFixture.run(authenticator, "right-pin", ["1234"])
         #expect(right["ctap"] as? String == "PIN_BLOCKED", "\(right)")
         #expect(authenticator.pinRetries == 0)
     }
@@ -142,7 +142,7 @@ struct VirtualAuthenticatorTests {
     func clientSetsAndChangesThePIN(protocolVersion: VirtualAuthenticator.ProtocolVersion) async throws {
         let authenticator = try VirtualAuthenticator(options: Options(protocolVersion: protocolVersion))
         #expect(authenticator.pin == nil)
-        let result = try await Client.run(authenticator, "set-pin", ["4321"])
+        let result = try await FidoClientFixture.run(authenticator, "set-pin", ["4321"])
         #expect(result["token_length"] as? Int == 32, "\(result)")
         #expect(result["client_pin"] as? Bool == true)
         #expect(authenticator.pin == "43219")
@@ -150,7 +150,7 @@ struct VirtualAuthenticatorTests {
 
     @Test func cancelWhileWaitingForTouchEndsTheCeremony() async throws {
         let authenticator = try VirtualAuthenticator(options: Options(userPresence: .waitForTouch))
-        let result = try await Client.run(authenticator, "cancel")
+        let result = try await FidoClientFixture.run(authenticator, "cancel")
         #expect(result["ctap"] as? String == "KEEPALIVE_CANCEL", "\(result)")
         #expect(result["keepalives"] as? [Int] == [2])  // STATUS_UPNEEDED
         let seen = authenticator.observations
@@ -160,7 +160,7 @@ struct VirtualAuthenticatorTests {
 
     @Test func touchLetsTheWaitingCeremonyGoOn() async throws {
         let authenticator = try VirtualAuthenticator(options: Options(userPresence: .waitForTouch))
-        async let registered = Client.run(authenticator, "register")
+        async let registered = FidoClientFixture.run(authenticator, "register")
         let waiting = await authenticator.waitUntil(timeout: Patience.event) { $0.isWaitingForTouch }
         #expect(waiting)
         authenticator.touch()
@@ -171,7 +171,7 @@ struct VirtualAuthenticatorTests {
 
     @Test func keyThatNeverAnswersStaysSilentEvenWhenCancelled() async throws {
         let authenticator = try VirtualAuthenticator(options: Options(userPresence: .neverAnswer))
-        let result = try await Client.run(authenticator, "never-answer")
+        let result = try await FidoClientFixture.run(authenticator, "never-answer")
         #expect(result["quiet_before_cancel"] as? Bool == true, "\(result)")
         #expect(result["quiet_after_cancel"] as? Bool == true)
         let seen = authenticator.observations
@@ -180,7 +180,7 @@ struct VirtualAuthenticatorTests {
 
     @Test func stopEndsAConnectionWaitingForTouch() async throws {
         let authenticator = try VirtualAuthenticator(options: Options(userPresence: .waitForTouch))
-        async let registered = Client.run(authenticator, "register")
+        async let registered = FidoClientFixture.run(authenticator, "register")
         #expect(await authenticator.waitUntil(timeout: Patience.event) { $0.isWaitingForTouch })
         authenticator.stop()
         let result = try await registered
@@ -194,12 +194,12 @@ struct VirtualAuthenticatorTests {
         let id = Data((0..<16).map { UInt8($0) })
         try authenticator.addCredential(
             .init(credentialId: id, isResidentCredential: false, rpId: "example.com", signingKey: key, signCount: 41))
-        let result = try await Client.run(authenticator, "assert-with", [hex(id)])
+        let result = try await FidoClientFixture.run(authenticator, "assert-with", [Hex.string(id)])
         #expect(result["counter"] as? Int == 42, "\(result)")
-        let authenticatorData = try #require((result["authenticator_data"] as? String).flatMap(bytes(hex:)))
-        let clientDataHash = try #require((result["client_data_hash"] as? String).flatMap(bytes(hex:)))
+        let authenticatorData = try #require((result["authenticator_data"] as? String).flatMap(Hex.bytes))
+        let clientDataHash = try #require((result["client_data_hash"] as? String).flatMap(Hex.bytes))
         let signature = try P256.Signing.ECDSASignature(
-            derRepresentation: try #require((result["signature"] as? String).flatMap(bytes(hex:))))
+            derRepresentation: try #require((result["signature"] as? String).flatMap(Hex.bytes)))
         #expect(key.publicKey.isValidSignature(signature, for: authenticatorData + clientDataHash))
         #expect(Array(authenticatorData.prefix(32)) == Array(SHA256.hash(data: Array("example.com".utf8))))
         #expect(authenticator.credentials().first?.signCount == 42)
@@ -207,7 +207,7 @@ struct VirtualAuthenticatorTests {
 
     @Test func malformedFramesAndCBORGetErrorsNeverACrashOrAHang() async throws {
         let authenticator = try VirtualAuthenticator()
-        let result = try await Client.run(authenticator, "malformed")
+        let result = try await FidoClientFixture.run(authenticator, "malformed")
         let expected: [String: String] = [
             "indefinite_length": "cbor:12", "truncated_map": "cbor:12", "not_a_map": "cbor:11",
             "missing_parameters": "cbor:14", "too_deep": "cbor:12", "huge_map_length": "cbor:12",
@@ -224,13 +224,13 @@ struct VirtualAuthenticatorTests {
             #expect(result[name] as? Bool == true, "\(name): \(result[name] ?? "none")")
         }
         // The authenticator still serves a well-behaved client afterwards.
-        let again = try await Client.run(authenticator, "register")
+        let again = try await FidoClientFixture.run(authenticator, "register")
         #expect(again["registered"] is String, "\(again)")
     }
 
     @Test func u2fRegistersAndAuthenticatesWithItsAttestationCertificate() async throws {
         let authenticator = try VirtualAuthenticator(options: Options(protocolVersion: .u2f))
-        let result = try await Client.run(authenticator, "u2f")
+        let result = try await FidoClientFixture.run(authenticator, "u2f")
         #expect(result["verified"] as? Bool == true, "\(result)")
         #expect(result["fmt"] as? String == "fido-u2f")
         #expect(result["uses_ctap2"] as? Bool == false)
@@ -240,7 +240,7 @@ struct VirtualAuthenticatorTests {
 
     @Test func u2fWaitsForTouchByRefusingUntilTouched() async throws {
         let authenticator = try VirtualAuthenticator(options: Options(protocolVersion: .u2f, userPresence: .waitForTouch))
-        async let verified = Client.run(authenticator, "u2f")
+        async let verified = FidoClientFixture.run(authenticator, "u2f")
         // Registration, then two authentications: each waits for its own touch.
         for request in 1...3 {
             #expect(await authenticator.waitUntil(timeout: Patience.event) { $0.isWaitingForTouch && $0.touchRequests == request })
@@ -252,7 +252,7 @@ struct VirtualAuthenticatorTests {
 
     @Test func ctap2KeySpeaksU2FToo() async throws {
         let authenticator = try VirtualAuthenticator()
-        let result = try await Client.run(authenticator, "ctap1")
+        let result = try await FidoClientFixture.run(authenticator, "ctap1")
         #expect(result["version"] as? String == "U2F_V2", "\(result)")
         #expect(result["key_handle_length"] as? Int == 64)
         #expect(result["check_only_known"] as? String == "6985")
@@ -274,7 +274,7 @@ struct VirtualAuthenticatorTests {
     ) async throws {
         let authenticator = try VirtualAuthenticator(
             options: Options(protocolVersion: protocolVersion, hasUserVerification: true, isUserVerified: isUserVerified))
-        let result = try await Client.run(authenticator, "user-verification")
+        let result = try await FidoClientFixture.run(authenticator, "user-verification")
         if isUserVerified {
             #expect(result["uv_option"] as? Int == 0x45, "\(result)")  // UP, UV, AT
         } else {
@@ -345,7 +345,7 @@ struct VirtualAuthenticatorTests {
 }
 
 /// Runs the python3-fido2 fixture against an authenticator and reads the JSON it prints.
-enum Client {
+enum FidoClientFixture {
     static let script = Checkout.fixture("WebAuthn").appendingPathComponent("webauthn_client.py").path
 
     static func run(
@@ -361,16 +361,20 @@ enum Client {
     }
 }
 
-func hex(_ bytes: some Sequence<UInt8>) -> String {
-    bytes.map { String(format: "%02x", $0) }.joined()
-}
+/// Bytes as lowercase hex, as the fixture prints them, and back.
+enum Hex {
+    static func string(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
 
-func bytes(hex: String) -> [UInt8]? {
-    let digits = Array(hex.utf8)
-    guard digits.count.isMultiple(of: 2) else { return nil }
-    return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16) }
-        .reduce(into: [UInt8]?([])) { result, byte in
-            guard let byte else { return result = nil }
-            result?.append(byte)
+    static func bytes(_ hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count.isMultiple(of: 2) else { return nil }
+        var bytes: [UInt8] = []
+        for index in stride(from: 0, to: digits.count, by: 2) {
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(byte)
         }
+        return bytes
+    }
 }

@@ -1,46 +1,4 @@
-import Crypto
-import Foundation
 import Synchronization
-
-/// CTAPHID constants (CTAP 2.1 §11.2).
-enum CTAPHID {
-    static let reportLength = 64
-    static let broadcastChannel: UInt32 = 0xffff_ffff
-    /// 57 bytes in the initialization packet, 59 in each of 128 continuation packets.
-    static let maximumMessageLength = 57 + 128 * 59
-
-    enum Command {
-        static let ping: UInt8 = 0x01
-        static let msg: UInt8 = 0x03
-        static let lock: UInt8 = 0x04
-        static let initialize: UInt8 = 0x06
-        static let wink: UInt8 = 0x08
-        static let cbor: UInt8 = 0x10
-        static let cancel: UInt8 = 0x11
-        static let keepAlive: UInt8 = 0x3b
-        static let error: UInt8 = 0x3f
-    }
-
-    enum Error {
-        static let invalidCommand: UInt8 = 0x01
-        static let invalidLength: UInt8 = 0x03
-        static let invalidSequence: UInt8 = 0x04
-        static let messageTimeout: UInt8 = 0x05
-        static let channelBusy: UInt8 = 0x06
-        static let invalidChannel: UInt8 = 0x0b
-    }
-
-    enum KeepAliveStatus {
-        static let processing: UInt8 = 0x01
-        static let userPresenceNeeded: UInt8 = 0x02
-    }
-
-    enum Capability {
-        static let wink: UInt8 = 0x01
-        static let cbor: UInt8 = 0x04
-        static let noMessage: UInt8 = 0x08
-    }
-}
 
 /// One opening of the device: reads CTAPHID reports from its socket, assembles messages, runs
 /// them, and writes the answers. Used by its own thread only.
