@@ -6,6 +6,7 @@ import CWebKitGTK3
 import WebviewHostGTK3
 #endif
 import CGLib
+import SecurityKeys
 public import WebviewHost
 
 /// Signs in inside the app with WebKitGTK (MSAL's `MSALWebviewTypeWKWebView` on Linux): in a modal
@@ -49,6 +50,7 @@ public struct EmbeddedWebviewProvider: WebviewProvider {
                 + "none anywhere ends the sign-in with clientCertificateRequired",
             NegotiateHosts.helpNote,
             SignInProxy.helpNote(),
+            SecurityKeyDevice.helpNote(environment: environment.variables),
         ]
     }
 

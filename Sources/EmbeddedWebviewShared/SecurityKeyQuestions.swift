@@ -17,14 +17,21 @@ import WebviewHost
 /// `NotAllowedError` and the sign-in goes on.
 @MainActor
 final class SecurityKeyQuestions: SecurityKeyPrompt {
-    private let parent: WebKitDifferences.Window?
+    /// The window the questions go over, while it lives (the session may end and take it first).
+    private let parentRef: GObjectWeakRef<WebKitDifferences.Window>?
     private let cancelled: @MainActor () -> Void
     private var question: SignInQuestion?
+    /// Dismissed: the ceremony was cancelled by the page or the session; nothing more shows.
+    private var dismissed = false
 
     init(over parent: WebKitDifferences.Window?, cancelled: @escaping @MainActor () -> Void) {
-        self.parent = parent
+        parentRef = parent.map { GObjectWeakRef($0) }
         self.cancelled = cancelled
     }
+
+    /// The parent window, `nil` once it is gone; whether a question may show at all.
+    private var parent: WebKitDifferences.Window? { parentRef?.get()?.pointer }
+    private var canShow: Bool { !dismissed && (parentRef == nil || parent != nil) }
 
     /// The question on screen now goes (the ceremony ended, or the next step replaces it).
     private func close() {
@@ -32,8 +39,16 @@ final class SecurityKeyQuestions: SecurityKeyPrompt {
         question = nil
     }
 
+    /// Takes the question away and shows nothing more: the page aborted, went to another page, or
+    /// the session ended. Calling it again does nothing.
+    func dismiss() {
+        dismissed = true
+        close()
+    }
+
     func show(_ step: SecurityKeyStep) {
         close()
+        guard canShow else { return }
         let title: String
         let detail: String
         switch step {
@@ -58,6 +73,7 @@ final class SecurityKeyQuestions: SecurityKeyPrompt {
 
     func askPIN(for site: String, retriesLeft: Int?) async -> String? {
         close()
+        guard canShow else { return nil }
         let entry = gtk_entry_new()!
         gtk_entry_set_visibility(wvh_entry(entry), 0)
         gtk_entry_set_activates_default(wvh_entry(entry), 1)
@@ -94,6 +110,7 @@ final class SecurityKeyQuestions: SecurityKeyPrompt {
 
     func chooseAccount(for site: String, among accounts: [SecurityKeyAccount]) async -> Int? {
         close()
+        guard canShow else { return nil }
         let list = gtk_list_box_new()!
         gtk_list_box_set_selection_mode(wvh_list_box(list), GTK_SELECTION_SINGLE)
         for account in accounts {
@@ -133,7 +150,7 @@ final class SecurityKeyQuestions: SecurityKeyPrompt {
 
     func finish(_ error: SecurityKeyError?) {
         close()
-        guard let error, let words = Self.words(for: error) else { return }
+        guard canShow, let error, let words = Self.words(for: error) else { return }
         question = SignInQuestion(
             title: ShownText.tr("question", "The security key could not be used"), detail: words, over: parent,
             cancel: ShownText.tr("button", "_Close"), accept: nil, acceptByDefault: false

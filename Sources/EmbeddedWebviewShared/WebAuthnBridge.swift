@@ -36,17 +36,17 @@ final class WebAuthnBridge {
     private var scripts: [OpaquePointer] = []
     private let connections = SignalConnections()
     private var registered = false
-    private let prompt: @MainActor (_ cancelled: @escaping @MainActor () -> Void) -> any SecurityKeyPrompt
+    private let prompt: @MainActor (_ cancelled: @escaping @MainActor () -> Void) -> SecurityKeyQuestions
     private let ceremony: SecurityKeyCeremony
-    /// The ceremony running now: the page's id for it and its task.
-    private var running: (id: String, task: Task<Void, Never>)?
+    /// The ceremony running now: the page's id for it, its task and the person's questions.
+    private var running: (id: String, task: Task<Void, Never>, questions: SecurityKeyQuestions)?
 
     /// Starts answering WebAuthn in the pages `view` loads from now on. `prompt` makes the
     /// person's prompt for one ceremony (the library's questions over the window); it calls
     /// `cancelled` when the person cancels there (the page then gets `NotAllowedError`).
     init(
         view: WebKitDifferences.WebView, ceremony: SecurityKeyCeremony = SecurityKeyCeremony(timeout: .seconds(300)),
-        prompt: @escaping @MainActor (_ cancelled: @escaping @MainActor () -> Void) -> any SecurityKeyPrompt
+        prompt: @escaping @MainActor (_ cancelled: @escaping @MainActor () -> Void) -> SecurityKeyQuestions
     ) {
         self.view = view
         self.prompt = prompt
@@ -90,7 +90,9 @@ final class WebAuthnBridge {
         registered = false
     }
 
+    /// The questions go first (nothing more shows), then CTAPHID_CANCEL reaches the key.
     private func cancelRunning() {
+        running?.questions.dismiss()
         running?.task.cancel()
         running = nil
     }
@@ -166,7 +168,7 @@ final class WebAuthnBridge {
             case .failure(let failure): answer.fail(failure.name, failure.message)
             }
         }
-        running = (id, task)
+        running = (id, task, prompt)
     }
 }
 

@@ -59,3 +59,24 @@ enum FIDOLibrary {
     /// libfido2's name for a status (`fido_strerr`).
     static func name(_ status: Int32) -> String { String(cString: fido_strerr(status)) }
 }
+
+extension SecurityKeyDevice {
+    /// The `help` line (`WEBVIEW_HOST_PROVIDER=help`): whether a page's WebAuthn call can be
+    /// answered in the view now, and with what.
+    public static func helpNote(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let prefix = "passkeys and security keys (WebAuthn): "
+        let virtual = VirtualAuthenticatorSockets.paths(in: environment)
+        if !virtual.isEmpty {
+            return prefix + "answered in the view with the virtual authenticators at \(virtual.joined(separator: ", ")) "
+                + "(\(VirtualAuthenticatorSockets.environmentVariable): for tests only; keys plugged in are not used)"
+        }
+        let keys = connected(environment: environment)
+        if keys.isEmpty {
+            return prefix + "no security key is plugged in now (libfido2 sees none): a page's WebAuthn call moves the sign-in "
+                + "to the browser, where phones and platform passkeys answer"
+        }
+        let names = keys.map { "\($0.manufacturer) \($0.product)".trimmingCharacters(in: .whitespaces) }
+        return prefix + "answered in the view with the security keys plugged in now (libfido2): \(names.joined(separator: ", ")); "
+            + "phones and platform passkeys: in the browser"
+    }
+}

@@ -4,7 +4,7 @@
 // libfido2). The page reports each result to its server and goes on to the redirect URI; the test
 // has a relying party of its own (python3-fido2) check what the key made and signed.
 //
-// arguments: `<window|view> <variant>`, the variants:
+// arguments: `<window|view> <variant> [screenshot file]`, the variants:
 //   register      a click (a real key press: xdotool) registers a credential, then the page signs in with it
 //   pin           the same, the site requiring user verification: the key's PIN is asked, a wrong one first
 //   no-gesture    `create` from a timer: NotAllowedError
@@ -64,6 +64,11 @@ extension EmbeddedScenarios {
             for pin in ["9999", "1234", "1234"] {
                 guard let dialog = await waitForPINQuestion(orUntil: { run.result != nil }) else { break }
                 typed.append(Probes.labelTexts(in: dialog).joined(separator: " | "))
+                if let shots = arguments.dropFirst(2).first, typed.count == 2 {
+                    // For the README's picture only (never in a test run): the second question, with the tries left.
+                    await ScenarioHost.idle(.milliseconds(800))
+                    _ = g_spawn_command_line_sync("import -window root \(shots)", nil, nil, nil, nil)
+                }
                 let entries = Probes.descendants(of: dialog).filter {
                     g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer($0)), gtk_entry_get_type()) != 0
                 }

@@ -17,8 +17,10 @@ struct WebAuthnTests {
     }
 
     static func run(_ mode: String, _ variant: String, key: VirtualAuthenticator, on platform: Platform) async throws -> Run {
+        // WEBAUTHN_SHOTS=<file>: the README's picture of the PIN question (by hand, never in CI).
+        let shots = ProcessInfo.processInfo.environment["WEBAUTHN_SHOTS"].map { ["\($0)-\(platform.toolkit.testDescription.filter(\.isLetter))".lowercased() + ".png"] } ?? []
         let report = try await ScenarioRunner.run(
-            EmbeddedScenario.webAuthn, in: platform.toolkit.program, arguments: [mode, variant],
+            EmbeddedScenario.webAuthn, in: platform.toolkit.program, arguments: [mode, variant] + shots,
             environment: ["WEBVIEWHOST_VIRTUAL_AUTHENTICATORS": key.socketPath], display: platform.keyboardDisplay)
         let text = report[.webAuthnReports] ?? "{}"
         let raw = (try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]) ?? [:]

@@ -8,7 +8,10 @@ struct BuiltInProvidersTests {
     func builtIns() async throws {
         let desktop = try TestDesktop(browserCommand: nil)
         defer { desktop.remove() }
-        let report = try await ScenarioRunner.run(GLibScenario.builtIns, environment: desktop.environment)
+        // A test's virtual authenticator named: help says the view answers WebAuthn with it.
+        let socket = "/tmp/webviewhost-help-test.sock"
+        let report = try await ScenarioRunner.run(
+            GLibScenario.builtIns, environment: desktop.environment.merging(["WEBVIEWHOST_VIRTUAL_AUTHENTICATORS": socket]) { $1 })
         #expect(report[.registered] == ["system-browser", "embedded"])
         #expect(report[.default] == "embedded")
         let refused = try #require(report[.authenticationSession])
@@ -21,6 +24,7 @@ struct BuiltInProvidersTests {
         #expect(help.contains("device challenge (PKeyAuth): answered"), "help says what the embedded view answers at work: \(help)")
         #expect(help.contains("Windows sign-in (Kerberos, Negotiate): answered with the person's ticket at"), "help says whether Negotiate can run: \(help)")
         #expect(help.contains("client certificates: the app's"), "help says the app's client certificate is offered: \(help)")
+        #expect(help.contains("passkeys and security keys (WebAuthn): answered in the view with the virtual authenticators at \(socket)"), "\(help)")
         #expect(help.contains("]: available"))
         #expect(help.contains("unavailable: "))
     }
