@@ -86,14 +86,7 @@ enum ClientCertificateQuestions {
         token: String, certificate: String, host: String, flags: UInt32, over window: WebKitDifferences.Window,
         answer: @escaping @MainActor (String?) -> Void
     ) -> SignInQuestion {
-        let entry = gtk_entry_new()!
-        gtk_entry_set_visibility(wvh_entry(entry), 0)
-        gtk_entry_set_activates_default(wvh_entry(entry), 1)
-        gtk_entry_set_input_purpose(wvh_entry(entry), GTK_INPUT_PURPOSE_PIN)
-        // What the field is, shown in it while empty and said by a screen reader.
-        let field = ShownText.tr("field", "PIN")
-        gtk_entry_set_placeholder_text(wvh_entry(entry), field)
-        wvh_set_accessible_description(entry, field)
+        let entry = SignInQuestion.pinEntry()
         var detail = ShownText.tr(
             "question", "{host} asks for your certificate “{certificate}”. Enter the PIN that unlocks it.",
             ["host": host, "certificate": certificate])

@@ -74,13 +74,7 @@ final class SecurityKeyQuestions: SecurityKeyPrompt {
     func askPIN(for site: String, retriesLeft: Int?) async -> String? {
         close()
         guard canShow else { return nil }
-        let entry = gtk_entry_new()!
-        gtk_entry_set_visibility(wvh_entry(entry), 0)
-        gtk_entry_set_activates_default(wvh_entry(entry), 1)
-        gtk_entry_set_input_purpose(wvh_entry(entry), GTK_INPUT_PURPOSE_PIN)
-        let field = ShownText.tr("field", "PIN")
-        gtk_entry_set_placeholder_text(wvh_entry(entry), field)
-        wvh_set_accessible_description(entry, field)
+        let entry = SignInQuestion.pinEntry()
         var detail = ShownText.tr(
             "question", "Enter your security key's PIN to continue with {site}.", ["site": SignInQuestion.shortened(site)])
         if let retriesLeft {

@@ -8,6 +8,7 @@ import WebviewHostGTK3
 import CGLib
 import Foundation
 import GLibSupport
+import WebviewHost
 
 /// A yes-or-no question over the sign-in window (or the window holding a caller's view): "Open
 /// mailto link?", "Continue in your browser?"; with `content` under its texts, a question that
@@ -80,6 +81,19 @@ final class SignInQuestion {
         guard let dialog else { return }
         self.dialog = nil
         WebKitDifferences.destroyWindow(dialog.pointer)
+    }
+
+    /// A field for a PIN (a token's, a security key's): hidden as typed, Return answers, "PIN"
+    /// shown in it while empty and said by a screen reader.
+    static func pinEntry() -> WebKitDifferences.Widget {
+        let entry = gtk_entry_new()!
+        gtk_entry_set_visibility(wvh_entry(entry), 0)
+        gtk_entry_set_activates_default(wvh_entry(entry), 1)
+        gtk_entry_set_input_purpose(wvh_entry(entry), GTK_INPUT_PURPOSE_PIN)
+        let field = ShownText.tr("field", "PIN")
+        gtk_entry_set_placeholder_text(wvh_entry(entry), field)
+        wvh_set_accessible_description(entry, field)
+        return entry
     }
 
     /// Text from a page cut to 120 characters, so a page cannot fill the dialog.
