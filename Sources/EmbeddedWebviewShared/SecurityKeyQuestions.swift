@@ -23,6 +23,8 @@ final class SecurityKeyQuestions: SecurityKeyPrompt {
     private var question: SignInQuestion?
     /// Dismissed: the ceremony was cancelled by the page or the session; nothing more shows.
     private var dismissed = false
+    /// Resumes the question being awaited (the PIN, the account) as Cancel would, once.
+    private var resumeAwaited: (@MainActor () -> Void)?
 
     init(over parent: WebKitDifferences.Window?, cancelled: @escaping @MainActor () -> Void) {
         parentRef = parent.map { GObjectWeakRef($0) }
@@ -44,6 +46,9 @@ final class SecurityKeyQuestions: SecurityKeyPrompt {
     func dismiss() {
         dismissed = true
         close()
+        let resume = resumeAwaited
+        resumeAwaited = nil
+        resume?()
     }
 
     func show(_ step: SecurityKeyStep) {
@@ -89,6 +94,10 @@ final class SecurityKeyQuestions: SecurityKeyPrompt {
         let typing = SignalConnections()
         typing.connect(entry, "changed", .plain { pin = WebKitDifferences.text(ofEntry: entry) })
         return await withCheckedContinuation { continuation in
+            resumeAwaited = {
+                typing.disconnectAll()
+                continuation.resume(returning: nil)
+            }
             question = SignInQuestion(
                 title: ShownText.tr("question", "Enter your security key's PIN"), detail: detail, over: parent,
                 cancel: ShownText.tr("button", "_Cancel"), accept: ShownText.tr("button", "_Continue"), acceptByDefault: true,
@@ -96,6 +105,7 @@ final class SecurityKeyQuestions: SecurityKeyPrompt {
             ) { [weak self] accepted in
                 typing.disconnectAll()
                 self?.question = nil
+                self?.resumeAwaited = nil
                 continuation.resume(returning: accepted ? pin : nil)
             }
             gtk_widget_grab_focus(entry)
@@ -120,6 +130,10 @@ final class SecurityKeyQuestions: SecurityKeyPrompt {
         var chosen: Int?
         let rows = SignalConnections()
         return await withCheckedContinuation { continuation in
+            resumeAwaited = {
+                rows.disconnectAll()
+                continuation.resume(returning: nil)
+            }
             let question = SignInQuestion(
                 title: ShownText.tr("question", "Choose an account"),
                 detail: ShownText.tr(
@@ -130,6 +144,7 @@ final class SecurityKeyQuestions: SecurityKeyPrompt {
             ) { [weak self] accepted in
                 rows.disconnectAll()
                 self?.question = nil
+                self?.resumeAwaited = nil
                 continuation.resume(returning: accepted ? chosen : nil)
             }
             question.setAcceptable(false)

@@ -10,6 +10,7 @@
 //   no-gesture    `create` from a timer: NotAllowedError
 //   foreign-rp    `create` naming another site's rpId: SecurityError
 //   abort         `get` aborted by the page while the key waits for a touch: AbortError
+//   abort-at-pin  `get` aborted by the page while the library asks the key's PIN: AbortError, the question gone
 //   frame         a cross-origin frame sees no API
 #if WEBKITGTK_6
 import CWebKitGTK4
@@ -96,6 +97,11 @@ extension EmbeddedScenarios {
             facts[.outcome] = "hung"
             facts[.errorMessage] = "\(error); reports: \(reports); steps: \(facts[.webAuthnSteps] ?? []); dialogs: \(facts[.dialogTexts] ?? [])"
         }
+        if variant == "abort-at-pin" {
+            // The question the page's abort made moot is gone.
+            facts[.dialogTexts] = Toolkit.toplevels().filter { gtk_widget_get_visible(wvh_widget($0)) != 0 }
+                .compactMap { gtk_window_get_title(wvh_window($0)).map { String(cString: $0) } }
+        }
         facts[.webAuthnReports] = String(decoding: try JSONSerialization.data(withJSONObject: reports), as: UTF8.self)
         facts[.webAuthnChallenges] = [WebAuthnPage.base64URL(createChallenge), WebAuthnPage.base64URL(getChallenge)]
         facts[.webAuthnOrigin] = idp.url("").trimmingCharacters(in: CharacterSet(charactersIn: "/"))
@@ -178,10 +184,12 @@ enum WebAuthnPage {
         } else if (variant === 'foreign-rp') {
           // No gesture needed to be refused for the rpId: the check comes first in browsers too.
           setTimeout(() => navigator.credentials.create(creation('example.com')).then(() => finish('created'), fail), 200);
-        } else if (variant === 'abort') {
+        } else if (variant === 'abort' || variant === 'abort-at-pin') {
+          // abort-at-pin: the site wants verification, so the library asks the key's PIN first.
           const controller = new AbortController();
           setTimeout(() => navigator.credentials.get({publicKey: {challenge: fromB64(\(SignInJS.string(base64URL(getChallenge)))),
-            allowCredentials: [{type: 'public-key', id: new Uint8Array([9, 9, 9])}]}, signal: controller.signal})
+            allowCredentials: [{type: 'public-key', id: new Uint8Array([9, 9, 9])}],
+            userVerification: variant === 'abort-at-pin' ? 'required' : 'discouraged'}, signal: controller.signal})
             .then(() => finish('got'), fail), 200);
           setTimeout(() => controller.abort(), 1500);
         } else if (variant === 'frame') {

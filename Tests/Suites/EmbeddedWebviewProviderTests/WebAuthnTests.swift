@@ -104,6 +104,19 @@ struct WebAuthnTests {
         #expect(await key.waitUntil(timeout: Patience.event) { $0.cancelsReceived >= 1 }, "\(key.observations)")
     }
 
+    @Test("The page aborts while the library asks the key's PIN: AbortError, the question goes, the sign-in goes on", arguments: Platform.x11)
+    func abortAtPIN(_ platform: Platform) async throws {
+        let key = try VirtualAuthenticator(options: .init(protocolVersion: .ctap2_1, pin: "1234"))
+        defer { key.stop() }
+        try key.addCredential(.init(credentialId: Data([9, 9, 9]), isResidentCredential: false, rpId: "127.0.0.1", signingKey: P256.Signing.PrivateKey()))
+        let run = try await Self.run("window", "abort-at-pin", key: key, on: platform)
+        #expect(run.report[.outcome] == "success", "\(run.report[.errorMessage] ?? "")")
+        #expect(run.report[.code] == "error-AbortError", "\(run.reports)")
+        let open = run.report[.dialogTexts] ?? []
+        #expect(!open.contains { $0.contains("PIN") }, "the PIN question is still up: \(open)")
+        #expect(key.observations.wrongPINs == 0)
+    }
+
     @Test("A cross-origin frame's call never reaches the key: the library's API is the top frame's only (as the README says)", arguments: Platform.x11)
     func crossOriginFrame(_ platform: Platform) async throws {
         let key = try VirtualAuthenticator()
