@@ -327,6 +327,7 @@ let package = Package(
             dependencies: [
                 "MicrosoftIdentityBroker", "GLibSupport",  // the broker tests: Tests/Fixtures/BrokerDouble, a private D-Bus
                 "ExternalWebviewProvider",
+                "WebviewHostTestKit",  // the virtual security key of the Glewlwyd WebAuthn tests
                 "SignIn", "TokenCache", "WebviewHost", "ScenarioSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -20,6 +20,11 @@ CLIENT_ID_CONSENT="webviewhost-consent"
 CLIENT_ID_ONE_USE="webviewhost-one-use"
 # Device Authorization Grant (RFC 8628) client: public, authorization_type device_authorization.
 CLIENT_ID_DEVICE="webviewhost-device"
+# Sign-in with a security key (issue 42): this client's requests ask for the scope KEY_SCOPE, which
+# Glewlwyd grants after the password and the WebAuthn scheme instance WEBAUTHN_SCHEME.
+CLIENT_ID_SECURITY_KEY="webviewhost-security-key"
+KEY_SCOPE="security-key"
+WEBAUTHN_SCHEME="webauthn"
 TEST_USER="alice"
 TEST_PASSWORD="alice-password"
 TEST_NAME="Alice Example"
@@ -188,6 +193,9 @@ CLIENT_ID_ES256=${CLIENT_ID_ES256}
 CLIENT_ID_CONSENT=${CLIENT_ID_CONSENT}
 CLIENT_ID_ONE_USE=${CLIENT_ID_ONE_USE}
 CLIENT_ID_DEVICE=${CLIENT_ID_DEVICE}
+CLIENT_ID_SECURITY_KEY=${CLIENT_ID_SECURITY_KEY}
+KEY_SCOPE=${KEY_SCOPE}
+WEBAUTHN_SCHEME=${WEBAUTHN_SCHEME}
 POST_LOGOUT_REDIRECT_URI=${POST_LOGOUT_REDIRECT_URIS[0]}
 OIDC_SID_COOKIE=${OIDC_SID_COOKIE}
 DEVICE_EXPIRATION=${DEVICE_EXPIRATION}
@@ -359,6 +367,7 @@ run_api() {
   GW_BASE_URL="$BASE_URL" GW_ISSUER="$ISSUER" GW_STATE_DIR="$STATE_DIR" \
   GW_ADMIN_USER="$ADMIN_USER" GW_ADMIN_PASSWORD="$ADMIN_PASSWORD" \
   GW_CLIENT_ID="$CLIENT_ID" GW_CLIENT_ID_ES256="$CLIENT_ID_ES256" GW_CLIENT_ID_CONSENT="$CLIENT_ID_CONSENT" GW_CLIENT_ID_ONE_USE="$CLIENT_ID_ONE_USE" GW_CLIENT_ID_DEVICE="$CLIENT_ID_DEVICE" \
+  GW_CLIENT_ID_SECURITY_KEY="$CLIENT_ID_SECURITY_KEY" GW_KEY_SCOPE="$KEY_SCOPE" GW_WEBAUTHN_SCHEME="$WEBAUTHN_SCHEME" \
   GW_POST_LOGOUT_REDIRECT_URIS="$(printf '%s\n' "${POST_LOGOUT_REDIRECT_URIS[@]}")" GW_OIDC_SID_COOKIE="$OIDC_SID_COOKIE" \
   GW_DEVICE_EXPIRATION="$DEVICE_EXPIRATION" GW_DEVICE_INTERVAL="$DEVICE_INTERVAL" \
   GW_USER="$TEST_USER" GW_PASSWORD="$TEST_PASSWORD" GW_NAME="$TEST_NAME" GW_EMAIL="$TEST_EMAIL" \
@@ -369,6 +378,7 @@ import http.cookiejar, json, os, sys, urllib.error, urllib.parse, urllib.request
 E = os.environ
 BASE = E["GW_BASE_URL"]; API = BASE + "/api"
 SCOPES = ["openid", "profile", "email", "offline_access"]
+KEY_SCOPE = E["GW_KEY_SCOPE"]
 REDIRECTS = [u for u in E["GW_REDIRECT_URIS"].splitlines() if u]
 POST_LOGOUT_REDIRECTS = [u for u in E["GW_POST_LOGOUT_REDIRECT_URIS"].splitlines() if u]
 
@@ -408,8 +418,43 @@ def set_grant(client_id, scope, user=None, password=None):
     op = login(user or E["GW_USER"], password or E["GW_PASSWORD"])
     call(op, "PUT", "/auth/grant/" + urllib.parse.quote(client_id, safe=""), {"scope": " ".join(scope)})
 
+def webauthn_scheme(op):
+    """The WebAuthn scheme instance and the scope that asks for it after the password (issue 42)."""
+    name = E["GW_WEBAUTHN_SCHEME"]
+    params = {
+        # the origin the login and profile pages are served from (clientDataJSON.origin); its
+        # host is the rpId (127.0.0.1)
+        "rp-origin": BASE,
+        # the key is used after the password, in the session it authenticated
+        "session-mandatory": True, "seed": "webviewhost-tests-webauthn-seed-0123456789abcdef",
+        "challenge-length": 64, "credential-expiration": 120, "credential-assertion": 120,
+        "pubKey-cred-params": [-7],
+        # packed (self attestation: no certificate chain to check) and none; nothing else
+        "fmt": {"packed": True, "none": True, "fido-u2f": False, "tpm": False,
+                "android-key": False, "android-safetynet": False},
+        "force-fmt-none": False,
+    }
+    module = {"module": "webauthn", "name": name, "display_name": "Security key", "expiration": 600,
+              "max_use": 0, "allow_user_register": True, "parameters": params}
+    upsert_module(op, "scheme", name, module)
+    upsert(op, "scope", KEY_SCOPE, {"name": KEY_SCOPE, "display_name": "Security key",
+           "description": "Signed in with a password and a security key",
+           "password_required": True, "password_max_age": 0,
+           "scheme": {"security-key": [{"scheme_type": "webauthn", "scheme_name": name,
+                                        "scheme_display_name": "Security key"}]}})
+
+def upsert_module(op, kind, name, module):
+    st, _ = call(op, "GET", "/mod/%s/%s" % (kind, name), ok=(200, 404))
+    if st == 404:
+        call(op, "POST", "/mod/%s/" % kind, module)
+    else:
+        call(op, "PUT", "/mod/%s/%s" % (kind, name), module)
+    # (re)load the instance so that updated parameters are active
+    call(op, "PUT", "/mod/%s/%s/disable" % (kind, name)); call(op, "PUT", "/mod/%s/%s/enable" % (kind, name))
+
 def configure():
     op = login(E["GW_ADMIN_USER"], E["GW_ADMIN_PASSWORD"])
+    webauthn_scheme(op)
     # 1. scopes (openid exists in the schema); password required, no max age
     for name in SCOPES[1:]:
         upsert(op, "scope", name, {"name": name, "display_name": name,
@@ -453,7 +498,7 @@ def configure():
         "scope-claim": "no", "scope-claim-scope": [],
         "address-claim": {"type": "no", "formatted": "", "street_address": "", "locality": "",
                           "region": "", "postal_code": "", "country": "", "mandatory": False},
-        "allowed-scope": SCOPES,
+        "allowed-scope": SCOPES + [KEY_SCOPE],
         "pkce-allowed": True, "pkce-method-plain-allowed": False, "pkce-required": True,
         "pkce-required-public-client": True, "pkce-scopes": [],
         "request-parameter-allow": False, "request-uri-allow-https-non-secure": False,
@@ -479,8 +524,10 @@ def configure():
     # (re)load the instance so that updated parameters are active
     call(op, "PUT", "/mod/plugin/oidc/disable"); call(op, "PUT", "/mod/plugin/oidc/enable")
     # 4. test user
+    # (g_profile: her profile page, where she registers a security key)
     upsert(op, "user", E["GW_USER"], {"username": E["GW_USER"], "password": E["GW_PASSWORD"],
-           "name": E["GW_NAME"], "email": E["GW_EMAIL"], "enabled": True, "scope": SCOPES})
+           "name": E["GW_NAME"], "email": E["GW_EMAIL"], "enabled": True,
+           "scope": SCOPES + [KEY_SCOPE, "g_profile"]})
     # a second person, to sign in two accounts one after the other
     upsert(op, "user", "bob", {"username": "bob", "password": "bob-password",
            "name": "Bob Example", "email": "bob@example.com", "enabled": True, "scope": SCOPES})
@@ -498,6 +545,7 @@ def configure():
     client(E["GW_CLIENT_ID_ONE_USE"], "WebviewHost tests (one-use refresh tokens)", **{"refresh-token-one-use": "1"})
     client(E["GW_CLIENT_ID_DEVICE"], "WebviewHost tests (device authorization grant)", redirect_uri=[],
            authorization_type=["device_authorization", "refresh_token"])
+    client(E["GW_CLIENT_ID_SECURITY_KEY"], "WebviewHost tests (password and security key)")
     _, c = call(op, "GET", "/client/" + E["GW_CLIENT_ID"])
     if c.get("post_logout_redirect_uris") != POST_LOGOUT_REDIRECTS:
         sys.exit("glewlwyd.sh: ERROR: client %s did not store post_logout_redirect_uris" % E["GW_CLIENT_ID"])
@@ -513,6 +561,7 @@ def configure():
         set_grant(E["GW_CLIENT_ID_ES256"], SCOPES)
         set_grant(E["GW_CLIENT_ID_ONE_USE"], SCOPES)
         set_grant(E["GW_CLIENT_ID_DEVICE"], SCOPES)
+        set_grant(E["GW_CLIENT_ID_SECURITY_KEY"], SCOPES + [KEY_SCOPE])
         set_grant(E["GW_CLIENT_ID"], SCOPES, "bob", "bob-password")
     set_grant(E["GW_CLIENT_ID_CONSENT"], [])
     # 7. sanity checks

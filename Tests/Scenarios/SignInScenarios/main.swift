@@ -123,6 +123,11 @@ ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check(nil, 
         }
         return facts
     }
+    // A security key at Glewlwyd (issue 42): `register|sign-in <client id> [scope...]`
+    // (SecurityKeyScenario.swift).
+    case .securityKey: { arguments in
+        await securityKeyScenario(mode: arguments[0], clientID: arguments[1], extraScopes: Array(arguments.dropFirst(2)))
+    }
     // Starts in the library's embedded window and is handed over to the person's browser (the
     // test's Chromium) in the same await. arguments: client id, trigger (`refusal`: an app rule
     // matches Glewlwyd's login page; `app`: continueInSystemBrowser() after the first page

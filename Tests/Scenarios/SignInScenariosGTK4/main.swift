@@ -1,5 +1,5 @@
-// The sign-in scenario that runs on GTK 4 too (SignInScenarios is GTK 3's program): the proxy
-// scenario's files, linked here, built with WebKitGTK 6.0. Any other scenario reports so.
+// The sign-in scenarios that run on GTK 4 too (SignInScenarios is GTK 3's program): the proxy and
+// security key scenarios' files, linked here, built with WebKitGTK 6.0. Any other scenario reports so.
 import BuiltInWebviewProvidersGTK4
 import CGLib
 import CWebKitGTK4
@@ -15,6 +15,10 @@ ScenarioHost.main(SignInScenario.self, initializeToolkit: { gtk_init_check() != 
     // arguments: where ("window", "view"), the client id, the device client's id.
     case .throughProxy: { arguments in
         await proxyScenario(where: arguments[0], clientID: arguments[1], deviceClientID: arguments[2])
+    }
+    // A security key at Glewlwyd (issue 42): `register|sign-in <client id> [scope...]`.
+    case .securityKey: { arguments in
+        await securityKeyScenario(mode: arguments[0], clientID: arguments[1], extraScopes: Array(arguments.dropFirst(2)))
     }
     default: { _ in ScenarioReport(error: "\(name.rawValue) runs in SignInScenarios (GTK 3) only") }
     }

@@ -83,3 +83,9 @@ extension ReportKey where Value == [String] {
     /// The texts of the library's proxy dialogs, in order (`through-proxy` with SIGNIN_PROXY_DIALOG).
     public static var proxyDialogTexts: Self { .init("proxyDialogTexts") }
 }
+
+// `security-key` (issue 42).
+extension ReportKey where Value == Int {
+    /// The Return key presses the scenario sent to the profile page's "New component" button.
+    public static var keyPresses: Self { .init("keyPresses") }
+}

@@ -16,6 +16,9 @@ public enum SignInScenario: String, ScenarioName {
     /// N sign-ins in the library's window at ISSUER, resident memory after 5 and after N (Tests/Benchmarks/gobject-rss.sh).
     case rssSignIns = "rss-sign-ins"
     case throughProxy = "through-proxy"
+    /// A security key at Glewlwyd, in the library's window: `register|sign-in <client id> [scope...]`
+    /// (SecurityKeyScenario.swift).
+    case securityKey = "security-key"
 
     public static var program: String? { "SignInScenarios" }
 }

@@ -1,0 +1,1 @@
+../SignInScenarios/SecurityKeyScenario.swift
