@@ -17,7 +17,6 @@ public struct SecurityKeyCeremony: Sendable {
     }
 
     /// authenticatorMakeCredential on the key the person picks.
-    @MainActor
     public func makeCredential(_ request: CredentialCreationRequest, prompt: any SecurityKeyPrompt) async throws(SecurityKeyError) -> MadeCredential {
         let site = request.relyingParty.id
         return try await run(prompt: prompt, site: site) { key, pin, remaining throws(SecurityKeyError) in
@@ -32,7 +31,6 @@ public struct SecurityKeyCeremony: Sendable {
 
     /// authenticatorGetAssertion on the key the person picks; with several of its accounts for the
     /// site, the one the person chooses.
-    @MainActor
     public func getAssertion(_ request: AssertionRequest, prompt: any SecurityKeyPrompt) async throws(SecurityKeyError) -> SignedAssertion {
         let site = request.relyingPartyID
         let assertions = try await run(prompt: prompt, site: site) { key, pin, remaining throws(SecurityKeyError) in
@@ -46,7 +44,7 @@ public struct SecurityKeyCeremony: Sendable {
         }
         let accounts = assertions.map { SecurityKeyAccount(name: $0.userName, displayName: $0.userDisplayName) }
         guard let chosen = await prompt.chooseAccount(for: site, among: accounts), assertions.indices.contains(chosen) else {
-            prompt.finish(nil)
+            await prompt.finish(nil)
             throw SecurityKeyError(.notAllowed, detail: "no account was chosen")
         }
         return assertions[chosen]
@@ -61,7 +59,6 @@ public struct SecurityKeyCeremony: Sendable {
         return creating && !capabilities.versions.contains("FIDO_2_1")
     }
 
-    @MainActor
     private func run<Value: Sendable>(
         prompt: any SecurityKeyPrompt, site: String,
         _ operation: @escaping @Sendable (SecurityKey, _ pin: String?, _ remaining: Duration) async throws(SecurityKeyError) -> Value,
@@ -85,12 +82,12 @@ public struct SecurityKeyCeremony: Sendable {
                 pin = try await askPIN(retriesLeft: retriesLeft.flatMap { $0 <= 3 ? $0 : nil })
             }
             while true {
-                prompt.show(.touchKey(site: site))
+                await prompt.show(.touchKey(site: site))
                 do throws(SecurityKeyError) {
                     let remaining = deadline - ContinuousClock.now
                     guard remaining > .zero else { throw SecurityKeyError(.notAllowed, detail: "the ceremony's time ran out") }
                     let value = try await operation(key, pin, remaining)
-                    prompt.finish(nil)
+                    await prompt.finish(nil)
                     return value
                 } catch {
                     guard error.code == .pinInvalid || error.code == .pinRequired else { throw error }
@@ -101,17 +98,16 @@ public struct SecurityKeyCeremony: Sendable {
             }
         } catch {
             // A cancel at the PIN is the person's choice, not an error to show them.
-            prompt.finish(cancelledAtPIN ? nil : error)
+            await prompt.finish(cancelledAtPIN ? nil : error)
             throw error
         }
     }
 
     /// The key to use: the only one there, or the one the person touches; waits for one to be
     /// plugged in.
-    @MainActor
     private func chooseKey(prompt: any SecurityKeyPrompt, deadline: ContinuousClock.Instant) async throws(SecurityKeyError) -> SecurityKey {
         var found = devices()
-        if found.isEmpty { prompt.show(.insertKey) }
+        if found.isEmpty { await prompt.show(.insertKey) }
         while found.isEmpty {
             guard ContinuousClock.now < deadline else { throw SecurityKeyError(.notAllowed, detail: "no security key was plugged in in time") }
             do { try await Task.sleep(for: insertionCheck) } catch { throw SecurityKeyError(.cancelled, detail: "cancelled") }
@@ -123,7 +119,7 @@ public struct SecurityKeyCeremony: Sendable {
         }
         guard !opened.isEmpty else { throw SecurityKeyError(.deviceGone, detail: "no key could be opened: \(found)") }
         if opened.count == 1 { return opened[0] }
-        prompt.show(.touchToChoose(keys: opened.count))
+        await prompt.show(.touchToChoose(keys: opened.count))
         let keys = opened
         let touched: SecurityKey? = await withTaskGroup(of: SecurityKey?.self) { group in
             for key in keys {

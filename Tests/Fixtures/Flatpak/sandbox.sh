@@ -49,12 +49,20 @@ mkdir -p "$HOME" "$XDG_DATA_HOME/applications" "$XDG_CONFIG_HOME" "$XDG_RUNTIME_
 chmod 700 "$XDG_RUNTIME_DIR"
 
 # A runtime NAME//master made from this machine's /usr (a hardlinked copy), exported to the local
-# repo and installed; once per state folder. The folders named after NAME are left out; then
-# HOOK runs with the copy's usr folder (what else it holds or lacks), METADATA is appended.
+# repo and installed; once per state folder and set of installed Debian packages (made again, and
+# updated in place, when they changed). The folders named after NAME are left out; then HOOK runs
+# with the copy's usr folder (what else it holds or lacks), METADATA is appended.
 make_runtime() {
   local name="$1" left_out="$2" hook="$3" metadata="$4"
   local repo="$STATE/repo" folder="$STATE/build/$1"
-  flatpak --user info "$name//master" >/dev/null 2>&1 && return 0
+  # Made again when this machine's packages changed since (a header the build now needs, say).
+  local packages stamp="$STATE/$name.packages"
+  packages="$(dpkg-query -W -f='${Package} ${Version}\n' 2>/dev/null | sha256sum | cut -d' ' -f1)"
+  local installed=""
+  if flatpak --user info "$name//master" >/dev/null 2>&1; then
+    [ "$(cat "$stamp" 2>/dev/null)" = "$packages" ] && return 0
+    installed=yes   # updated in place below: apps built on it keep it
+  fi
   rm -rf "$folder"
   mkdir -p "$folder/files"
   cp -al /usr "$folder/usr"
@@ -69,7 +77,12 @@ make_runtime() {
   flatpak build-export --runtime --disable-sandbox --no-update-summary "$repo" "$folder" master >/dev/null
   flatpak build-update-repo "$repo" >/dev/null
   flatpak --user remote-add --if-not-exists --no-gpg-verify lab "file://$repo"
-  flatpak --user install -y --noninteractive lab "$name//master" >/dev/null
+  if [ -n "$installed" ]; then
+    flatpak --user update -y --noninteractive "$name//master" >/dev/null
+  else
+    flatpak --user install -y --noninteractive lab "$name//master" >/dev/null
+  fi
+  echo "$packages" > "$stamp"
   rm -rf "$folder"
 }
 

@@ -2,7 +2,8 @@
 """A relying party that is not ours: python3-fido2's Fido2Server checks what the library's
 ceremony returned, as a site's server would.
 
-Reads one JSON object on stdin, prints one JSON object. Byte fields are base64url.
+Reads one JSON object (the second argument, else stdin), prints one JSON object. Byte fields are
+base64url.
 
   relying_party.py register      {rpId, origin, challenge, userVerification,
                                   clientDataJSON, attestationObject}
@@ -27,7 +28,7 @@ from fido2.client import ClientData
 
 def main():
     command = sys.argv[1]
-    request = json.load(sys.stdin)
+    request = json.loads(sys.argv[2]) if len(sys.argv) > 2 else json.load(sys.stdin)
     checked = {}
 
     def verify_attestation(attestation_object, client_data_hash):

@@ -30,7 +30,7 @@ struct WebAuthnTests {
     }
 
     /// The page's `create`, then its `get`, each checked by the relying party.
-    static func expectRegisteredAndSignedIn(_ run: Run, verification: String, _ context: String) throws {
+    static func expectRegisteredAndSignedIn(_ run: Run, verification: String, _ context: String) async throws {
         let report = run.report
         #expect(report[.outcome] == "success", "\(context): \(report[.errorMessage] ?? "") \(run.reports)")
         #expect(report[.code] == "ok", "\(context): \(run.reports)")
@@ -42,7 +42,7 @@ struct WebAuthnTests {
         #expect((created["extensions"] as? [String: Any])?["credProps"] as? [String: Bool] == ["rk": true], "\(context): \(created)")
         let json = try #require(created["json"] as? [String: Any])
         let response = try #require(json["response"] as? [String: Any])
-        let registered = try RelyingPartyServer.check("register", [
+        let registered = try await RelyingPartyServer.check("register", [
             "rpId": "127.0.0.1", "origin": origin, "challenge": challenges.first ?? "", "userVerification": verification,
             "clientDataJSON": response["clientDataJSON"] as? String ?? "", "attestationObject": response["attestationObject"] as? String ?? "",
         ])
@@ -50,7 +50,7 @@ struct WebAuthnTests {
         #expect(registered["credentialId"] as? String == json["id"] as? String)
         let got = try #require((run.reports["got"] as? [String: Any])?["json"] as? [String: Any], "\(context): \(run.reports)")
         let assertion = try #require(got["response"] as? [String: Any])
-        let verdict = try RelyingPartyServer.check("authenticate", [
+        let verdict = try await RelyingPartyServer.check("authenticate", [
             "rpId": "127.0.0.1", "origin": origin, "challenge": challenges.last ?? "", "userVerification": verification,
             "credentialData": registered["credentialData"] as? String ?? "", "credentialId": got["id"] as? String ?? "",
             "clientDataJSON": assertion["clientDataJSON"] as? String ?? "", "authenticatorData": assertion["authenticatorData"] as? String ?? "",
@@ -65,7 +65,7 @@ struct WebAuthnTests {
         let key = try VirtualAuthenticator()
         defer { key.stop() }
         let run = try await Self.run(mode, "register", key: key, on: platform)
-        try Self.expectRegisteredAndSignedIn(run, verification: "discouraged", "\(mode)")
+        try await Self.expectRegisteredAndSignedIn(run, verification: "discouraged", "\(mode)")
         #expect(key.credentials().count == 1)
         #expect(key.credentials().first?.rpId == "127.0.0.1")
     }
@@ -75,7 +75,7 @@ struct WebAuthnTests {
         let key = try VirtualAuthenticator(options: .init(protocolVersion: .ctap2_1, pin: "1234"))
         defer { key.stop() }
         let run = try await Self.run("window", "pin", key: key, on: platform)
-        try Self.expectRegisteredAndSignedIn(run, verification: "required", "pin")
+        try await Self.expectRegisteredAndSignedIn(run, verification: "required", "pin")
         let texts = run.report[.dialogTexts] ?? []
         #expect(texts.count == 3, "asked for create (twice: a wrong PIN first) and for get: \(texts)")
         #expect(texts.dropFirst().first?.contains("7 tries are left") == true, "\(texts)")

@@ -5,20 +5,21 @@ import Testing
 import WebviewHostTestKit
 
 /// The person at the prompt, scripted: the PINs they type (`nil`: Cancel), the account they pick.
-@MainActor
-final class ScriptedPrompt: SecurityKeyPrompt {
+/// An actor of its own, not the main actor: the ceremonies here need no main thread at all.
+actor ScriptedPrompt: SecurityKeyPrompt {
     var pins: [String?]
-    var account: Int?
+    let account: Int?
     private(set) var steps: [SecurityKeyStep] = []
     private(set) var pinQuestions: [Int?] = []
     private(set) var accountsShown: [[SecurityKeyAccount]] = []
     private(set) var finished: [SecurityKeyError?] = []
     /// Called at each step, as the person would act on it (touch a key, say).
-    var onStep: (SecurityKeyStep) -> Void = { _ in }
+    private let onStep: @Sendable (SecurityKeyStep) -> Void
 
-    init(pins: [String?] = [], account: Int? = nil) {
+    init(pins: [String?] = [], account: Int? = nil, onStep: @escaping @Sendable (SecurityKeyStep) -> Void = { _ in }) {
         self.pins = pins
         self.account = account
+        self.onStep = onStep
     }
 
     func show(_ step: SecurityKeyStep) {
@@ -26,12 +27,12 @@ final class ScriptedPrompt: SecurityKeyPrompt {
         onStep(step)
     }
 
-    func askPIN(for site: String, retriesLeft: Int?) async -> String? {
+    func askPIN(for site: String, retriesLeft: Int?) -> String? {
         pinQuestions.append(retriesLeft)
         return pins.isEmpty ? nil : pins.removeFirst()
     }
 
-    func chooseAccount(for site: String, among accounts: [SecurityKeyAccount]) async -> Int? {
+    func chooseAccount(for site: String, among accounts: [SecurityKeyAccount]) -> Int? {
         accountsShown.append(accounts)
         return account
     }
@@ -40,7 +41,6 @@ final class ScriptedPrompt: SecurityKeyPrompt {
 }
 
 @Suite("SecurityKeys: WebAuthn ceremonies through libfido2 on virtual authenticators, checked by a relying party that is not ours")
-@MainActor
 struct SecurityKeyCeremonyTests {
     static let origin = "https://login.example.com"
     static let rpID = "example.com"
@@ -66,16 +66,16 @@ struct SecurityKeyCeremonyTests {
     static func challenge() -> [UInt8] { (0..<32).map { _ in UInt8.random(in: 0...255) } }
 
     /// Registers at the relying party: its verdict and the credential data it keeps.
-    static func register(_ made: MadeCredential, _ clientData: ClientData, verification: UserVerification) throws -> [String: Any] {
-        try RelyingPartyServer.check("register", [
+    static func register(_ made: MadeCredential, _ clientData: ClientData, verification: UserVerification) async throws -> [String: Any] {
+        try await RelyingPartyServer.check("register", [
             "rpId": rpID, "origin": origin, "challenge": RelyingPartyServer.base64URL(clientData.challenge),
             "userVerification": verification.rawValue, "clientDataJSON": RelyingPartyServer.base64URL(clientData.json),
             "attestationObject": RelyingPartyServer.base64URL(made.attestationObject),
         ])
     }
 
-    static func authenticate(_ signed: SignedAssertion, _ clientData: ClientData, credentialData: String, verification: UserVerification) throws -> [String: Any] {
-        try RelyingPartyServer.check("authenticate", [
+    static func authenticate(_ signed: SignedAssertion, _ clientData: ClientData, credentialData: String, verification: UserVerification) async throws -> [String: Any] {
+        try await RelyingPartyServer.check("authenticate", [
             "rpId": rpID, "origin": origin, "challenge": RelyingPartyServer.base64URL(clientData.challenge),
             "userVerification": verification.rawValue, "credentialData": credentialData,
             "credentialId": RelyingPartyServer.base64URL(signed.credentialID), "clientDataJSON": RelyingPartyServer.base64URL(clientData.json),
@@ -95,12 +95,12 @@ struct SecurityKeyCeremonyTests {
         #expect(made.format == "packed")
         #expect(made.algorithm == -7)
         #expect(made.publicKeyDER?.count == 91, "an ES256 SubjectPublicKeyInfo")
-        let registered = try Self.register(made, creating, verification: .discouraged)
+        let registered = try await Self.register(made, creating, verification: .discouraged)
         #expect(registered["ok"] as? Bool == true, "\(registered)")
         #expect(registered["attestationType"] as? String == "SELF", "\(registered)")
         #expect(registered["credentialId"] as? String == RelyingPartyServer.base64URL(made.credentialID))
-        #expect(prompt.steps == [.touchKey(site: Self.rpID)])
-        #expect(prompt.finished.count == 1 && prompt.finished[0] == nil)
+        #expect(await prompt.steps == [.touchKey(site: Self.rpID)])
+        #expect(await prompt.finished == [nil])
 
         var counts: [Int] = []
         for _ in 0..<2 {
@@ -109,7 +109,7 @@ struct SecurityKeyCeremonyTests {
                 AssertionRequest(relyingPartyID: Self.rpID, clientDataHash: getting.hash, allowCredentials: [made.credentialID], userVerification: .discouraged),
                 prompt: ScriptedPrompt())
             #expect(signed.credentialID == made.credentialID)
-            let verdict = try Self.authenticate(signed, getting, credentialData: try #require(registered["credentialData"] as? String), verification: .discouraged)
+            let verdict = try await Self.authenticate(signed, getting, credentialData: try #require(registered["credentialData"] as? String), verification: .discouraged)
             #expect(verdict["ok"] as? Bool == true, "\(verdict)")
             counts.append(verdict["signCount"] as? Int ?? -1)
         }
@@ -119,7 +119,7 @@ struct SecurityKeyCeremonyTests {
         let signed = try await ceremony.getAssertion(
             AssertionRequest(relyingPartyID: Self.rpID, clientDataHash: other.hash, allowCredentials: [made.credentialID]), prompt: ScriptedPrompt())
         let forged = ClientData(kind: .get, challenge: Self.challenge(), origin: Self.origin)
-        let refused = try Self.authenticate(signed, forged, credentialData: try #require(registered["credentialData"] as? String), verification: .discouraged)
+        let refused = try await Self.authenticate(signed, forged, credentialData: try #require(registered["credentialData"] as? String), verification: .discouraged)
         #expect(refused["ok"] as? Bool == false, "\(refused)")
     }
 
@@ -130,10 +130,11 @@ struct SecurityKeyCeremonyTests {
         let prompt = ScriptedPrompt(pins: ["9999", "1234"])
         let creating = ClientData(kind: .create, challenge: Self.challenge(), origin: Self.origin)
         let made = try await Self.ceremony([key]).makeCredential(Self.creation(creating, verification: .required), prompt: prompt)
-        #expect(prompt.pinQuestions.count == 2, "\(prompt.pinQuestions)")
-        #expect(prompt.pinQuestions.last == 7, "the second question says 7 tries are left: \(prompt.pinQuestions)")
+        let questions = await prompt.pinQuestions
+        #expect(questions.count == 2, "\(questions)")
+        #expect(questions.last == 7, "the second question says 7 tries are left: \(questions)")
         #expect(key.pinRetries == 8, "the right PIN gives the tries back")
-        let registered = try Self.register(made, creating, verification: .required)
+        let registered = try await Self.register(made, creating, verification: .required)
         #expect(registered["ok"] as? Bool == true, "\(registered)")
         #expect(((registered["flags"] as? Int) ?? 0) & 0x04 != 0, "user verified")
 
@@ -142,7 +143,7 @@ struct SecurityKeyCeremonyTests {
         await #expect(throws: SecurityKeyError.self) {
             _ = try await Self.ceremony([key]).makeCredential(Self.creation(creating, verification: .required), prompt: cancelling)
         }
-        #expect(cancelling.finished.count == 1 && cancelling.finished[0] == nil)
+        #expect(await cancelling.finished == [nil])
         #expect(key.credentials().count == 1)
     }
 
@@ -174,7 +175,7 @@ struct SecurityKeyCeremonyTests {
         defer { key.stop() }
         let creating = ClientData(kind: .create, challenge: Self.challenge(), origin: Self.origin)
         let ceremony = Self.ceremony([key])
-        let task = Task { @MainActor in
+        let task = Task {
             try await ceremony.makeCredential(Self.creation(creating), prompt: ScriptedPrompt())
         }
         #expect(await key.waitUntil(timeout: Patience.event) { $0.isWaitingForTouch })
@@ -199,15 +200,18 @@ struct SecurityKeyCeremonyTests {
             first.stop()
             second.stop()
         }
-        let prompt = ScriptedPrompt()
-        prompt.onStep = { step in
-            // The person touches the second key when asked to choose, and again when asked to confirm.
-            if case .touchToChoose = step { Task { if await second.waitUntil(timeout: Patience.event, { $0.isWaitingForTouch }) { second.touch() } } }
-            if case .touchKey = step { Task { if await second.waitUntil(timeout: Patience.event, { $0.isWaitingForTouch }) { second.touch() } } }
+        // The person touches the second key when asked to choose, and again when asked to confirm.
+        let prompt = ScriptedPrompt { step in
+            switch step {
+            case .touchToChoose, .touchKey:
+                Task { if await second.waitUntil(timeout: Patience.event, { $0.isWaitingForTouch }) { second.touch() } }
+            case .insertKey: break
+            }
         }
         let creating = ClientData(kind: .create, challenge: Self.challenge(), origin: Self.origin)
         _ = try await Self.ceremony([first, second]).makeCredential(Self.creation(creating), prompt: prompt)
-        #expect(prompt.steps.first == .touchToChoose(keys: 2), "\(prompt.steps)")
+        let steps = await prompt.steps
+        #expect(steps.first == .touchToChoose(keys: 2), "\(steps)")
         #expect(second.credentials().count == 1)
         #expect(first.credentials().isEmpty)
         #expect(await first.waitUntil(timeout: Patience.event) { $0.cancelsReceived >= 1 }, "the key not chosen was cancelled")
@@ -228,7 +232,7 @@ struct SecurityKeyCeremonyTests {
         let getting = ClientData(kind: .get, challenge: Self.challenge(), origin: Self.origin)
         let signed = try await Self.ceremony([key]).getAssertion(
             AssertionRequest(relyingPartyID: Self.rpID, clientDataHash: getting.hash, userVerification: .preferred), prompt: prompt)
-        let shown = try #require(prompt.accountsShown.first)
+        let shown = try #require(await prompt.accountsShown.first)
         #expect(Set(shown.compactMap(\.name)) == ["alice", "bob"])
         let chosen = shown[1].name == "alice" ? [UInt8(1)] : [UInt8(2)]
         #expect(signed.userHandle == chosen)

@@ -351,9 +351,11 @@ enum FidoClientFixture {
     static func run(
         _ authenticator: VirtualAuthenticator, _ scenario: String, _ arguments: [String] = []
     ) async throws -> [String: Any] {
+        // A liveness bound for a whole client run (Python's start, then several round trips, some
+        // waiting for touches): a CI run with everything else beside it took over 30 s.
         let output = try await ScriptRunner.run(
             "/usr/bin/python3", [script, authenticator.socketPath, scenario] + arguments,
-            timeout: Patience.event / .seconds(1))
+            timeout: Patience.scaled(.seconds(90)) / .seconds(1))
         try #require(!output.timedOut, "the client hung: \(output.standardError)\n\(output.stacks ?? "")")
         try #require(output.status == 0, "the client failed: \(output.standardError)")
         let object = try JSONSerialization.jsonObject(with: Data(output.standardOutput.utf8))

@@ -2,21 +2,15 @@ import Foundation
 
 /// A relying party that is not ours: python3-fido2's `Fido2Server` (Tests/Fixtures/WebAuthn/relying_party.py).
 public enum RelyingPartyServer {
-    public static func check(_ command: String, _ request: [String: Any]) throws -> [String: Any] {
+    /// Runs `relying_party.py <command> <request as JSON>` and returns its verdict; awaited, so no
+    /// thread waits on Python.
+    public static func check(_ command: String, _ request: [String: Any]) async throws -> [String: Any] {
         let script = Checkout.fixture("WebAuthn").appendingPathComponent("relying_party.py").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, command]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        input.fileHandleForWriting.write(try JSONSerialization.data(withJSONObject: request))
-        try input.fileHandleForWriting.close()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (try JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? ["ok": false, "error": String(decoding: data, as: UTF8.self)]
+        let json = String(decoding: try JSONSerialization.data(withJSONObject: request), as: UTF8.self)
+        let child = try CleanSpawn(["/usr/bin/python3", script, command, json], environment: ProcessInfo.processInfo.environment)
+        let collected = await child.collect()
+        return (try? JSONSerialization.jsonObject(with: collected.output) as? [String: Any])
+            ?? ["ok": false, "error": String(decoding: collected.output + collected.errors, as: UTF8.self)]
     }
 
     public static func base64URL(_ bytes: [UInt8]) -> String {
