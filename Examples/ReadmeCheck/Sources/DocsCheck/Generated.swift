@@ -99,3 +99,12 @@ struct KioskBrowserProvider: WebviewProvider {
     #expect(failures.isEmpty, "\(failures)")
 }
 
+// Sources/WebviewHostTestKit/Docs.docc/WebviewHostTestKit.md, example 2
+@MainActor func WebviewHostTestKit_2() async throws {
+    let key = try VirtualAuthenticator(options: .init(protocolVersion: .ctap2_1, pin: "1234"))
+    defer { key.stop() }
+    // Start the app under test with WEBVIEWHOST_VIRTUAL_AUTHENTICATORS=\(key.socketPath) ...
+    #expect(await key.waitUntil(timeout: .seconds(30)) { $0.assertionsMade == 1 })
+    #expect(key.credentials().first?.rpId == "login.example.com")
+}
+

@@ -248,6 +248,14 @@ exit(failures.isEmpty ? 0 : 1)
     _ = response
 }
 
+// README "Passkeys and security keys" compiles as written (the test kit's example is a DocC
+// article's: DocsCheck).
+@MainActor func securityKeySnippets(myWebView: UnsafeMutablePointer<WebKitWebView>) -> WebviewParameters {
+    var parameters = WebviewParameters(customWebview: WebviewHandle(myWebView))
+    parameters.securityKeysInCustomWebview = true   // scripts go into your view for the session only
+    return parameters
+}
+
 // README "When the embedded view cannot finish" compiles as written.
 @MainActor func handOverSnippets(
     app: PublicClientApplication, myWebView: UnsafeMutablePointer<WebKitWebView>, session: WebAuthSession
