@@ -49,7 +49,9 @@ struct SecurityKeyCeremonyTests {
         SecurityKeyDevice(path: authenticator.socketPath, manufacturer: "test", product: "virtual", isVirtual: true)
     }
 
-    static func ceremony(_ authenticators: [VirtualAuthenticator], timeout: Duration = .seconds(30)) -> SecurityKeyCeremony {
+    /// `timeout` is the ceremony's whole deadline. By default a liveness bound, not a latency one: in a
+    /// full CI run on two cores the test process's async work was seen to wait over 20 s to resume.
+    static func ceremony(_ authenticators: [VirtualAuthenticator], timeout: Duration = Patience.scaled(.seconds(120))) -> SecurityKeyCeremony {
         let devices = authenticators.map(device)
         return SecurityKeyCeremony(timeout: timeout) { devices }
     }
