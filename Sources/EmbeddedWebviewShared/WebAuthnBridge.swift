@@ -126,7 +126,11 @@ final class WebAuthnBridge {
             do throws(WebAuthnRequest.Failure) {
                 // The options and the rpId first (a SecurityError whatever the gesture), as browsers.
                 let request = try WebAuthnRequest(kind: kind, options: options, origin: origin)
-                if kind == "create", object["userActivation"] as? Bool != true {
+                // The person must have interacted with the page (sticky activation, as the relay's
+                // world sees it): a page that asks its server between the click and `create` (as
+                // Glewlwyd's does) has lost the transient activation by then on a loaded machine.
+                let interacted = object["userActivation"] as? Bool == true || object["stickyActivation"] as? Bool == true
+                if kind == "create", !interacted {
                     return answer.fail("NotAllowedError", "Creating a credential needs a user gesture (a click or a key press on the page).")
                 }
                 start(request, id: id, answer: answer)

@@ -486,7 +486,7 @@ enum WebAuthnScripts {
 //
 // Page world -> here: a "webviewhost-webauthn-request" CustomEvent on document whose detail is a
 // JSON string {id, kind: "create"|"get"|"abort", options}. Here -> native: a JSON string
-// {id, kind, options, origin, userActivation} posted to webviewhostWebAuthn; its promise brings the
+// {id, kind, options, origin, userActivation, stickyActivation} posted to webviewhostWebAuthn; its promise brings the
 // reply (JSON text without the id), sent back as a "webviewhost-webauthn-response" CustomEvent on
 // document with the id added. The reply to an abort is not sent back.
 (function () {
@@ -516,9 +516,12 @@ enum WebAuthnScripts {
     if (typeof id !== "string" || id.length === 0 || id.length > 256 || !KINDS[kind]) { return; }
     if (kind !== "abort" && (options === null || typeof options !== "object" || Array.isArray(options))) { return; }
     // Read now, while the page's call is on the stack: the activation is the page's current one.
+    // Sticky too: whether the person interacted with the page at all (a page that waits for its
+    // server between the click and `create` has lost the transient activation by then).
     const activation = navigator.userActivation ? navigator.userActivation.isActive : null;
-    const message = JSON.stringify(kind === "abort" ? { id, kind, origin: location.origin, userActivation: activation }
-      : { id, kind, options, origin: location.origin, userActivation: activation });
+    const sticky = navigator.userActivation ? navigator.userActivation.hasBeenActive : null;
+    const message = JSON.stringify(kind === "abort" ? { id, kind, origin: location.origin, userActivation: activation, stickyActivation: sticky }
+      : { id, kind, options, origin: location.origin, userActivation: activation, stickyActivation: sticky });
     let reply;
     try { reply = handler.postMessage(message); } catch (e) { if (kind !== "abort") { failure(id, e && e.message); } return; }
     if (kind === "abort") { return; }
