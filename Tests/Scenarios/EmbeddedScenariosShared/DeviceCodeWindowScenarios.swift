@@ -57,12 +57,7 @@ func deviceCodeWindowScenario(screenshot: String) async throws -> ScenarioReport
         facts[.focusedText] = Probes.labelTexts(in: UnsafeMutableRawPointer(focus)).first ?? String(cString: g_type_name(wvh_object_type(focus)))
     }
     // What a phone's camera sees: the screen, read by zbarimg until it finds the code.
-    var decoded = ""
-    _ = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(20))) {
-        decoded = ScreenQRCode.read(screenshot: screenshot)
-        return !decoded.isEmpty
-    }
-    facts[.qrDecoded] = decoded
+    facts[.qrDecoded] = await ScreenQRCode.read(screenshot: screenshot, upTo: Patience.scaled(.seconds(20)))
     facts[.screenshot] = screenshot
 
     Toolkit.pressKey(UInt32(GDK_KEY_Escape), on: window)

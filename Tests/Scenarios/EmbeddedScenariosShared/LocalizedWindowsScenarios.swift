@@ -93,7 +93,7 @@ func localizedWindowsScenario(appLanguage: String, screenshot: String) async thr
         _ = await ScenarioHost.wait(upTo: Patience.event) { painted }
     }
     paintWatch.disconnectAll()
-    _ = ScreenQRCode.read(screenshot: screenshot)
+    _ = await ScreenQRCode.read(screenshot: screenshot)
 
     // The question a link to another app asks (evaluate_javascript: a click's gesture).
     Probes.evaluate("location.href = 'mailto:someone@example.com'", in: view)

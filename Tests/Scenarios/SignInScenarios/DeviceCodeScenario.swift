@@ -43,10 +43,7 @@ func deviceCodeWindowScenario(clientID: String, how: String, screenshot: String)
     facts[.deviceWindowShown] = window != nil
     var decoded = ""
     if window != nil {
-        _ = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(20))) {
-            decoded = ScreenQRCode.read(screenshot: screenshot)
-            return !decoded.isEmpty
-        }
+        decoded = await ScreenQRCode.read(screenshot: screenshot, upTo: Patience.scaled(.seconds(20)))
     }
     facts[.qrDecoded] = decoded
     switch how {

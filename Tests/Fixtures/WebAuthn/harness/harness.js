@@ -127,7 +127,8 @@ function evaluate(script, world) {
 const readResults = () => evaluate(`(() => { const d = document.documentElement;
   return d && d.dataset.done === "1" ? document.getElementById("results").textContent : (d && d.dataset.ready === "1" ? "ready" : ""); })()`, READER_WORLD);
 
-// Loads a page, waits for its results (onReady: called once when <html data-ready="1">) and reports them.
+// Loads a page, waits for its results and reports them. onReady is called on every poll while
+// <html data-ready="1"> and no results yet: it decides itself whether to act again.
 async function runPage(name, load, onReady) {
   print(`\n== ${name}`);
   const first = received.length;
@@ -139,13 +140,13 @@ async function runPage(name, load, onReady) {
   });
   load();
   await Promise.race([committed, sleep(10000)]);
-  let text = "", readyDone = false;
+  let text = "";
   const deadline = GLib.get_monotonic_time() + 20e6;
   while (GLib.get_monotonic_time() < deadline) {
     await sleep(100);
     try { text = await readResults(); } catch (e) { text = ""; }
     if (text === "ready") {
-      if (!readyDone && onReady) { readyDone = true; await onReady(); }
+      if (onReady) { await onReady(); }
       continue;
     }
     if (text) { break; }
@@ -226,10 +227,16 @@ const sections = {
   },
 
   async activation(base) {
-    let clicked = null;
+    // A click, and another 4 s later while the page still waits (its handler ran after WebKit's
+    // 5 s activation had lapsed on a loaded machine, see activation.html): 3 clicks at most.
+    let clicked = null, clicks = 0, lastClick = 0;
     const messages = await runPage("activation.html", () => view.load_uri(`${base}/activation.html`), async () => {
-      await sleep(300); // let it paint; the window is at 0,0 on Xvfb (no window manager), the button fills it
+      if (clicks >= 3 || (clicks > 0 && GLib.get_monotonic_time() - lastClick < 4e6)) { return; }
+      if (clicks === 0) { await sleep(300); } // let it paint; the window is at 0,0 on Xvfb (no window manager), the button fills it
+      clicks += 1;
+      lastClick = GLib.get_monotonic_time();
       clicked = await spawn(["xdotool", "mousemove", "400", "300", "click", "1"]).catch((e) => String(e));
+      if (clicks > 1) { print(`INFO  activation: clicked again (${clicks})`); }
     });
     report(clicked === 0, "activation: xdotool clicked the page's button", String(clicked));
     nativeChecks("activation", messages, base);
