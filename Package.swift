@@ -359,7 +359,7 @@ let package = Package(
             name: "webview-host-bench",
             dependencies: [
                 "ScenarioSupport", "EmbeddedWebviewProviderGTK3", "SystemBrowserProvider", "WebviewHost", "GLibSupport",
-                "CGLib", "CWebKitGTK3",
+                "CGLib", "CWebKitGTK3", "SecurityKeys", "CFIDO2", "WebviewHostTestKit", .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/Benchmarks/WebviewHostBench"
         ),

@@ -21,6 +21,8 @@ final class SecurityKeyQuestions: SecurityKeyPrompt {
     private let parentRef: GObjectWeakRef<WebKitDifferences.Window>?
     private let cancelled: @MainActor () -> Void
     private var question: SignInQuestion?
+    /// "Touch your security key", waiting for ``touchPromptDelay`` before it shows.
+    private var pendingTouchPrompt: Task<Void, Never>?
     /// Dismissed: the ceremony was cancelled by the page or the session; nothing more shows.
     private var dismissed = false
     /// Resumes the question being awaited (the PIN, the account) as Cancel would, once.
@@ -37,9 +39,17 @@ final class SecurityKeyQuestions: SecurityKeyPrompt {
 
     /// The question on screen now goes (the ceremony ended, or the next step replaces it).
     private func close() {
+        pendingTouchPrompt?.cancel()
+        pendingTouchPrompt = nil
         question?.destroy()
         question = nil
     }
+
+    /// How long the key may take before "Touch your security key" shows. A key that answers at
+    /// once (one that needs no touch, a virtual one) then never flashes a window over the page,
+    /// and its ceremony costs no window: in the benchmark a GTK 4 window shown and taken away was
+    /// most of the page's `get()` time. A person reaching for a key takes longer than this.
+    static let touchPromptDelay: Duration = .milliseconds(250)
 
     /// Takes the question away and shows nothing more: the page aborted, went to another page, or
     /// the session ended. Calling it again does nothing.
@@ -67,12 +77,21 @@ final class SecurityKeyQuestions: SecurityKeyPrompt {
             title = ShownText.tr("question", "Touch your security key")
             detail = ShownText.tr("question", "Touch your security key to continue with {site}.", ["site": SignInQuestion.shortened(site)])
         }
-        question = SignInQuestion(
-            title: title, detail: detail, over: parent, cancel: ShownText.tr("button", "_Cancel"), accept: nil,
-            acceptByDefault: false
-        ) { [weak self] _ in
-            self?.question = nil
-            self?.cancelled()
+        let present = { [weak self] in
+            guard let self, self.canShow else { return }
+            self.question = SignInQuestion(
+                title: title, detail: detail, over: self.parent, cancel: ShownText.tr("button", "_Cancel"), accept: nil,
+                acceptByDefault: false
+            ) { [weak self] _ in
+                self?.question = nil
+                self?.cancelled()
+            }
+        }
+        guard case .touchKey = step else { return present() }
+        pendingTouchPrompt = Task { @MainActor in
+            try? await Task.sleep(for: Self.touchPromptDelay)
+            guard !Task.isCancelled else { return }
+            present()
         }
     }
 

@@ -8,7 +8,7 @@ internal import Foundation
 /// libfido2's device I/O over a virtual authenticator's socket (`fido_dev_set_io_functions`): the
 /// same CTAPHID reports a hidraw device reads and writes, 64 bytes each, without the report ID
 /// byte libfido2 puts before each write.
-enum VirtualAuthenticatorIO {
+package enum VirtualAuthenticatorIO {
     /// One opening: the connected socket.
     final class Connection {
         let descriptor: Int32
@@ -17,6 +17,14 @@ enum VirtualAuthenticatorIO {
 
     static var functions: fido_dev_io_t {
         fido_dev_io_t(open: open, close: close, read: read, write: write)
+    }
+
+    /// Sets these functions on `device` (a `fido_dev_t *` not opened yet), so that opening it with
+    /// a socket's path reaches that virtual authenticator; whether libfido2 took them. For the
+    /// benchmark's floor, which calls libfido2 itself.
+    package static func install(on device: OpaquePointer) -> Bool {
+        var io = functions
+        return fido_dev_set_io_functions(device, &io) == FIDO_OK
     }
 
     private static let open: @convention(c) (UnsafePointer<CChar>?) -> UnsafeMutableRawPointer? = { path in

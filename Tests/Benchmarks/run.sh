@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the baselines and the benchmark (release), then runs it under Xvfb.
-#   bash Tests/Benchmarks/run.sh [--static] [--runs N] [--json] [--embedded-only]
+#   bash Tests/Benchmarks/run.sh [--static] [--runs N] [--json] [--embedded-only] [--webauthn-only]
 # --static links the Swift runtime and Foundation into the benchmark (`--static-swift-stdlib`,
 # as an app is usually shipped on Linux); without it they are shared libraries, as in a debug
 # build or `swift run`.

@@ -1,6 +1,7 @@
 import Foundation
 import ScenarioSupport
 import Synchronization
+import WebviewHostTestKit
 
 extension Array {
     subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
@@ -22,10 +23,14 @@ struct EmbeddedBenchmark {
     let runs: Int
     /// Leaves out the loopback figure and the sequential sessions.
     let embeddedOnly: Bool
+    /// Only the WebAuthn figures: the ceremony, and the library's window with and without the bridge.
+    let webauthnOnly: Bool
     let pagePort: Int
     static let variants = ["floor", "swift-floor", "own-window", "caller-view"]
-    /// Processes each round starts: the variants, and the library's window after `prewarm()`.
-    static let processes = variants + ["own-window-warm"]
+    /// Processes each round starts: the variants, the library's window after `prewarm()`, and the
+    /// library's window with a security key reachable (the WebAuthn bridge in its view).
+    static let processes = variants + ["own-window-warm", "own-window-security-keys"]
+    static let webauthnProcesses = ["own-window", "own-window-security-keys"]
 
     /// The loopback figure: per round, a process of `sessionsPerRound` sessions each, the bare
     /// libsoup receiver and the library's system-browser listener interleaved.
@@ -164,6 +169,13 @@ struct EmbeddedBenchmark {
             Figure(
                 name: "peak RSS with a prewarmed window vs without", unit: "MiB", goal: "(cost, reported)",
                 variants: ["own-window", "own-window-warm"]),
+            // Issue 42: the view with the WebAuthn API injected loads no slower than without it.
+            Figure(
+                name: "process start -> login page loaded, WebAuthn bridge vs none", unit: "ms", goal: "<= 1.05x",
+                variants: ["own-window", "own-window-security-keys"], limits: ["own-window-security-keys": .ratio(1.05)]),
+            Figure(
+                name: "peak RSS, WebAuthn bridge vs none", unit: "MiB", goal: "(cost, reported)",
+                variants: ["own-window", "own-window-security-keys"]),
         ]
     }
 
@@ -192,13 +204,23 @@ struct EmbeddedBenchmark {
                 suffix: "-gtk4", label: " (GTK 4)", floor: floorGTK4, sequentialFloor: sequentialFloorGTK4,
                 child: URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("webview-host-bench-gtk4").path),
         ]
-        var figures = toolkits.map { toolkit in Self.embeddedFigures().map { $0.forToolkit(suffix: toolkit.suffix, label: toolkit.label) } }
+        let webauthnFigures = ["process start -> login page loaded, WebAuthn bridge vs none", "peak RSS, WebAuthn bridge vs none"]
+        var figures = toolkits.map { toolkit in
+            Self.embeddedFigures().filter { !webauthnOnly || webauthnFigures.contains($0.name) }.map { $0.forToolkit(suffix: toolkit.suffix, label: toolkit.label) }
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["NO_AT_BRIDGE"] = "1"
         // Each variant's data folders stay apart from the person's.
         environment["XDG_DATA_HOME"] = folder.appendingPathComponent("data").path
         environment["XDG_CACHE_HOME"] = folder.appendingPathComponent("cache").path
-        let processes = toolkits.flatMap { toolkit in Self.processes.map { (toolkit, $0) } }
+        // The security key the WebAuthn variants reach (the library finds it through this
+        // variable, and warns on standard error that it does).
+        let authenticator = try WebAuthnBenchmark.makeAuthenticator()
+        defer { authenticator.stop() }
+        var withKey = environment
+        withKey["WEBVIEWHOST_VIRTUAL_AUTHENTICATORS"] = authenticator.socketPath
+        PageServer.webauthnPage = WebAuthnBenchmark.page(redirect: redirect)
+        let processes = toolkits.flatMap { toolkit in (webauthnOnly ? Self.webauthnProcesses : Self.processes).map { (toolkit, $0) } }
         // A warm-up of each, not counted (the page cache, the web process binary).
         for round in -1..<runs {
             // Rotate the order so no variant always runs first after an idle moment.
@@ -209,7 +231,7 @@ struct EmbeddedBenchmark {
                     : [toolkit.child, "child", variant + toolkit.suffix, page.absoluteString, redirect]
                 PageServer.redirectSent.store(0, ordering: .sequentiallyConsistent)
                 let began = Child.monotonicNanoseconds()
-                let child = try CleanSpawn(command, environment: environment)
+                let child = try CleanSpawn(command, environment: variant == "own-window-security-keys" ? withKey : environment)
                 let output = String(decoding: child.output?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
                 let status = child.waitForExit()
                 var marks: [String: Int64] = [:]
@@ -232,20 +254,27 @@ struct EmbeddedBenchmark {
                     "redirect 302 sent -> caller resumed": Double(resumed - sent) / 1e6,
                     "peak RSS of the UI process": Double(hwm) / 1024,
                     "peak RSS over the Swift floor (what the library adds)": Double(hwm) / 1024,
+                    "process start -> login page loaded, WebAuthn bridge vs none": Double(loaded - began) / 1e6,
+                    "peak RSS, WebAuthn bridge vs none": Double(hwm) / 1024,
                 ]
                 if let started = marks["started"] { samples["start -> login page loaded, prewarmed vs cold"] = Double(loaded - started) / 1e6 }
                 let index = toolkits.firstIndex { $0.suffix == toolkit.suffix }!
                 for (figure, value) in samples {
-                    let position = figures[index].firstIndex { $0.name == figure + toolkit.label }!
+                    guard let position = figures[index].firstIndex(where: { $0.name == figure + toolkit.label }) else { continue }
                     if figures[index][position].variants.contains(variant + toolkit.suffix) {
                         figures[index][position].samples[variant + toolkit.suffix, default: []].append(value)
                     }
                 }
             }
         }
+        let ceremony = try WebAuthnBenchmark(
+            runs: runs, pagePort: pagePort, redirect: redirect, children: toolkits.map { ("page" + $0.suffix, $0.child) },
+            environment: withKey, authenticator: authenticator
+        ).run()
+        let leanRun = embeddedOnly || webauthnOnly
         return Report(
-            figures: figures.flatMap { $0 } + (embeddedOnly ? [] : try loopback(environment: environment)),
+            figures: figures.flatMap { $0 } + [ceremony] + (leanRun ? [] : try loopback(environment: environment)),
             runs: runs,
-            notes: embeddedOnly ? [] : try sequential(page: page, redirect: redirect, environment: environment, toolkits: toolkits))
+            notes: leanRun ? [] : try sequential(page: page, redirect: redirect, environment: environment, toolkits: toolkits))
     }
 }

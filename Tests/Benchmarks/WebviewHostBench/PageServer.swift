@@ -5,10 +5,12 @@ import Synchronization
 
 /// The login page on 127.0.0.1, served by libsoup on the main thread's GLib loop while the
 /// benchmark runs its children from another thread. `/login` is the page (it goes to `/done`
-/// by itself); `/done` answers 302 to the redirect URI, as an authorization server does.
+/// by itself); `/webauthn` is ``WebAuthnBenchmark``'s page; `/done` answers 302 to the redirect URI, as an authorization server does.
 @MainActor
 final class PageServer {
     nonisolated(unsafe) static var page = ""
+    /// `/webauthn`: the page of ``WebAuthnBenchmark``.
+    nonisolated(unsafe) static var webauthnPage = ""
     /// Where `/done` sends the browser (the redirect URI with a code and the state).
     nonisolated(unsafe) static var redirectLocation = ""
     /// CLOCK_MONOTONIC nanoseconds when the last 302 was written (its headers), 0 before any.
@@ -31,7 +33,7 @@ final class PageServer {
                     g_signal_connect_data(UnsafeMutableRawPointer(message), "wrote-headers", unsafeBitCast(wrote, to: GCallback.self), nil, nil, GConnectFlags(rawValue: 0))
                     return
                 }
-                let bytes = Array(PageServer.page.utf8)
+                let bytes = Array((path.map { String(cString: $0) } == "/webauthn" ? PageServer.webauthnPage : PageServer.page).utf8)
                 soup_server_message_set_status(message, 200, nil)
                 soup_server_message_set_response(message, "text/html; charset=utf-8", SOUP_MEMORY_COPY, bytes, gsize(bytes.count))
             }, nil, nil)

@@ -9,6 +9,8 @@ struct Options: Sendable {
     var wantsJSON = false
     /// Only the embedded figures: no loopback figure, no sequential sessions (minutes on a slow machine).
     var embeddedOnly = false
+    /// Only the WebAuthn figures (issue 42).
+    var webauthnOnly = false
     var floorPath = ".build-bench/floor"
     var floorGTK4Path = ".build-bench/floor-gtk4"
     var soupFloorPath = ".build-bench/soup-floor"
@@ -23,6 +25,7 @@ struct Options: Sendable {
             case "--runs": index += 1; runs = Int(arguments[safe: index] ?? "") ?? runs
             case "--json": wantsJSON = true
             case "--embedded-only": embeddedOnly = true
+            case "--webauthn-only": webauthnOnly = true
             case "--floor": index += 1; floorPath = arguments[safe: index] ?? floorPath
             case "--floor-gtk4": index += 1; floorGTK4Path = arguments[safe: index] ?? floorGTK4Path
             case "--soup-floor": index += 1; soupFloorPath = arguments[safe: index] ?? soupFloorPath
@@ -30,7 +33,7 @@ struct Options: Sendable {
             case "--sequential-floor-gtk4": index += 1; sequentialFloorGTK4Path = arguments[safe: index] ?? sequentialFloorGTK4Path
             case "--msal-receiver": index += 1; msalReceiverPath = arguments[safe: index] ?? msalReceiverPath
             default:
-                FileHandle.standardError.write(Data("usage: webview-host-bench [--runs N] [--json] [--embedded-only] [--floor PATH] [--floor-gtk4 PATH] [--soup-floor PATH] [--sequential-floor PATH] [--sequential-floor-gtk4 PATH] [--msal-receiver PATH]\n".utf8))
+                FileHandle.standardError.write(Data("usage: webview-host-bench [--runs N] [--json] [--embedded-only] [--webauthn-only] [--floor PATH] [--floor-gtk4 PATH] [--soup-floor PATH] [--sequential-floor PATH] [--sequential-floor-gtk4 PATH] [--msal-receiver PATH]\n".utf8))
                 exit(2)
             }
             index += 1
@@ -71,7 +74,7 @@ MainActor.assumeIsolated {
                 floor: options.floorPath, floorGTK4: options.floorGTK4Path, soupFloor: options.soupFloorPath, sequentialFloor: options.sequentialFloorPath,
                 sequentialFloorGTK4: options.sequentialFloorGTK4Path,
                 msalReceiver: options.msalReceiverPath,
-                runs: options.runs, embeddedOnly: options.embeddedOnly, pagePort: port).run()
+                runs: options.runs, embeddedOnly: options.embeddedOnly, webauthnOnly: options.webauthnOnly, pagePort: port).run()
             print(options.wantsJSON ? report.json : report.table)
             exit(0)
         } catch {

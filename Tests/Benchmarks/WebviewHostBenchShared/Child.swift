@@ -103,7 +103,34 @@ enum Child {
         Toolkit.runMainLoop()
     }
 
-    /// `own-window` (the library's window), `own-window-warm` (the same after `prewarm()` and a
+    /// `webauthn`: the library's window on the page of ``WebAuthnBenchmark`` (the environment
+    /// names the virtual authenticator); prints `webauthn-us <microseconds>` for each `get()` the
+    /// page timed, read from the redirect's query.
+    @MainActor
+    static func runWebAuthn(page: URL, redirect: URL) -> Never {
+        Toolkit.initialize()
+        MainLoopBridge.install()
+        WebviewProviderRegistry.register(EmbeddedWebviewProvider())
+        let session = WebAuthSession(
+            redirectURI: redirect,
+            parameters: WebviewParameters(webviewType: .embedded, windowSize: .init(width: Int(windowSize.width), height: Int(windowSize.height))))
+        Task { @MainActor in
+            do {
+                _ = try await session.prepare()
+                let response = try await session.start(authorizationURL: page, expectedState: "s")
+                let query = URLComponents(url: response.callbackURL, resolvingAgainstBaseURL: false)?.queryItems ?? []
+                if let error = query.first(where: { $0.name == "error" })?.value { say("error \(error)") }
+                for time in (query.first { $0.name == "times" }?.value ?? "").split(separator: ",") { say("webauthn-us \(time)") }
+            } catch {
+                say("error \(error)")
+            }
+            exit(0)
+        }
+        Toolkit.runMainLoop()
+    }
+
+    /// `own-window` (the library's window), `own-window-security-keys` (the same with a security
+    /// key reachable: the WebAuthn bridge in the view), `own-window-warm` (the same after `prewarm()` and a
     /// pause), or `caller-view` (a window and view made here).
     @MainActor
     static func runEmbedded(ownWindow: Bool, warm: Bool, page: URL, redirect: URL) -> Never {

@@ -12,6 +12,7 @@ enum ChildCommand {
         {
             let variant = variantName(arguments[1])
             if variant == "swift-floor" { Child.runSwiftFloor(page: page, redirect: redirect) }
+            if variant == "page" { Child.runWebAuthn(page: page, redirect: redirect) }
             Child.runEmbedded(
                 ownWindow: variant.hasPrefix("own-window"), warm: variant == "own-window-warm", page: page, redirect: redirect)
         }

@@ -49,6 +49,8 @@ extension EmbeddedScenarios {
             parameters = WebviewParameters(customWebview: WebviewHandle(address: view))
             parameters.securityKeysInCustomWebview = true
         }
+        let mapped = MappedWindows()
+        defer { mapped.stop() }
         let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize"))
         var facts = ScenarioReport()
         // The page says when its button has the focus; then a real key press (a user gesture).
@@ -102,6 +104,7 @@ extension EmbeddedScenarios {
             facts[.dialogTexts] = Toolkit.toplevels().filter { gtk_widget_get_visible(wvh_widget($0)) != 0 }
                 .compactMap { gtk_window_get_title(wvh_window($0)).map { String(cString: $0) } }
         }
+        facts[.windowsMapped] = mapped.titles
         facts[.webAuthnReports] = String(decoding: try JSONSerialization.data(withJSONObject: reports), as: UTF8.self)
         facts[.webAuthnChallenges] = [WebAuthnPage.base64URL(createChallenge), WebAuthnPage.base64URL(getChallenge)]
         facts[.webAuthnOrigin] = idp.url("").trimmingCharacters(in: CharacterSet(charactersIn: "/"))
@@ -163,14 +166,18 @@ enum WebAuthnPage {
           attestation: 'direct', extensions: {credProps: true}}});
         async function register() {
           try {
+            let started = performance.now();
             const created = await navigator.credentials.create(creation());
-            await report('created', {json: created.toJSON(), isCredential: created instanceof PublicKeyCredential,
+            const createMs = performance.now() - started;
+            await report('created', {json: created.toJSON(), isCredential: created instanceof PublicKeyCredential, ms: createMs,
               algorithm: created.response.getPublicKeyAlgorithm(), transports: created.response.getTransports(),
               extensions: created.getClientExtensionResults()});
+            started = performance.now();
             const got = await navigator.credentials.get({publicKey: {
               challenge: fromB64(\(SignInJS.string(base64URL(getChallenge)))), allowCredentials: [{type: 'public-key', id: created.rawId}],
               userVerification: variant === 'pin' ? 'required' : 'discouraged'}});
-            await report('got', {json: got.toJSON(), userHandle: got.response.userHandle === null ? null : Array.from(new Uint8Array(got.response.userHandle))});
+            const getMs = performance.now() - started;
+            await report('got', {json: got.toJSON(), ms: getMs, userHandle: got.response.userHandle === null ? null : Array.from(new Uint8Array(got.response.userHandle))});
             finish('ok');
           } catch (e) { await fail(e); }
         }

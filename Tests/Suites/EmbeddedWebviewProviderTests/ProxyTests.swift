@@ -189,8 +189,11 @@ extension EmbeddedWebviewProviderTests {
         let report = try await proxyDialogRun(proxy, "wrong-once", "alice-proxy", on: platform)
         #expect(
             report[.outcome.prefixed(by: "window.")] == "network",
-            "\(report[.errorMessage.prefixed(by: "window.")] ?? ""); the dialogs: \(report[.proxyDialogs] ?? []); the proxy saw: \(proxy.paths(at: "127.0.0.1:\(report[.idpPort] ?? 0)")); "
-                + "the session's notifications: \(report[.events.prefixed(by: "window.")] ?? [])")
+            """
+            \(report[.errorMessage.prefixed(by: "window.")] ?? ""); the dialogs: \(report[.proxyDialogs] ?? []); \
+            the proxy saw: \(proxy.paths(at: "127.0.0.1:\(report[.idpPort] ?? 0)")); \
+            the session's notifications: \(report[.events.prefixed(by: "window.")] ?? [])
+            """)
         let message = report[.errorMessage.prefixed(by: "window.")] ?? ""
         #expect(message.contains("The proxy 127.0.0.1:\(proxy.port) refused the user name and password with 401"), "\(message)")
         let dialogs = report[.proxyDialogs] ?? []

@@ -59,13 +59,20 @@ struct WebAuthnTests {
         #expect(verdict["ok"] as? Bool == true, "\(context): \(verdict)")
     }
 
-    @Test("A page registers a security key from a click and signs in with it: verified by a relying party that is not ours, in the library's window and a caller's view",
+    @Test("A page registers a security key from a click and signs in with it: verified by a relying party that is not ours, in the library's window and a caller's view; a key that answers at once flashes no \"touch\" window",
           arguments: Platform.x11, ["window", "view"])
     func registerAndSignIn(_ platform: Platform, mode: String) async throws {
         let key = try VirtualAuthenticator()
         defer { key.stop() }
         let run = try await Self.run(mode, "register", key: key, on: platform)
         try await Self.expectRegisteredAndSignedIn(run, verification: "discouraged", "\(mode)")
+        // A key that answers at once (this one gives presence without a touch) flashes no window:
+        // "Touch your security key" waits 250 ms for the key, so a ceremony the page saw end
+        // sooner never showed it (a loaded machine may make one slower: it may then show).
+        let mapped = (run.report[.windowsMapped] ?? []).filter { $0 == "Touch your security key" }
+        let durations = ["created", "got"].compactMap { (run.reports[$0] as? [String: Any])?["ms"] as? Double }
+        #expect(durations.count == 2, "\(run.reports)")
+        #expect(mapped.count <= durations.filter { $0 >= 240 }.count, "shown: \(mapped.count); the ceremonies took \(durations) ms")
         #expect(key.credentials().count == 1)
         #expect(key.credentials().first?.rpId == "127.0.0.1")
     }
@@ -93,7 +100,7 @@ struct WebAuthnTests {
         #expect(key.observations.ceremonies == 0, "the key was asked")
     }
 
-    @Test("The page aborts while the key waits for a touch: AbortError, and the key receives CTAPHID_CANCEL", arguments: Platform.x11)
+    @Test("The page aborts while the key waits for a touch: the person was asked to touch it, the page gets AbortError, and the key receives CTAPHID_CANCEL", arguments: Platform.x11)
     func abort(_ platform: Platform) async throws {
         let key = try VirtualAuthenticator(options: .init(userPresence: .waitForTouch))
         defer { key.stop() }
@@ -102,6 +109,9 @@ struct WebAuthnTests {
         let run = try await Self.run("window", "abort", key: key, on: platform)
         #expect(run.report[.code] == "error-AbortError", "\(run.reports)")
         #expect(await key.waitUntil(timeout: Patience.event) { $0.cancelsReceived >= 1 }, "\(key.observations)")
+        // While the key waited (1.5 s, then the page aborted), the person was told to touch it.
+        let mapped = run.report[.windowsMapped] ?? []
+        #expect(mapped.contains("Touch your security key"), "\(mapped)")
     }
 
     @Test("The page aborts while the library asks the key's PIN: AbortError, the question goes, the sign-in goes on", arguments: Platform.x11)

@@ -229,6 +229,8 @@ extension ReportKey where Value == [String] {
     public static var contextMenusShown: Self { .init("contextMenusShown") }
     public static var dialogButtons: Self { .init("dialogButtons") }
     public static var dialogTexts: Self { .init("dialogTexts") }
+    /// The title of every window mapped during the scenario, however briefly (`MappedWindows`).
+    public static var windowsMapped: Self { .init("windowsMapped") }
     public static var entries: Self { .init("entries") }
     public static var eventNames: Self { .init("eventNames") }
     public static var filesWithDownload: Self { .init("filesWithDownload") }
