@@ -1,4 +1,5 @@
 internal import Foundation
+internal import WebviewHost
 internal import Crypto
 
 /// WebAuthn's `clientDataJSON`, built by the library from the requesting frame's real origin,
@@ -28,7 +29,7 @@ public struct ClientData: Sendable, Equatable {
     }
 
     public var json: [UInt8] {
-        var text = "{\"type\":\(Self.quoted(kind.rawValue)),\"challenge\":\(Self.quoted(Self.base64URL(challenge)))"
+        var text = "{\"type\":\(Self.quoted(kind.rawValue)),\"challenge\":\(Self.quoted(Base64URL.encode(challenge)))"
         text += ",\"origin\":\(Self.quoted(origin)),\"crossOrigin\":\(topOrigin == nil ? "false" : "true")"
         if let topOrigin { text += ",\"topOrigin\":\(Self.quoted(topOrigin))" }
         return Array((text + "}").utf8)
@@ -36,11 +37,6 @@ public struct ClientData: Sendable, Equatable {
 
     /// SHA-256 of `json`: what the key signs.
     public var hash: [UInt8] { Array(SHA256.hash(data: json)) }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
 
     /// A JSON string as the specification's CCDToString writes it.
     static func quoted(_ string: String) -> String {

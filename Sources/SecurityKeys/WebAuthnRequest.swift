@@ -1,4 +1,5 @@
 internal import Foundation
+internal import WebviewHost
 
 /// One `navigator.credentials.create` or `.get` call as the page made it (WebAuthn's
 /// `PublicKeyCredentialCreationOptionsJSON` / `RequestOptionsJSON`, byte fields base64url), checked
@@ -103,10 +104,10 @@ public struct WebAuthnRequest: Sendable {
             credentialID: made.credentialID, authenticatorData: made.authenticatorData, format: "none", attestationStatement: [0xA0],
             algorithm: made.algorithm, residentKey: made.residentKey, publicKey: made.publicKey)
         let response: [String: Any] = [
-            "clientDataJSON": Self.base64URL(clientData.json),
-            "attestationObject": Self.base64URL(attested.attestationObject),
-            "authenticatorData": Self.base64URL(made.authenticatorData),
-            "publicKey": made.publicKeyDER.map(Self.base64URL) ?? NSNull(),
+            "clientDataJSON": Base64URL.encode(clientData.json),
+            "attestationObject": Base64URL.encode(attested.attestationObject),
+            "authenticatorData": Base64URL.encode(made.authenticatorData),
+            "publicKey": made.publicKeyDER.map(Base64URL.encode) ?? NSNull(),
             "publicKeyAlgorithm": Int(made.algorithm),
             "transports": ["usb"],
         ]
@@ -117,17 +118,17 @@ public struct WebAuthnRequest: Sendable {
     /// The page's `PublicKeyCredential` for a signature.
     public func credential(_ signed: SignedAssertion) -> [String: Any] {
         let response: [String: Any] = [
-            "clientDataJSON": Self.base64URL(clientData.json),
-            "authenticatorData": Self.base64URL(signed.authenticatorData),
-            "signature": Self.base64URL(signed.signature),
-            "userHandle": signed.userHandle.map(Self.base64URL) ?? NSNull(),
+            "clientDataJSON": Base64URL.encode(clientData.json),
+            "authenticatorData": Base64URL.encode(signed.authenticatorData),
+            "signature": Base64URL.encode(signed.signature),
+            "userHandle": signed.userHandle.map(Base64URL.encode) ?? NSNull(),
         ]
         return Self.credential(id: signed.credentialID, response: response, extensions: [:])
     }
 
     private static func credential(id: [UInt8], response: [String: Any], extensions: [String: Any]) -> [String: Any] {
         [
-            "id": base64URL(id), "rawId": base64URL(id), "type": "public-key", "authenticatorAttachment": "cross-platform",
+            "id": Base64URL.encode(id), "rawId": Base64URL.encode(id), "type": "public-key", "authenticatorAttachment": "cross-platform",
             "response": response, "clientExtensionResults": extensions,
         ]
     }
@@ -137,13 +138,8 @@ public struct WebAuthnRequest: Sendable {
             .compactMap { ($0["id"] as? String).flatMap(bytes) }
     }
 
-    static func base64URL(_ bytes: [UInt8]) -> String { ClientData.base64URL(bytes) }
-
-    /// base64url (padding optional) → bytes.
+    /// base64url → bytes; trailing padding is taken too (WebAuthn's JSON has none).
     static func bytes(_ text: String) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 = base64.trimmingCharacters(in: CharacterSet(charactersIn: "="))
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        return Data(base64Encoded: base64).map(Array.init)
+        Base64URL.decode(text.trimmingCharacters(in: CharacterSet(charactersIn: "="))).map(Array.init)
     }
 }

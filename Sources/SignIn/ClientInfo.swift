@@ -1,4 +1,5 @@
 import Foundation
+import WebviewHost
 
 /// Microsoft Entra ID's `client_info` (sent by the token endpoint when the request carries
 /// `client_info=1`): base64url JSON with the account's object ID `uid` in its home tenant `utid`.

@@ -1,4 +1,5 @@
 import Foundation
+import WebviewHost
 
 /// A JWS in compact serialization (RFC 7515 section 7.1), split and decoded but not yet trusted.
 struct IDToken: Sendable {

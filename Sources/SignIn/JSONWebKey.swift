@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WebviewHost
 import _CryptoExtras
 
 /// One public key of an issuer's key set (RFC 7517), able to verify JWS signatures

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WebviewHost
 
 /// Proof Key for Code Exchange (RFC 7636) with the S256 method: a random verifier kept by the
 /// app, and its SHA-256 challenge sent with the authorization request.

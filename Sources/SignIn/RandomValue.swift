@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WebviewHost
 
 /// Unguessable protocol values (`state`, `nonce`, PKCE verifiers) from the system's
 /// cryptographic random source.

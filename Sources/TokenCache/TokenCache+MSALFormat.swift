@@ -1,4 +1,5 @@
 import Foundation
+import WebviewHost
 
 /// MSAL's unified cache format as this library reads and writes it: which entries belong to
 /// an account of this app (see ``TokenCache/Scope``), and the entries one sign-in writes.

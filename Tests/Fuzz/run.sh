@@ -28,7 +28,7 @@ mkdir -p "$build" "$work"
 declare -A sources=(
     [callback]="Sources/WebviewHost/WebAuthResponse.swift Sources/WebviewHost/WebAuthError.swift"
     [redirect]="Sources/WebviewHost/RedirectURI.swift Sources/WebviewHost/WebAuthError.swift Sources/SignIn/URL+Loopback.swift"
-    [idtoken]="Sources/SignIn/IDToken.swift Sources/SignIn/IDTokenClaims.swift Sources/SignIn/Base64URL.swift Sources/SignIn/IDTokenValidationError.swift"
+    [idtoken]="Sources/SignIn/IDToken.swift Sources/SignIn/IDTokenClaims.swift Sources/WebviewHost/Base64URL.swift Sources/SignIn/IDTokenValidationError.swift"
 )
 declare -A mains=([callback]=CallbackFuzzer [redirect]=RedirectFuzzer [idtoken]=IDTokenFuzzer)
 

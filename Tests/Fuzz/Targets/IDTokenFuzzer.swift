@@ -1,6 +1,6 @@
 // libFuzzer target: SignIn's ID token parsing (JWS compact split, base64url, header JSON) and
 // claims reading. Signature checks need swift-crypto and are not fuzzed here. Built by
-// Tests/Fuzz/run.sh with Sources/SignIn/IDToken.swift, IDTokenClaims.swift, Base64URL.swift and
+// Tests/Fuzz/run.sh with Sources/SignIn/IDToken.swift, IDTokenClaims.swift, Sources/WebviewHost/Base64URL.swift and
 // IDTokenValidationError.swift.
 import Foundation
 

@@ -106,7 +106,7 @@ extension EmbeddedScenarios {
         }
         facts[.windowsMapped] = mapped.titles
         facts[.webAuthnReports] = String(decoding: try JSONSerialization.data(withJSONObject: reports), as: UTF8.self)
-        facts[.webAuthnChallenges] = [WebAuthnPage.base64URL(createChallenge), WebAuthnPage.base64URL(getChallenge)]
+        facts[.webAuthnChallenges] = [Base64URL.encode(createChallenge), Base64URL.encode(getChallenge)]
         facts[.webAuthnOrigin] = idp.url("").trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         return facts
     }
@@ -128,10 +128,6 @@ extension EmbeddedScenarios {
 
 /// The test's sign-in page: what sites do with the Web Authentication API.
 enum WebAuthnPage {
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
 
     /// A cross-origin frame that reports what it sees and, when it has the API, calls it.
     static let frame = """
@@ -158,7 +154,7 @@ enum WebAuthnPage {
         const finish = code => { location.href = \(SignInJS.string(callback)) + '?code=' + code + '&state=xyz'; };
         const fail = async e => { await report('error', {name: e.name, message: e.message}); finish('error-' + e.name); };
         const creation = (rpId) => ({publicKey: {
-          challenge: fromB64(\(SignInJS.string(base64URL(createChallenge)))),
+          challenge: fromB64(\(SignInJS.string(Base64URL.encode(createChallenge)))),
           rp: rpId ? {id: rpId, name: 'Test'} : {name: 'Test'},
           user: {id: new Uint8Array([1, 2, 3, 4]), name: 'alice', displayName: 'Alice'},
           pubKeyCredParams: [{type: 'public-key', alg: -7}],
@@ -174,7 +170,7 @@ enum WebAuthnPage {
               extensions: created.getClientExtensionResults()});
             started = performance.now();
             const got = await navigator.credentials.get({publicKey: {
-              challenge: fromB64(\(SignInJS.string(base64URL(getChallenge)))), allowCredentials: [{type: 'public-key', id: created.rawId}],
+              challenge: fromB64(\(SignInJS.string(Base64URL.encode(getChallenge)))), allowCredentials: [{type: 'public-key', id: created.rawId}],
               userVerification: variant === 'pin' ? 'required' : 'discouraged'}});
             const getMs = performance.now() - started;
             await report('got', {json: got.toJSON(), ms: getMs, userHandle: got.response.userHandle === null ? null : Array.from(new Uint8Array(got.response.userHandle))});
@@ -194,7 +190,7 @@ enum WebAuthnPage {
         } else if (variant === 'abort' || variant === 'abort-at-pin') {
           // abort-at-pin: the site wants verification, so the library asks the key's PIN first.
           const controller = new AbortController();
-          setTimeout(() => navigator.credentials.get({publicKey: {challenge: fromB64(\(SignInJS.string(base64URL(getChallenge)))),
+          setTimeout(() => navigator.credentials.get({publicKey: {challenge: fromB64(\(SignInJS.string(Base64URL.encode(getChallenge)))),
             allowCredentials: [{type: 'public-key', id: new Uint8Array([9, 9, 9])}],
             userVerification: variant === 'abort-at-pin' ? 'required' : 'discouraged'}, signal: controller.signal})
             .then(() => finish('got'), fail), 200);

@@ -2,6 +2,7 @@ import Foundation
 import ScenarioSupport
 import SecurityKeys
 import Testing
+import WebviewHost
 import WebviewHostTestKit
 
 /// The person at the prompt, scripted: the PINs they type (`nil`: Cancel), the account they pick.
@@ -70,18 +71,18 @@ struct SecurityKeyCeremonyTests {
     /// Registers at the relying party: its verdict and the credential data it keeps.
     static func register(_ made: MadeCredential, _ clientData: ClientData, verification: UserVerification) async throws -> [String: Any] {
         try await RelyingPartyServer.check("register", [
-            "rpId": rpID, "origin": origin, "challenge": RelyingPartyServer.base64URL(clientData.challenge),
-            "userVerification": verification.rawValue, "clientDataJSON": RelyingPartyServer.base64URL(clientData.json),
-            "attestationObject": RelyingPartyServer.base64URL(made.attestationObject),
+            "rpId": rpID, "origin": origin, "challenge": Base64URL.encode(clientData.challenge),
+            "userVerification": verification.rawValue, "clientDataJSON": Base64URL.encode(clientData.json),
+            "attestationObject": Base64URL.encode(made.attestationObject),
         ])
     }
 
     static func authenticate(_ signed: SignedAssertion, _ clientData: ClientData, credentialData: String, verification: UserVerification) async throws -> [String: Any] {
         try await RelyingPartyServer.check("authenticate", [
-            "rpId": rpID, "origin": origin, "challenge": RelyingPartyServer.base64URL(clientData.challenge),
+            "rpId": rpID, "origin": origin, "challenge": Base64URL.encode(clientData.challenge),
             "userVerification": verification.rawValue, "credentialData": credentialData,
-            "credentialId": RelyingPartyServer.base64URL(signed.credentialID), "clientDataJSON": RelyingPartyServer.base64URL(clientData.json),
-            "authenticatorData": RelyingPartyServer.base64URL(signed.authenticatorData), "signature": RelyingPartyServer.base64URL(signed.signature),
+            "credentialId": Base64URL.encode(signed.credentialID), "clientDataJSON": Base64URL.encode(clientData.json),
+            "authenticatorData": Base64URL.encode(signed.authenticatorData), "signature": Base64URL.encode(signed.signature),
         ])
     }
 
@@ -100,7 +101,7 @@ struct SecurityKeyCeremonyTests {
         let registered = try await Self.register(made, creating, verification: .discouraged)
         #expect(registered["ok"] as? Bool == true, "\(registered)")
         #expect(registered["attestationType"] as? String == "SELF", "\(registered)")
-        #expect(registered["credentialId"] as? String == RelyingPartyServer.base64URL(made.credentialID))
+        #expect(registered["credentialId"] as? String == Base64URL.encode(made.credentialID))
         #expect(await prompt.steps == [.touchKey(site: Self.rpID)])
         #expect(await prompt.finished == [nil])
 

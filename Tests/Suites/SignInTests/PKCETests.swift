@@ -1,4 +1,5 @@
 import Foundation
+import WebviewHost
 import Testing
 
 @testable import SignIn

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WebviewHost
 import _CryptoExtras
 
 @testable import SignIn

@@ -12,9 +12,4 @@ public enum RelyingPartyServer {
         return (try? JSONSerialization.jsonObject(with: collected.output) as? [String: Any])
             ?? ["ok": false, "error": String(decoding: collected.output + collected.errors, as: UTF8.self)]
     }
-
-    public static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
 }
