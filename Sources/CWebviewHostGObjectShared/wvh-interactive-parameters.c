@@ -17,14 +17,14 @@ struct _WvhInteractiveParameters {
   WvhSelectionPolicy *selection_policy;
   int window_width, window_height;
   double timeout;
-  gboolean ephemeral;
+  gboolean ephemeral, security_keys, security_keys_in_custom_webview;
 };
 
 G_DEFINE_FINAL_TYPE (WvhInteractiveParameters, wvh_interactive_parameters, G_TYPE_OBJECT)
 
 enum { PROP_0, PROP_SCOPES, PROP_LOGIN_HINT, PROP_PROMPT, PROP_WEBVIEW_TYPE, PROP_PARENT_WINDOW, PROP_CUSTOM_WEBVIEW,
        PROP_WINDOW_TITLE, PROP_WINDOW_WIDTH, PROP_WINDOW_HEIGHT, PROP_TIMEOUT, PROP_EPHEMERAL, PROP_PROVIDER_ID, PROP_SELECTION_POLICY,
-       N_PROPS };
+       PROP_SECURITY_KEYS, PROP_SECURITY_KEYS_IN_CUSTOM_WEBVIEW, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 static void
@@ -58,6 +58,8 @@ wvh_interactive_parameters_get_property (GObject *object, guint id, GValue *valu
   case PROP_WINDOW_HEIGHT: g_value_set_int (value, self->window_height); break;
   case PROP_TIMEOUT: g_value_set_double (value, self->timeout); break;
   case PROP_EPHEMERAL: g_value_set_boolean (value, self->ephemeral); break;
+  case PROP_SECURITY_KEYS: g_value_set_boolean (value, self->security_keys); break;
+  case PROP_SECURITY_KEYS_IN_CUSTOM_WEBVIEW: g_value_set_boolean (value, self->security_keys_in_custom_webview); break;
   case PROP_PROVIDER_ID: g_value_set_string (value, self->provider_id); break;
   case PROP_SELECTION_POLICY: g_value_set_object (value, self->selection_policy); break;
   default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
@@ -80,6 +82,8 @@ wvh_interactive_parameters_set_property (GObject *object, guint id, const GValue
   case PROP_WINDOW_HEIGHT: self->window_height = g_value_get_int (value); break;
   case PROP_TIMEOUT: self->timeout = g_value_get_double (value); break;
   case PROP_EPHEMERAL: self->ephemeral = g_value_get_boolean (value); break;
+  case PROP_SECURITY_KEYS: self->security_keys = g_value_get_boolean (value); break;
+  case PROP_SECURITY_KEYS_IN_CUSTOM_WEBVIEW: self->security_keys_in_custom_webview = g_value_get_boolean (value); break;
   case PROP_PROVIDER_ID: g_free (self->provider_id); self->provider_id = g_value_dup_string (value); break;
   case PROP_SELECTION_POLICY:
     g_clear_object (&self->selection_policy);
@@ -165,6 +169,24 @@ wvh_interactive_parameters_class_init (WvhInteractiveParametersClass *klass)
    */
   properties[PROP_EPHEMERAL] = g_param_spec_boolean ("ephemeral", NULL, NULL, FALSE, flags);
   /**
+   * WvhInteractiveParameters:security-keys:
+   *
+   * Whether a sign-in page's Web Authentication API calls (passkeys, security keys) are answered
+   * in the library's window with the person's security keys, when one is plugged in as the
+   * session starts (the Swift API's `WebviewParameters.securityKeys`). %FALSE: such a call moves
+   * the sign-in to the person's browser, as when no key is plugged in. On by default.
+   */
+  properties[PROP_SECURITY_KEYS] = g_param_spec_boolean ("security-keys", NULL, NULL, TRUE, flags);
+  /**
+   * WvhInteractiveParameters:security-keys-in-custom-webview:
+   *
+   * Whether the same is done in the app's own #WvhInteractiveParameters:custom-webview: the
+   * library's scripts go into that view for the session only (the Swift API's
+   * `WebviewParameters.securityKeysInCustomWebview`). Off by default.
+   */
+  properties[PROP_SECURITY_KEYS_IN_CUSTOM_WEBVIEW] =
+      g_param_spec_boolean ("security-keys-in-custom-webview", NULL, NULL, FALSE, flags);
+  /**
    * WvhInteractiveParameters:provider-id:
    *
    * A registered provider to use by its id (`embedded`, `system-browser`, a plugin's), or %NULL
@@ -190,6 +212,7 @@ static void
 wvh_interactive_parameters_init (WvhInteractiveParameters *self)
 {
   self->webview_type = WVH_WEBVIEW_TYPE_DEFAULT;
+  self->security_keys = TRUE;
 }
 
 /**
@@ -207,6 +230,7 @@ void
 _wvh_interactive_parameters_fill (WvhInteractiveParameters *self, WvhBridgeInteractive *out)
 {
   memset (out, 0, sizeof *out);
+  out->security_keys = TRUE; /* the Swift default, also with no parameters */
   if (self == NULL)
     return;
   out->scopes = (const char *const *) self->scopes;
@@ -220,6 +244,8 @@ _wvh_interactive_parameters_fill (WvhInteractiveParameters *self, WvhBridgeInter
   out->window_height = self->window_height;
   out->timeout_seconds = self->timeout;
   out->ephemeral = self->ephemeral;
+  out->security_keys = self->security_keys;
+  out->security_keys_in_custom_webview = self->security_keys_in_custom_webview;
   out->provider_id = self->provider_id;
   out->selection_policy = self->selection_policy;
   out->object = self;

@@ -114,7 +114,7 @@ wvh_web_auth_session_class_init (WvhWebAuthSessionClass *klass)
    * How the session is shown, or %NULL for the defaults: the webview properties of a
    * #WvhInteractiveParameters (#WvhInteractiveParameters:webview-type, :parent-window,
    * :custom-webview, :window-title, :window-width, :window-height, :timeout, :ephemeral,
-   * :provider-id). Its #WvhInteractiveParameters:scopes, :login-hint and :prompt are OAuth's
+   * :provider-id, :security-keys, :security-keys-in-custom-webview). Its #WvhInteractiveParameters:scopes, :login-hint and :prompt are OAuth's
    * and this session ignores them: put what the provider needs in the authorization URL.
    */
   properties[PROP_PARAMETERS] = g_param_spec_object ("parameters", NULL, NULL, WVH_TYPE_INTERACTIVE_PARAMETERS, flags);

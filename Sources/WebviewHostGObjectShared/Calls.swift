@@ -31,6 +31,8 @@ enum InteractiveCall {
         if values.window_height > 0 { webview.windowSize.height = Int(values.window_height) }
         if values.timeout_seconds > 0 { webview.timeout = .milliseconds(Int64(values.timeout_seconds * 1000)) }
         webview.prefersEphemeralWebBrowserSession = values.ephemeral != 0
+        webview.securityKeys = values.security_keys != 0
+        webview.securityKeysInCustomWebview = values.security_keys_in_custom_webview != 0
         webview.selectionPolicy = GObjectSelectionPolicy(values)
         return InteractiveTokenParameters(
             scopes: StringArray.copy(values.scopes), webviewParameters: webview, prompt: text(values.prompt).map(Prompt.init(rawValue:)),

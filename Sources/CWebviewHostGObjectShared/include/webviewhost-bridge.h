@@ -21,6 +21,8 @@ typedef struct {
   int window_height;
   double timeout_seconds;
   gboolean ephemeral;
+  gboolean security_keys;
+  gboolean security_keys_in_custom_webview;
   const char *provider_id;
   WvhSelectionPolicy *selection_policy;
   WvhInteractiveParameters *object; /* the parameters themselves, for the selection policy */

@@ -47,6 +47,8 @@ function made() {
     parameters.window_height = 480;
     parameters.timeout = 42.5;
     parameters.ephemeral = true;
+    parameters.security_keys = false;
+    parameters.security_keys_in_custom_webview = true;
     parameters.provider_id = 'values-provider';
     parameters.selection_policy = new Policy();
     return [parameters, window];
@@ -65,11 +67,15 @@ function read(parameters) {
         'window-height': parameters.window_height,
         'timeout': parameters.timeout,
         'ephemeral': parameters.ephemeral,
+        'security-keys': parameters.security_keys,
+        'security-keys-in-custom-webview': parameters.security_keys_in_custom_webview,
         'provider-id': parameters.provider_id,
         'selection-policy': parameters.selection_policy ? parameters.selection_policy.constructor.$gtype.name : null,
     };
 }
 
+const fresh = new WebviewHost.InteractiveParameters();
+report['security-key-defaults'] = [fresh.security_keys, fresh.security_keys_in_custom_webview];
 const [parameters, window] = made();
 System.gc();
 report['parameters'] = read(parameters);

@@ -49,6 +49,8 @@ def parameters():
     made.props.window_height = 480
     made.props.timeout = 42.5
     made.props.ephemeral = True
+    made.props.security_keys = False
+    made.props.security_keys_in_custom_webview = True
     made.props.provider_id = "values-provider"
     made.props.selection_policy = Policy()
     return made, window
@@ -67,11 +69,15 @@ def read(made):
         "window-height": made.props.window_height,
         "timeout": made.props.timeout,
         "ephemeral": made.props.ephemeral,
+        "security-keys": made.props.security_keys,
+        "security-keys-in-custom-webview": made.props.security_keys_in_custom_webview,
         "provider-id": made.props.provider_id,
         "selection-policy": type(made.props.selection_policy).__name__,
     }
 
 
+fresh = WebviewHost.InteractiveParameters()
+report["security-key-defaults"] = [fresh.props.security_keys, fresh.props.security_keys_in_custom_webview]
 made, window = parameters()
 gc.collect()
 report["parameters"] = read(made)

@@ -9,6 +9,10 @@ person on to the redirect URI by its own timer, with ?code=...&state=...
                    signals in order
     MODE denied    the page redirects with an OAuth error (error=access_denied): the session does
                    no OAuth, so the URL is returned as it is, with did-complete, not an error
+    MODE keys-on, keys-off
+                   as complete, with the parameters' security-keys on (the default) or off; the
+                   page adds &api=<typeof PublicKeyCredential> to the redirect (a security key is
+                   reachable: the test sets WEBVIEWHOST_VIRTUAL_AUTHENTICATORS)
     MODE cancel    a page that never redirects; the app cancels its Gio.Cancellable once it
                    loaded; then a second session cancelled with cancel() before its start, and a
                    third without a redirect URI
@@ -37,7 +41,8 @@ class Page(BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path.startswith("/authorize"):
             body = ("<!doctype html><title>Authorize</title><p>Signing in...</p>"
-                    "<script>setTimeout(function () { location.href = %s; }, 300);</script>" % json.dumps(CALLBACK))
+                    "<script>setTimeout(function () { location.href = %s + (%s ? '&api=' + typeof PublicKeyCredential : ''); }, 300);</script>"
+                    % (json.dumps(CALLBACK), json.dumps(mode.startswith("keys-"))))
         else:
             body = "<!doctype html><title>Stay</title><p>This page waits.</p>"
         data = body.encode()
@@ -72,7 +77,9 @@ def visible_windows():
 cancellable = Gio.Cancellable()
 parameters = WebviewHost.InteractiveParameters(webview_type=WebviewHost.WebviewType.EMBEDDED, timeout=120,
                                                window_title="The session's window", scopes=["ignored"])
-page = base + ("/authorize?client=any" if mode in ("complete", "denied") else "/stay")
+if mode == "keys-off":
+    parameters.props.security_keys = False
+page = base + ("/authorize?client=any" if mode in ("complete", "denied", "keys-on", "keys-off") else "/stay")
 session = WebviewHost.WebAuthSession(authorization_url=page, redirect_uri=REDIRECT, parameters=parameters)
 
 

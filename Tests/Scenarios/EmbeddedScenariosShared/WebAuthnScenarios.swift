@@ -37,6 +37,11 @@ extension EmbeddedScenarios {
             .html(WebAuthnPage.html(variant: variant, callback: callback.url("/callback"), createChallenge: createChallenge, getChallenge: getChallenge, frame: idp.url("/frame").replacingOccurrences(of: "127.0.0.1", with: "localhost")))
         }
         idp.route("/frame") { _ in .html(WebAuthnPage.frame) }
+        // abort, abort-at-pin: the page aborts its call once this says "yes" (it asks every 100 ms),
+        // which the scenario says once the person has been asked (a touch, the PIN): on a loaded
+        // machine a fixed time could come before the question.
+        var abortNow = false
+        idp.route("/abort-now") { _ in .html(abortNow ? "yes" : "no") }
         idp.route("/report") { request in
             reports[request.query ?? "?"] = request.body  // the last report of a name
             return .html("ok")
@@ -91,6 +96,17 @@ extension EmbeddedScenarios {
                 }
             }
             facts[.dialogTexts] = typed
+        }
+        if variant == "abort" || variant == "abort-at-pin" {
+            let question = variant == "abort" ? "Touch your security key" : "Enter your security key's PIN"
+            let asked = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(20))) {
+                run.result != nil || Toolkit.toplevels().contains { window in
+                    gtk_widget_get_visible(wvh_widget(window)) != 0
+                        && gtk_window_get_title(wvh_window(window)).map { String(cString: $0) } == question
+                }
+            }
+            facts[.webAuthnSteps] = ["asked \(question): \(asked && run.result == nil)"]
+            abortNow = true
         }
         do {
             facts.merge(run.facts(try await run.outcome(within: Patience.scaled(.seconds(60))), prefix: ""))
@@ -194,7 +210,10 @@ enum WebAuthnPage {
             allowCredentials: [{type: 'public-key', id: new Uint8Array([9, 9, 9])}],
             userVerification: variant === 'abort-at-pin' ? 'required' : 'discouraged'}, signal: controller.signal})
             .then(() => finish('got'), fail), 200);
-          setTimeout(() => controller.abort(), 1500);
+          const poll = setInterval(async () => {
+            const answer = await fetch('/abort-now').then(r => r.text(), () => 'no');
+            if (answer === 'yes') { clearInterval(poll); controller.abort(); }
+          }, 100);
         } else if (variant === 'frame') {
           const frame = document.createElement('iframe');
           frame.src = \(SignInJS.string(frame));

@@ -184,9 +184,11 @@ extension GlewlwydSignInTests {
                     #expect(read[name].map { "\($0)" } == "\(value)", "\(command[0]) \(key) \(name): \(read)")
                 }
                 #expect(read["ephemeral"] as? Bool == true, "\(command[0]) \(key): \(read)")
+                #expect(read["security-keys"] as? Bool == false && read["security-keys-in-custom-webview"] as? Bool == true, "\(command[0]) \(key): \(read)")
                 #expect(read["custom-webview"] as? String == view, "\(command[0]) \(key): \(read)")
                 #expect(read["selection-policy"] as? String == policy, "\(command[0]) \(key): \(read)")
             }
+            #expect(report["security-key-defaults"] as? [Bool] == [true, false], "the Swift API's defaults: \(report)")
             #expect(report["parameters-cleared"] as? [Bool] == [true, true, true, true, true], "\(command[0]): \(report)")
             #expect(report["application"] as? [String: String] == application, "\(command[0]): \(report)")
             #expect(report["error-domain"] as? String == "webview-host-error-quark", "\(command[0]): \(report)")

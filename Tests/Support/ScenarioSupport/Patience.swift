@@ -10,8 +10,12 @@ import Foundation
 /// scaled by callers that would otherwise make every passing run slow.
 public enum Patience {
     /// The factor from `WEBVIEW_HOST_TEST_PATIENCE` (default 1, at least 1).
-    public static let factor: Double = max(
-        1, ProcessInfo.processInfo.environment["WEBVIEW_HOST_TEST_PATIENCE"].flatMap(Double.init) ?? 1)
+    /// Reading it first also starts ``StallWatch`` (in the test process), which reports a main
+    /// queue or a cooperative pool held for 10 s.
+    public static let factor: Double = {
+        StallWatch.start()
+        return max(1, ProcessInfo.processInfo.environment["WEBVIEW_HOST_TEST_PATIENCE"].flatMap(Double.init) ?? 1)
+    }()
 
     /// `duration` times ``factor``.
     public static func scaled(_ duration: Duration) -> Duration { duration * factor }
