@@ -12,7 +12,8 @@ import GLibSupport
 /// reads).
 ///
 /// The preference is the Settings portal's `org.freedesktop.appearance color-scheme` (1: dark,
-/// 2: light, 0: none), read over the session bus. With no portal, or no preference, GTK's own
+/// 2: light, 0: none), read over the session bus from a portal that is running (never started for
+/// it). With no portal running, or no preference, GTK's own
 /// settings stand (`gtk-application-prefer-dark-theme`, a dark theme name), which WebKit follows
 /// by itself. The library's window is modal over the app and GTK settings are per display, so
 /// ``applyForWindow(follows:)`` sets the preference for the length of the session and ``restore()`` puts
@@ -48,9 +49,13 @@ final class SignInAppearance {
                 let arguments = [g_variant_new_string("org.freedesktop.appearance"), g_variant_new_string("color-scheme")]
                 let parameters = arguments.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, 2) }
                 // `Read` (every portal version): the value comes as (v) holding a v holding u.
+                // Only a portal already running is asked: a desktop runs it from the start, and
+                // on a bus where it is only activatable (a bare session, a test's private bus)
+                // auto-starting it spawned xdg-desktop-portal, its GTK backend, the document
+                // portal and the permission store, for every session, beside its web process.
                 g_dbus_connection_call(
                     connection.pointer, "org.freedesktop.portal.Desktop", "/org/freedesktop/portal/desktop",
-                    "org.freedesktop.portal.Settings", "Read", parameters, nil, G_DBUS_CALL_FLAGS_NONE,
+                    "org.freedesktop.portal.Settings", "Read", parameters, nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
                     appearancePortalTimeout, nil, AsyncReadyCallback.function,
                     AsyncReadyCallback.userData { source, result in
                         continuation.resume(returning: Self.scheme(inReplyFrom: source, result))
