@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ScenarioSupport
 import WebviewHost
 import _CryptoExtras
 
@@ -7,8 +8,15 @@ import _CryptoExtras
 
 /// Signs ID tokens in tests with keys made here, and serves their key set.
 enum TestTokenSigner {
-    static let rsaKey = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
-    static let otherRSAKey = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
+    /// The RSA keys come from files (Tests/Fixtures/TokenSigner): making them here held a
+    /// cooperative-pool thread for over 10 s in a debug build.
+    static let rsaKey = rsaKey(named: "rsa-test")
+    static let otherRSAKey = rsaKey(named: "rsa-other")
+
+    private static func rsaKey(named name: String) -> _RSA.Signing.PrivateKey {
+        let file = Checkout.fixture("TokenSigner").appendingPathComponent(name + ".pem")
+        return try! _RSA.Signing.PrivateKey(pemRepresentation: String(contentsOf: file, encoding: .utf8))
+    }
     private static let ecKeyBytes = P256.Signing.PrivateKey().rawRepresentation
     static var ecKey: P256.Signing.PrivateKey { try! P256.Signing.PrivateKey(rawRepresentation: ecKeyBytes) }
 
