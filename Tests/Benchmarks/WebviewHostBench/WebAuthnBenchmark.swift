@@ -4,6 +4,7 @@ import Foundation
 import ScenarioSupport
 import SecurityKeys
 import Synchronization
+import WebviewHost
 import WebviewHostTestKit
 
 /// What a WebAuthn ceremony adds over the authenticator's own time (issue 42): `get()` of a
@@ -17,7 +18,8 @@ import WebviewHostTestKit
 ///   open it, ask it), the credential's JSON written. No window, no prompt.
 /// - `page`, `page-gtk4`: `navigator.credentials.get()` on a page in the library's window, from
 ///   the call to the result, as the page's own `performance.now()` sees it (a child process per
-///   round, 5 calls each; the "touch your key" window opens and closes for each).
+///   round, 5 calls each; "Touch your security key" waits 250 ms, so a key that answers at once
+///   shows no window).
 struct WebAuthnBenchmark {
     let runs: Int
     let pagePort: Int
@@ -144,8 +146,7 @@ struct WebAuthnBenchmark {
 
     /// The library's native side for one page message, as the bridge runs it.
     static func ceremonyAssertion(socket: String, origin: String) throws -> Double {
-        let challenge = Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        let challenge = Base64URL.encode((0..<32).map { _ in UInt8.random(in: 0...255) })
         let message = #"{"id":"1","kind":"get","options":{"challenge":"\#(challenge)","rpId":"127.0.0.1","userVerification":"discouraged","timeout":60000},"origin":"\#(origin)","userActivation":false,"stickyActivation":false}"#
         let environment = ["WEBVIEWHOST_VIRTUAL_AUTHENTICATORS": socket]
         let done = DispatchSemaphore(value: 0)

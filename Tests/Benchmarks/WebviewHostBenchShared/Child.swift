@@ -103,7 +103,7 @@ enum Child {
         Toolkit.runMainLoop()
     }
 
-    /// `webauthn`: the library's window on the page of ``WebAuthnBenchmark`` (the environment
+    /// `page`: the library's window on the page of ``WebAuthnBenchmark`` (the environment
     /// names the virtual authenticator); prints `webauthn-us <microseconds>` for each `get()` the
     /// page timed, read from the redirect's query.
     @MainActor
