@@ -244,6 +244,8 @@ let package = Package(
         .target(
             name: "ScenarioSupport", dependencies: ["WebviewHost", "GLibSupport", "CGLib"],
             path: "Tests/Support/ScenarioSupport"),
+        // The test targets' `.desktop` trait: a test case that drives a desktop holds one of a few slots.
+        .target(name: "TestTraits", dependencies: ["ScenarioSupport"], path: "Tests/Support/TestTraits"),
         .executableTarget(
             name: "GLibScenarios",
             dependencies: ["ScenarioSupport", "GLibSupport", "CGLib", "CWebKitGTK3", "WebviewHost", "BuiltInWebviewProvidersGTK3"],
@@ -308,19 +310,19 @@ let package = Package(
             path: "Tests/Scenarios/ToolkitNeutralApp"
         ),
         .testTarget(
-            name: "WebviewHostTests", dependencies: ["WebviewHost", "WebviewHostTestKit", "ScenarioSupport"], path: "Tests/Suites/WebviewHostTests"),
+            name: "WebviewHostTests", dependencies: ["WebviewHost", "WebviewHostTestKit", "ScenarioSupport", "TestTraits"], path: "Tests/Suites/WebviewHostTests"),
         .testTarget(
-            name: "GLibSupportTests", dependencies: ["ScenarioSupport", "GLibSupport", "CGLib"],
+            name: "GLibSupportTests", dependencies: ["ScenarioSupport", "TestTraits", "GLibSupport", "CGLib"],
             path: "Tests/Suites/GLibSupportTests"),
         // Launches SystemBrowserScenarios with a temporary XDG desktop; links the provider for the
         // checks that need no browser.
         .testTarget(
-            name: "SystemBrowserProviderTests", dependencies: ["ScenarioSupport", "SystemBrowserProvider", "WebviewHost"],
+            name: "SystemBrowserProviderTests", dependencies: ["ScenarioSupport", "TestTraits", "SystemBrowserProvider", "WebviewHost"],
             path: "Tests/Suites/SystemBrowserProviderTests"),
         // Launches EmbeddedScenariosGTK3 and ...GTK4, on X11 (Xvfb) and Wayland (a private Weston).
         .testTarget(
             name: "EmbeddedWebviewProviderTests",
-            dependencies: ["ScenarioSupport", "WebviewHostTestKit", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["ScenarioSupport", "TestTraits", "WebviewHostTestKit", .product(name: "Crypto", package: "swift-crypto")],
             path: "Tests/Suites/EmbeddedWebviewProviderTests"),
         .testTarget(
             name: "SignInTests",
@@ -328,7 +330,7 @@ let package = Package(
                 "MicrosoftIdentityBroker", "GLibSupport",  // the broker tests: Tests/Fixtures/BrokerDouble, a private D-Bus
                 "ExternalWebviewProvider",
                 "WebviewHostTestKit",  // the virtual security key of the Glewlwyd WebAuthn tests
-                "SignIn", "TokenCache", "WebviewHost", "ScenarioSupport",
+                "SignIn", "TokenCache", "WebviewHost", "ScenarioSupport", "TestTraits",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -339,7 +341,7 @@ let package = Package(
         .testTarget(
             name: "SecurityKeysTests",
             dependencies: [
-                "SecurityKeys", "WebviewHostTestKit", "WebviewHost", "ScenarioSupport",
+                "SecurityKeys", "WebviewHostTestKit", "WebviewHost", "ScenarioSupport", "TestTraits",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             path: "Tests/Suites/SecurityKeysTests"),
@@ -348,11 +350,11 @@ let package = Package(
             path: "Tests/Suites/TerminalPromptProviderTests"),
         .testTarget(
             name: "ExternalWebviewProviderTests",
-            dependencies: ["ExternalWebviewProvider", "WebviewHost", "WebviewHostTestKit", "ScenarioSupport"],
+            dependencies: ["ExternalWebviewProvider", "WebviewHost", "WebviewHostTestKit", "ScenarioSupport", "TestTraits"],
             path: "Tests/Suites/ExternalWebviewProviderTests"
         ),
         // ldd on SignInDemoGTK3, SignInDemoGTK4 and ToolkitNeutralApp: one GTK or none, never both.
-        .testTarget(name: "ToolkitLinkTests", dependencies: ["ScenarioSupport"], path: "Tests/Suites/ToolkitLinkTests"),
+        .testTarget(name: "ToolkitLinkTests", dependencies: ["ScenarioSupport", "TestTraits"], path: "Tests/Suites/ToolkitLinkTests"),
         // `Tests/Benchmarks/run.sh` builds the floors (bare C WebKitGTK programs) and runs these under
         // Xvfb; both compile Tests/Benchmarks/WebviewHostBenchShared through their `Shared` links.
         .executableTarget(

@@ -28,9 +28,9 @@ func formPostPage(action: String, fields: [(String, String)]) -> String {
 
 // MARK: - Pages
 
-/// A flag the test server's routes read on the main actor: set once the session's outcome is in.
+/// A flag the test server's routes read on the main actor (set, say, once the session's outcome is in).
 @MainActor
-final class EndFlag {
+final class RouteFlag {
     var value = false
 }
 
@@ -53,7 +53,7 @@ func pageScenario(mode: String, kind: String) async throws -> ScenarioReport {
     /// How long to keep watching after the outcome (pages that act late).
     var watchAfter: Duration = .milliseconds(300)
     /// Whether the outcome is in (pages that go on after the end ask the server for it).
-    let sessionEnded = EndFlag()
+    let sessionEnded = RouteFlag()
     idp.route("/page2") { _ in .html(Pages.plain("Page two")) }
     if arguments(kind, hasPrefix: "caller-allows-popups") { surface.setCallerCanOpenWindows(true) }
 

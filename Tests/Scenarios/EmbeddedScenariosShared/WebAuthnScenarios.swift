@@ -40,8 +40,8 @@ extension EmbeddedScenarios {
         // abort, abort-at-pin: the page aborts its call once this says "yes" (it asks every 100 ms),
         // which the scenario says once the person has been asked (a touch, the PIN): on a loaded
         // machine a fixed time could come before the question.
-        var abortNow = false
-        idp.route("/abort-now") { _ in .html(abortNow ? "yes" : "no") }
+        let abortNow = RouteFlag()
+        idp.route("/abort-now") { _ in .html(abortNow.value ? "yes" : "no") }
         idp.route("/report") { request in
             reports[request.query ?? "?"] = request.body  // the last report of a name
             return .html("ok")
@@ -99,14 +99,17 @@ extension EmbeddedScenarios {
         }
         if variant == "abort" || variant == "abort-at-pin" {
             let question = variant == "abort" ? "Touch your security key" : "Enter your security key's PIN"
+            // The question's deadline runs from the page's call, not from the session's start: on a
+            // loaded machine the page alone has taken 20 s to load.
+            let called = await ScenarioHost.wait(upTo: Patience.event) { reports["calling"] != nil || run.result != nil }
             let asked = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(20))) {
                 run.result != nil || Toolkit.toplevels().contains { window in
                     gtk_widget_get_visible(wvh_widget(window)) != 0
                         && gtk_window_get_title(wvh_window(window)).map { String(cString: $0) } == question
                 }
             }
-            facts[.webAuthnSteps] = ["asked \(question): \(asked && run.result == nil)"]
-            abortNow = true
+            facts[.webAuthnSteps] = ["called: \(called)", "asked \(question): \(asked && run.result == nil)"]
+            abortNow.value = true
         }
         do {
             facts.merge(run.facts(try await run.outcome(within: Patience.scaled(.seconds(60))), prefix: ""))
@@ -206,9 +209,9 @@ enum WebAuthnPage {
         } else if (variant === 'abort' || variant === 'abort-at-pin') {
           // abort-at-pin: the site wants verification, so the library asks the key's PIN first.
           const controller = new AbortController();
-          setTimeout(() => navigator.credentials.get({publicKey: {challenge: fromB64(\(SignInJS.string(Base64URL.encode(getChallenge)))),
+          setTimeout(() => report('calling', {}).then(() => navigator.credentials.get({publicKey: {challenge: fromB64(\(SignInJS.string(Base64URL.encode(getChallenge)))),
             allowCredentials: [{type: 'public-key', id: new Uint8Array([9, 9, 9])}],
-            userVerification: variant === 'abort-at-pin' ? 'required' : 'discouraged'}, signal: controller.signal})
+            userVerification: variant === 'abort-at-pin' ? 'required' : 'discouraged'}, signal: controller.signal}))
             .then(() => finish('got'), fail), 200);
           const poll = setInterval(async () => {
             const answer = await fetch('/abort-now').then(r => r.text(), () => 'no');

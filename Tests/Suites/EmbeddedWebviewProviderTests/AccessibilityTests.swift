@@ -1,13 +1,14 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// Issue 26: the library's sign-in window as a screen reader (over AT-SPI, what Orca reads) and
 /// a keyboard meet it. It is announced as a modal dialog named by its title, with the page's host
 /// as its description; its Cancel button has a name; once the page loaded the keyboard focus is
 /// in the page, and on GTK 3 (whose WebKitGTK exposes the page over AT-SPI) a screen reader is on
 /// the form's field that has `autofocus`; Escape ends the sign-in as Cancel does.
-@Suite("The sign-in window for a screen reader and a keyboard", .serialized)
+@Suite("The sign-in window for a screen reader and a keyboard", .serialized, .desktop)
 struct AccessibilityTests {
     struct Node {
         let role: String

@@ -1,12 +1,13 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// The person's look (issue 17, item 6): the library's window and the page follow the desktop's
 /// light/dark preference. Each scenario runs on a private session bus (`dbus-run-session`) where
 /// a fake Settings portal answers `org.freedesktop.appearance color-scheme`, or where no portal
 /// runs and the desktop's GTK `settings.ini` prefers dark.
-@Suite("The sign-in window and page follow the desktop's light/dark preference", .serialized)
+@Suite("The sign-in window and page follow the desktop's light/dark preference", .serialized, .desktop)
 struct AppearanceTests {
     static func appearance(_ preference: String, on platform: Platform, gtkPrefersDark: Bool = false) async throws -> ScenarioReport {
         let home = EmbeddedWebviewProviderTests.temporaryFolder()

@@ -1,6 +1,7 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// The caller's view is the app's the moment the `await` returns (issue 17; issue 27, item 2): the
 /// app loads its own page in the same continuation (or in the completion handler), at once or after
@@ -10,7 +11,7 @@ import Testing
 /// see every navigation: after the resume only the app's. When the caller resumes no handler of the
 /// library is left and the view's `uri` is `""`; the app's page is what the view shows a second and
 /// two seconds later, its script ran, and nothing reached the redirect URI.
-@Suite("A caller's view after the session: the app's first navigation wins", .serialized)
+@Suite("A caller's view after the session: the app's first navigation wins", .serialized, .desktop)
 struct CallerViewAfterTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let outcome: String

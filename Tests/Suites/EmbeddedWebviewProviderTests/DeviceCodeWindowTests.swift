@@ -1,13 +1,14 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// The library's window for a device code (issue 25), in GTK 3 and GTK 4 on X11: what a person
 /// sees (the instructions and warning, the code in a selectable label with the focus, a QR code
 /// a camera reads back from a screenshot, the link, the time left), what a screen reader is
 /// given for the code, and each way out: Escape and Cancel call `cancel` once, the sign-in's
 /// `close` removes it, a parent destroyed takes it along (and cancels), a code that runs out says so.
-@Suite("The device-code window", .serialized)
+@Suite("The device-code window", .serialized, .desktop)
 struct DeviceCodeWindowTests {
     @Test(arguments: Platform.x11)
     func whatAPersonSeesAndEachWayOut(_ platform: Platform) async throws {

@@ -1,13 +1,14 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// Real WebKitGTK sign-ins, each in its own process running a GLib main loop (EmbeddedScenariosGTK3
 /// for GTK 3, EmbeddedScenariosGTK4 for GTK 4: the same scenarios), against real HTTP(S) servers
 /// on 127.0.0.1. Every test runs against both providers (``Platform``). Needs a display: run
 /// under `xvfb-run -a`; the Wayland runs start a private headless Weston each.
 /// Serialized: each scenario starts WebKit processes, and the machine is small.
-@Suite(.serialized)
+@Suite(.serialized, .desktop)
 struct EmbeddedWebviewProviderTests {
     /// Runs a scenario of `platform`'s toolkit (killed `timeout` after its start, past its own
     /// watchdog) with its own XDG data and cache folders

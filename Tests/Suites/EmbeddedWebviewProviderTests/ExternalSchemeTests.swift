@@ -1,10 +1,11 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// A page navigating to `mailto:`, on a test desktop whose `mailto` handler records every launch
 /// (GIO starts it as on a real desktop, on a private session bus).
-@Suite("Embedded sign-in: foreign schemes", .serialized)
+@Suite("Embedded sign-in: foreign schemes", .serialized, .desktop)
 struct ExternalSchemeTests {
     static func scenario(_ mode: String, _ kind: String, on platform: Platform) async throws -> ScenarioReport {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wvh-launches-\(UUID().uuidString)")

@@ -1,12 +1,13 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// The embedded view hands over to the person's browser what it cannot do (issue 17): pages act
 /// from their own timers (a passkey request, a refusal of embedded agents), the person clicks the
 /// window's button, the app calls `continueInSystemBrowser()`; the browser is real headless
 /// Chromium, the desktop's default, and the sign-in really finishes there.
-@Suite("Embedded sign-in handed over to the person's browser (real Chromium)", .serialized)
+@Suite("Embedded sign-in handed over to the person's browser (real Chromium)", .serialized, .desktop)
 struct HandOverTests {
     struct Run {
         let report: ScenarioReport

@@ -1,12 +1,13 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// What real pages, the app and other local processes do to an embedded session (issue 8), in
 /// the library's own window and in a caller's view. Each page does what it does by itself (a
 /// timer, its own script); the test only cancels. A listener on the redirect port counts every
 /// request: the code must never reach it.
-@Suite("Embedded sign-in against hostile pages", .serialized)
+@Suite("Embedded sign-in against hostile pages", .serialized, .desktop)
 struct HostilePageTests {
     static let modes = ["window", "view"]
 

@@ -1,11 +1,12 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// The embedded provider's statics and the toolkit integration per isolated scope (issue 35): what
 /// a task in `WebviewProviderRegistry.withIsolatedRegistry` (and
 /// `ToolkitIntegration.withIsolatedIntegration`) sets is its own; the process's value stays.
-@Suite("The embedded provider's settings are isolated per scope")
+@Suite("The embedded provider's settings are isolated per scope", .desktop)
 struct IsolatedSettingsTests {
     /// What one task saw.
     struct Seen: Equatable, CustomStringConvertible {

@@ -1,6 +1,7 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// Issue 26: the library's windows in the person's language. Under `LANGUAGE=fr` (or ar, he, with
 /// `LC_ALL=C.UTF-8` as on a minimal Debian), or the app's own choice (`WebviewLocalization.languages`
@@ -8,7 +9,7 @@ import Testing
 /// device-code window shows is the English original; Arabic and Hebrew windows read right to
 /// left (Cancel on the right); the identity provider's page is asked for the same language
 /// (`Accept-Language`, `navigator.languages`).
-@Suite("The library's windows in the person's language", .serialized)
+@Suite("The library's windows in the person's language", .serialized, .desktop)
 struct LocalizedWindowsTests {
     /// Every English text of the template, as a pattern (a `{placeholder}` matches anything, the
     /// mnemonic's underscore is optional: GTK's labels drop it, buttons keep it).

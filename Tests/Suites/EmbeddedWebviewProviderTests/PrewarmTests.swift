@@ -1,9 +1,10 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// Warm start: `EmbeddedWebviewProvider.prewarm` prepares the next sign-in window ahead of time.
-@Suite(.serialized)
+@Suite(.serialized, .desktop)
 struct PrewarmTests {
     @Test("prewarm(keepReady:): each sign-in adopts a prepared window, configured for it, with no page of another session in its history; a new one is ready after each; release leaves no window",
         arguments: Platform.standard)

@@ -1,6 +1,7 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// The sign-in surface (issue 17, item 4; Docs.docc/SignInSurface.md): one test per row of the
 /// article's table where the behaviour can be seen. Each page tries it from its own timers, or
@@ -9,7 +10,7 @@ import Testing
 /// nothing is granted, written or shown. Each scenario runs with a temporary `$HOME` holding the
 /// XDG folders and an existing `Downloads` folder named in `user-dirs.dirs`, as a person has, on
 /// a private session bus and, on X11, a private X server.
-@Suite("The embedded view is a sign-in surface, not a browser", .serialized)
+@Suite("The embedded view is a sign-in surface, not a browser", .serialized, .desktop)
 struct SignInSurfaceTests {
     static let modes = ["window", "view"]
 

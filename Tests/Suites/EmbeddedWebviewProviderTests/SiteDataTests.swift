@@ -1,12 +1,13 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// Signing out of an identity provider that has no end-session endpoint (issue 28): the embedded
 /// view's store forgets that provider's sites only. Two sites store a cookie, local storage and
 /// IndexedDB in one sign-in; the first is forgotten; a later sign-in's pages report what each
 /// still has. In the library's window (its persistent store) and in a caller's view (its own).
-@Suite("The embedded view forgets one identity provider's site data, and only that", .serialized)
+@Suite("The embedded view forgets one identity provider's site data, and only that", .serialized, .desktop)
 struct SiteDataTests {
     @Test(arguments: Platform.x11 + [Platform(toolkit: .gtk4, display: .wayland)], ["window", "view"])
     func oneProvidersDataIsForgotten(_ platform: Platform, mode: String) async throws {

@@ -1,11 +1,12 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// Every way an embedded session ends, in the library's window and in a caller's view: exactly
 /// one outcome, the terminal event last, the slot free, the window gone, no handler left on the
 /// caller's view, and no request on the redirect port. Prints one table per mode.
-@Suite("Embedded sign-in: terminal-outcome matrix", .serialized)
+@Suite("Embedded sign-in: terminal-outcome matrix", .serialized, .desktop)
 struct TerminalOutcomeMatrixTests {
     static let cases: [(kind: String, outcome: String)] = [
         ("success", "success"),

@@ -2,13 +2,14 @@ import Crypto
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 import WebviewHostTestKit
 
 /// Passkeys and security keys in the sign-in view (issue 42): the test's page calls the Web
 /// Authentication API as sites do; the scenario's process reaches this test's virtual
 /// authenticator through WEBVIEWHOST_VIRTUAL_AUTHENTICATORS (beneath libfido2, as an app's own tests
 /// would); python3-fido2's relying party checks what the page got.
-@Suite("Passkeys and security keys in the sign-in view (a virtual authenticator beneath libfido2)")
+@Suite("Passkeys and security keys in the sign-in view (a virtual authenticator beneath libfido2)", .desktop)
 struct WebAuthnTests {
     struct Run {
         let report: ScenarioReport

@@ -1,6 +1,7 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// The sign-in surface takes from a page only what the article "The sign-in surface" says
 /// (issue 27, item 1): one probe page (`Tests/Fixtures/WebPlatform/probe.js`) tries what sign-in
@@ -10,7 +11,7 @@ import Testing
 /// the bare view can do, the sign-in view can, except the rows the article documents, where the
 /// sign-in view shows exactly the documented value. Both toolkits, X11 and Wayland, the library's
 /// window and a caller's view, an ephemeral data store (nothing on disk) and a persistent one.
-@Suite("The sign-in view runs what a bare view runs, but for the documented rows", .serialized)
+@Suite("The sign-in view runs what a bare view runs, but for the documented rows", .serialized, .desktop)
 struct WebPlatformTests {
     /// The article's rows that take something from a page, by the probe's name: what the sign-in
     /// page sees instead.

@@ -2,13 +2,14 @@ import ExternalWebviewProvider
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 import WebviewHost
 import WebviewHostTestKit
 
 /// The Python example plugin (Plugins/browser-app-py) through the real protocol, with its
 /// browser replaced by Tests/Fixtures/ExternalPlugins/fake-browser.py, which follows the authorization
 /// URL's redirect_uri over 127.0.0.1 as a browser would after the server's redirect.
-@Suite("Plugins/browser-app-py: a Python plugin with its own loopback listener", .serialized)
+@Suite("Plugins/browser-app-py: a Python plugin with its own loopback listener", .serialized, .desktop)
 @MainActor
 struct BrowserAppPluginTests {
     let pluginDirectory = Checkout.root.appendingPathComponent("Plugins/browser-app-py")

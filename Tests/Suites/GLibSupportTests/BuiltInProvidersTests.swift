@@ -1,8 +1,9 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
-@Suite("The built-in providers through the default policy")
+@Suite("The built-in providers through the default policy", .desktop)
 struct BuiltInProvidersTests {
     @Test("registerBuiltInProviders registers both; with a display and no browser the default is the embedded view")
     func builtIns() async throws {

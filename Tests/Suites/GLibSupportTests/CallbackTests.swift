@@ -1,10 +1,11 @@
 import CGLib
 import GLibSupport
 import Testing
+import TestTraits
 
 /// In-process, on GLib's default main context iterated by the test on the main thread: each C
 /// callback runs its closure the expected number of times and releases it exactly once.
-@Suite("C callbacks carrying Swift closures")
+@Suite("C callbacks carrying Swift closures", .desktop)
 @MainActor
 struct CallbackTests {
     /// What the closures saw; outlives them.

@@ -1,9 +1,10 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// These run `GLibScenarios` in its own process with a real `gtk_main()` (under `xvfb-run -a`).
-@Suite("Main-loop bridge and signals, in a real GTK main loop")
+@Suite("Main-loop bridge and signals, in a real GTK main loop", .desktop)
 struct MainLoopBridgeTests {
     @Test("A main-actor Task, a DispatchQueue.main block and an await on a main-actor API resume inside gtk_main()")
     func resumesInsideGTKMain() async throws {

@@ -1,11 +1,12 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// A scenario that hangs fails its test with the stacks of all its threads (gdb), whether its own
 /// watchdog ends it (its main loop still runs) or the test runner kills it (its main loop is
 /// blocked, so the watchdog never fires): a hang in CI says where it stopped.
-@Suite("A hung scenario's failure shows its threads' stacks")
+@Suite("A hung scenario's failure shows its threads' stacks", .desktop)
 struct ScenarioWatchdogTests {
     @Test("The watchdog reports the stacks of all threads before it ends the program")
     func watchdogReportsStacks() async throws {

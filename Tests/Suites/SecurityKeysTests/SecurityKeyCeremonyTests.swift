@@ -2,6 +2,7 @@ import Foundation
 import ScenarioSupport
 import SecurityKeys
 import Testing
+import TestTraits
 import WebviewHost
 import WebviewHostTestKit
 
@@ -41,7 +42,7 @@ actor ScriptedPrompt: SecurityKeyPrompt {
     func finish(_ error: SecurityKeyError?) { finished.append(error) }
 }
 
-@Suite("SecurityKeys: WebAuthn ceremonies through libfido2 on virtual authenticators, checked by a relying party that is not ours")
+@Suite("SecurityKeys: WebAuthn ceremonies through libfido2 on virtual authenticators, checked by a relying party that is not ours", .desktop)
 struct SecurityKeyCeremonyTests {
     static let origin = "https://login.example.com"
     static let rpID = "example.com"

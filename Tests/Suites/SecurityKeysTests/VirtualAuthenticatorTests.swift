@@ -2,12 +2,13 @@ import Crypto
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 import WebviewHostTestKit
 
 /// The virtual authenticator checked by an independent client and relying party: python3-fido2
 /// (Tests/Fixtures/WebAuthn/webauthn_client.py) talks CTAPHID to its socket, and its Fido2Server
 /// verifies attestations and assertions.
-@Suite("VirtualAuthenticator")
+@Suite("VirtualAuthenticator", .desktop)
 struct VirtualAuthenticatorTests {
     typealias Options = VirtualAuthenticator.Options
 

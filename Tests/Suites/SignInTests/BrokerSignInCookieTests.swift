@@ -1,6 +1,7 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// Issue 32, part 3: on a device where Microsoft's identity broker runs (the D-Bus double), an
 /// embedded sign-in at an authority the library takes for Entra ID (fake_entra.py, with
@@ -8,7 +9,7 @@ import Testing
 /// The broker is registered but not used for the sign-in itself (`usesTokenBroker` is off), as
 /// for an app whose redirect URI is not registered for brokering. A broker that fails or has
 /// nobody leaves the sign-in as it is.
-@Suite(.serialized) struct BrokerSignInCookieTests {
+@Suite(.serialized, .desktop) struct BrokerSignInCookieTests {
     struct Run {
         let report: ScenarioReport
         /// The Cookie header of each authorization request fake_entra received ("none" for none).

@@ -1,6 +1,7 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ import Glibc
 /// `client_info=1` with `client_info`, and the person is a guest whose `sub` is pairwise): the
 /// library asks for it in every request and keys the account as MSAL does, `<oid>.<home tenant>`,
 /// so msal-python finds it. Each step runs in a process of its own (`TokenCacheScenarios`).
-@Suite struct ClientInfoSignInTests {
+@Suite(.desktop) struct ClientInfoSignInTests {
     /// The fake provider, running until ``stop()``.
     struct FakeEntra {
         let directory: URL

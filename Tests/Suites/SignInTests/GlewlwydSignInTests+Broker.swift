@@ -41,7 +41,7 @@ extension GlewlwydSignInTests {
         return (result, events.entries.withLock { $0 }, storage)
     }
 
-    @Test(.timeLimit(.minutes(3))) func brokerEnabledButNoBrokerOnTheBusMeansTheWebFlow() async throws {
+    @Test(.timeLimit(.minutes(10))) func brokerEnabledButNoBrokerOnTheBusMeansTheWebFlow() async throws {
         let double = try await BrokerDouble.start(["absent": true])
         defer { double.stop() }
         // The broker would serve this authority (its host is named), but nobody owns its name.
@@ -55,7 +55,7 @@ extension GlewlwydSignInTests {
         #expect(double.requests.isEmpty)
     }
 
-    @Test(.timeLimit(.minutes(3))) func brokerEnabledButTheBrokerDeclinesTheAuthorityMeansTheWebFlow() async throws {
+    @Test(.timeLimit(.minutes(10))) func brokerEnabledButTheBrokerDeclinesTheAuthorityMeansTheWebFlow() async throws {
         let double = try await BrokerDouble.start()
         defer { double.stop() }
         let broker = MicrosoftIdentityBroker(busAddress: double.address)  // Entra ID hosts only
@@ -66,7 +66,7 @@ extension GlewlwydSignInTests {
         #expect(double.requests.isEmpty)  // not even asked
     }
 
-    @Test(.timeLimit(.minutes(3))) func aRunningBrokerIsNotUsedUnlessTheAppTurnsItOn() async throws {
+    @Test(.timeLimit(.minutes(10))) func aRunningBrokerIsNotUsedUnlessTheAppTurnsItOn() async throws {
         let double = try await BrokerDouble.start()
         defer { double.stop() }
         let broker = MicrosoftIdentityBroker(busAddress: double.address, authorityHosts: [server.issuer.host!])

@@ -1,13 +1,14 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 import WebviewHost
 
 @testable import SignIn
 
 /// `PublicClientApplication` against a real Glewlwyd server, signing in through the
 /// ``ScriptedBrowserProvider`` plugin.
-@Suite(.serialized, .glewlwyd)
+@Suite(.serialized, .glewlwyd, .desktop)
 struct GlewlwydSignInTests {
     let server: GlewlwydServer
     /// What the app registers: no port. The provider's prepare phase adds the one Glewlwyd knows.

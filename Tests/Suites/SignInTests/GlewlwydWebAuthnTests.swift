@@ -1,6 +1,7 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 import WebviewHostTestKit
 
 /// A security key at a real relying party (issue 42): Glewlwyd's WebAuthn scheme, its own login
@@ -9,7 +10,7 @@ import WebviewHostTestKit
 /// the test's ``VirtualAuthenticator`` beneath libfido2. Alice registers the key on her profile
 /// page (a real Return key press on its "New component" button, on a private X server), then
 /// signs in to a client whose scope asks for her password and the key.
-@Suite(.serialized, .glewlwyd)
+@Suite(.serialized, .glewlwyd, .desktop)
 struct GlewlwydWebAuthnTests {
     let server: GlewlwydServer
 

@@ -2,6 +2,7 @@ import Foundation
 import ScenarioSupport
 import Synchronization
 import Testing
+import TestTraits
 import WebviewHost
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +13,7 @@ import Glibc
 
 /// The token cache without a sign-in server: MSAL's format (read by msal-python, and msal-python's
 /// read by us), the file store, two writer processes, and the errors of an absent Secret Service.
-@Suite struct TokenCacheTests {
+@Suite(.desktop) struct TokenCacheTests {
     let issuer = URL(string: "https://127.0.0.1/tenant")!
     let clientID = "token-cache-tests"
 

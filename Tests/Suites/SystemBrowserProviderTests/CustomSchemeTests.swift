@@ -2,6 +2,7 @@ import Foundation
 import ScenarioSupport
 import SystemBrowserProvider
 import Testing
+import TestTraits
 import WebviewHost
 
 /// Runs `gio` with `arguments` in `environment` (bounded: killed after 10 s) and returns its output.
@@ -20,7 +21,7 @@ func gio(_ arguments: [String], environment: [String: String]) throws -> (status
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
 }
 
-@Suite("Custom-scheme redirect", .serialized)
+@Suite("Custom-scheme redirect", .serialized, .desktop)
 struct CustomSchemeTests {
     @Test("End to end on a private session bus: the browser opens the URI, the second instance hands it over D-Bus")
     func endToEnd() async throws {

@@ -1,11 +1,12 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// The system-browser provider with a real browser: headless Chromium (Debian's `chromium`) is
 /// the desktop's default browser (``ChromiumDesktop``), GIO starts it, and it runs the login
 /// page's own script, which goes on to the loopback redirect after a timer.
-@Suite("System browser provider with real Chromium", .serialized)
+@Suite("System browser provider with real Chromium", .serialized, .desktop)
 struct RealChromiumTests {
     /// Runs a SystemBrowserScenarios scenario with Chromium as the browser, on a private session
     /// bus; stops Chromium afterwards, whatever happened, and returns what the stop found.

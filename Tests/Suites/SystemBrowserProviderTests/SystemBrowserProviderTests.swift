@@ -1,6 +1,7 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 import WebviewHost
 
 /// Runs one SystemBrowserScenarios scenario with a temporary desktop whose default browser is
@@ -20,7 +21,7 @@ func scenario(
 let successNotifications = ["WebAuthDidStartLoad", "WebAuthDidFinishLoad", "WebAuthDidComplete"]
 
 /// Scenarios run one at a time: each starts a browser process and listeners of its own.
-@Suite("System browser provider", .serialized)
+@Suite("System browser provider", .serialized, .desktop)
 struct SystemBrowserProviderTests {
     @Test("GET callback: code and state come back, the browser sees the success page, the port closes")
     func successByQuery() async throws {
@@ -262,7 +263,7 @@ struct SystemBrowserProviderTests {
 
 /// Local processes other than the browser (issue 8): they can talk to the loopback listener,
 /// but only the browser's own callback can end the sign-in.
-@Suite("System browser: hostile local processes", .serialized)
+@Suite("System browser: hostile local processes", .serialized, .desktop)
 struct HostileLoopbackTests {
     @Test("Malformed requests to other paths get 400 and requests naming another host get 421; the session goes on and succeeds")
     func malformedAndForeignHost() async throws {
@@ -321,7 +322,7 @@ struct HostileLoopbackTests {
 }
 
 /// A browser handler GIO starts but that never shows the page (issue 8, point 6).
-@Suite("System browser: handlers that fail to start", .serialized)
+@Suite("System browser: handlers that fail to start", .serialized, .desktop)
 struct BrowserLaunchTests {
     @Test("A handler that exits 1 at once (Exec=false): browserLaunchFailed within seconds, with the status")
     func handlerExitsWithFailure() async throws {
@@ -398,7 +399,7 @@ struct BrowserLaunchTests {
 
 /// Every terminal outcome of a system-browser sign-in (issue 8): one outcome, the terminal event
 /// last, the slot free, the listener's port closed, no descriptor left behind.
-@Suite("System browser: terminal outcomes", .serialized)
+@Suite("System browser: terminal outcomes", .serialized, .desktop)
 struct TerminalOutcomeMatrixTests {
     static let expected: [String: String] = [
         "success": "success:the-code",
@@ -454,7 +455,7 @@ struct TerminalOutcomeMatrixTests {
 /// Issue 26: the page the person's browser shows after the redirect is in that browser's
 /// language (its `Accept-Language`), not the app's (`LANGUAGE` here says Ukrainian), with `lang`,
 /// `dir` and `Content-Language`; a language the library has no catalog for gets English.
-@Suite("The browser's completion page in the browser's language", .serialized)
+@Suite("The browser's completion page in the browser's language", .serialized, .desktop)
 struct BrowserCompletionLanguageTests {
     @Test(arguments: [
         ("fr-CH, fr;q=0.9, en;q=0.8", "fr", "ltr"),

@@ -1,11 +1,12 @@
 import Foundation
 import ScenarioSupport
 import Testing
+import TestTraits
 
 /// A process loads GTK 3 or GTK 4, never both (their symbols clash, and GTK aborts when a second
 /// major version registers its types). `ldd` on the programs `swift build --build-tests` builds
 /// beside this test bundle shows what each one loads, its whole dependency tree included.
-@Suite("Toolkit links: each program loads one GTK or none")
+@Suite("Toolkit links: each program loads one GTK or none", .desktop)
 struct ToolkitLinkTests {
     /// Libraries of one toolkit, by the start of their file name (`libgtk-4.so.1`).
     static let gtk3 = ["libgtk-3.so", "libgdk-3.so", "libwebkit2gtk-4.1.so", "libjavascriptcoregtk-4.1.so"]

@@ -42,7 +42,8 @@ public enum ScenarioRunner {
     ///   - display: `.x11` for the inherited `DISPLAY` (Xvfb); `.wayland` for a private headless
     ///     Weston (``WaylandCompositor``), `.privateX11` for a private Xvfb (``PrivateXServer``),
     ///     each started before the program and stopped after it.
-    /// - Throws: ``Failure`` when the program printed no report or reported an error; its
+    /// - Throws: ``Failure`` when the test process calls it outside a ``DesktopSlots`` slot (a
+    ///   test without the `.desktop` trait), or the program printed no report or reported an error; its
     ///   standard error is in the message (with its threads' stacks when its watchdog, or this
     ///   runner, stopped it). The program and its launcher are killed if still running 10 s
     ///   (scaled) after `timeout`, beyond its own watchdog; the stacks of all its threads are
@@ -54,6 +55,9 @@ public enum ScenarioRunner {
     ) async throws -> ScenarioReport {
         guard let program = program ?? Name.program else {
             throw Failure(description: "\(Name.self) runs in more than one program: name the one to launch")
+        }
+        guard DesktopSlots.isHeld || !DesktopSlots.isTestProcess else {
+            throw Failure(description: "\(scenario.rawValue) was started outside a desktop slot: give the test (or its suite) the `.desktop` trait (TestTraits)")
         }
         let scenario = scenario.rawValue
         var env = ProcessInfo.processInfo.environment

@@ -1,0 +1,97 @@
+import Foundation
+import Synchronization
+
+/// How many tests drive a desktop at once in the test process: a test case that starts sign-in
+/// windows, web processes, browsers or compositors holds one of ``count`` slots from its start to
+/// its end (the `.desktop` trait of TestTraits); the others wait for one before they start.
+///
+/// Swift Testing runs every suite at once. A full run on two cores had some twenty scenario
+/// programs, ten web processes and nine Chromiums running together (load average 48): a web
+/// process then took more than the 30 s a page is given to start, a key's ceremony more than the
+/// 20 s its question is given to show. Deadlines scaled for a loaded machine cannot cover a
+/// machine loaded twenty times over, and a test that waits here has not started its clocks.
+///
+/// A test case holds its slot for all it starts, however many programs at once (no test can wait
+/// for a second slot while holding one: no deadlock). ``ScenarioRunner/run(_:in:arguments:environment:timeout:launcher:display:)``
+/// refuses to start a scenario program in the test process outside a slot, so that a suite that
+/// forgot its trait fails at once instead of loading the machine.
+public enum DesktopSlots {
+    /// `WEBVIEW_HOST_TEST_DESKTOPS`, or three per processor (at least two): most tests spend
+    /// much of their time waiting (for a window, for a thing that must not happen), so more than
+    /// one per processor keeps the processors busy, and few enough that none starves.
+    public static let count: Int = {
+        if let text = ProcessInfo.processInfo.environment["WEBVIEW_HOST_TEST_DESKTOPS"], let value = Int(text), value > 0 {
+            return value
+        }
+        return max(2, 3 * ProcessInfo.processInfo.activeProcessorCount)
+    }()
+
+    /// Whether the running task (or the task it runs in) holds a slot.
+    @TaskLocal public static var isHeld = false
+
+    private static let pool = SlotPool(count: count)
+
+    /// Runs `body` holding a slot, taken first-come first-served (waiting as long as it takes);
+    /// a task that already holds one runs `body` at once.
+    public static func holding<T>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
+    ) async rethrows -> T {
+        if isHeld { return try await body() }
+        return try await pool.holding { try await $isHeld.withValue(true) { try await body() } }
+    }
+
+    /// Whether this process is the test process (where scenario programs must run in a slot),
+    /// not a benchmark or a scenario program.
+    static var isTestProcess: Bool { CommandLine.arguments.first?.hasSuffix(".xctest") == true }
+}
+
+/// A counting semaphore for tasks: at most `count` bodies run at once, the others wait in the
+/// order they came.
+public final class SlotPool: Sendable {
+    private struct State {
+        var free: Int
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state: Mutex<State>
+
+    public init(count: Int) {
+        state = Mutex(State(free: max(1, count)))
+    }
+
+    /// How many wait for a slot now.
+    public var waiting: Int { state.withLock { $0.waiting.count } }
+
+    /// Runs `body` once a slot is free, and frees it after.
+    public func holding<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows -> T {
+        await acquire()
+        defer { release() }
+        return try await body()
+    }
+
+    private func acquire() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let granted = state.withLock { state -> Bool in
+                guard state.free > 0 else {
+                    state.waiting.append(continuation)
+                    return false
+                }
+                state.free -= 1
+                return true
+            }
+            if granted { continuation.resume() }
+        }
+    }
+
+    private func release() {
+        // The slot passes straight to the first waiter, if any.
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiting.isEmpty else {
+                state.free += 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
+    }
+}
