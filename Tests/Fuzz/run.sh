@@ -28,7 +28,12 @@ mkdir -p "$build" "$work"
 declare -A sources=(
     [callback]="Sources/WebviewHost/WebAuthResponse.swift Sources/WebviewHost/WebAuthError.swift"
     [redirect]="Sources/WebviewHost/RedirectURI.swift Sources/WebviewHost/WebAuthError.swift Sources/SignIn/URL+Loopback.swift"
-    [idtoken]="Sources/SignIn/IDToken.swift Sources/SignIn/IDTokenClaims.swift Sources/WebviewHost/Base64URL.swift Sources/SignIn/IDTokenValidationError.swift"
+    [idtoken]="Sources/SignIn/IDToken.swift Sources/TokenCache/IDTokenClaims.swift Sources/TokenCache/IDTokenValidationError.swift"
+)
+# target -> "Module:sources" compiled first as a module of their own, which the target's sources
+# import as they do in the package (IDToken.swift: `import WebviewHost`, for Base64URL).
+declare -A modules=(
+    [idtoken]="WebviewHost:Sources/WebviewHost/Base64URL.swift"
 )
 declare -A mains=([callback]=CallbackFuzzer [redirect]=RedirectFuzzer [idtoken]=IDTokenFuzzer)
 
@@ -44,8 +49,26 @@ for target in "${targets[@]}"; do
     files+=("$here/Targets/${mains[$target]}.swift")
 
     echo "== $target: building"
-    if ! "$swiftc" -sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -use-ld=lld \
-        -module-name "Fuzz_$target" "${files[@]}" -o "$build/$target" 2>"$build/$target.build.log"; then
+    # The same package name for every module: `package` declarations are seen across them.
+    flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -O -g -package-name WebviewHost)
+    objects=()
+    : >"$build/$target.build.log"
+    if [ -n "${modules[$target]:-}" ]; then
+        module="${modules[$target]%%:*}"
+        moduleFiles=()
+        for file in ${modules[$target]#*:}; do moduleFiles+=("$root/$file"); done
+        mkdir -p "$build/$target-modules"
+        if ! "$swiftc" "${flags[@]}" -module-name "$module" -emit-module -emit-module-path "$build/$target-modules/$module.swiftmodule" \
+            -emit-object -wmo "${moduleFiles[@]}" -o "$build/$target-modules/$module.o" 2>>"$build/$target.build.log"; then
+            cat "$build/$target.build.log" >&2
+            echo "== $target: build failed ($module)" >&2
+            exit 2
+        fi
+        flags+=(-I "$build/$target-modules")
+        objects+=("$build/$target-modules/$module.o")
+    fi
+    if ! "$swiftc" "${flags[@]}" -use-ld=lld \
+        -module-name "Fuzz_$target" "${files[@]}" "${objects[@]}" -o "$build/$target" 2>>"$build/$target.build.log"; then
         cat "$build/$target.build.log" >&2
         echo "== $target: build failed" >&2
         exit 2

@@ -1,8 +1,9 @@
 // libFuzzer target: SignIn's ID token parsing (JWS compact split, base64url, header JSON) and
 // claims reading. Signature checks need swift-crypto and are not fuzzed here. Built by
-// Tests/Fuzz/run.sh with Sources/SignIn/IDToken.swift, IDTokenClaims.swift, Sources/WebviewHost/Base64URL.swift and
-// IDTokenValidationError.swift.
+// Tests/Fuzz/run.sh with Sources/SignIn/IDToken.swift and Sources/TokenCache/IDTokenClaims.swift and
+// IDTokenValidationError.swift, over Sources/WebviewHost/Base64URL.swift built as a `WebviewHost` module.
 import Foundation
+import WebviewHost
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzIDToken(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
