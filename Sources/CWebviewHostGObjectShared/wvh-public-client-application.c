@@ -167,16 +167,21 @@ wvh_public_client_application_class_init (WvhPublicClientApplicationClass *klass
   /**
    * WvhPublicClientApplication::will-switch-to-broker-app:
    * @self: the application
-   * @url: the authority
+   * @url: the broker app's URI the sign-in page went to (`msauth://...`), or the authority when
+   *   the sign-in is handed to a token broker before any page
    *
-   * A token broker (Microsoft's identity broker) is about to take the sign-in over.
+   * A token broker (Microsoft's identity broker) is about to take the sign-in over. Where no
+   * broker takes a page's `msauth://` URI, the call goes on in the view.
    */
   /**
    * WvhPublicClientApplication::will-switch-to-system-browser:
    * @self: the application
-   * @url: the page the person's browser opens
+   * @url: the page the embedded view showed when the sign-in moved ("" when none had loaded)
    *
-   * The sign-in moves from the embedded view to the person's browser (a passkey, a provider that refuses embedded views).
+   * The sign-in moves from the embedded view to the person's browser: the person chose
+   * "Continue in your browser", or the page needs what the view cannot do (a provider that
+   * refuses embedded views, a passkey where no security key is reachable). The browser opens a
+   * new authorization request; the call's finish function returns its tokens.
    */
   /**
    * WvhPublicClientApplication::device-code:
@@ -383,6 +388,34 @@ wvh_public_client_application_acquire_token_with_device_code_finish (WvhPublicCl
   g_return_val_if_fail (g_task_get_source_tag (G_TASK (result)) == wvh_public_client_application_acquire_token_with_device_code_async,
                         NULL);
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/**
+ * wvh_public_client_application_prewarm:
+ * @self: a #WvhPublicClientApplication
+ * @parameters: (nullable): the parameters the next wvh_public_client_application_acquire_token_async()
+ *   will be given (which web user agent, the app's own view); %NULL for the defaults
+ *
+ * Warm start for the next interactive sign-in: the web user agent that the call with @parameters
+ * would use prepares ahead of time for this application's authority (the embedded view makes its
+ * window with its web process running and the authority's host resolved, so the sign-in window
+ * shows its page sooner; the person's browser has nothing to prepare). Call it when the app shows
+ * its sign-in button. Nothing is shown and nothing is asked. Main thread.
+ *
+ * Returns: (transfer full) (nullable): the id of the provider that would be chosen (and
+ *   prepared), or %NULL when none would be, or when the application could not be made (see
+ *   g_initable_init()).
+ */
+char *
+wvh_public_client_application_prewarm (WvhPublicClientApplication *self, WvhInteractiveParameters *parameters)
+{
+  g_return_val_if_fail (WVH_IS_PUBLIC_CLIENT_APPLICATION (self), NULL);
+  g_return_val_if_fail (parameters == NULL || WVH_IS_INTERACTIVE_PARAMETERS (parameters), NULL);
+  if (self->bridge == NULL && !g_initable_init (G_INITABLE (self), NULL, NULL))
+    return NULL;
+  WvhBridgeInteractive values;
+  _wvh_interactive_parameters_fill (parameters, &values);
+  return wvh_bridge_application_prewarm (self->bridge, &values);
 }
 
 /**

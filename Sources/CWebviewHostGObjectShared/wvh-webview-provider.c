@@ -80,6 +80,34 @@ wvh_use_desktop_proxy (WebKitWebView *web_view)
   return wvh_bridge_use_desktop_proxy (web_view);
 }
 
+/**
+ * wvh_allow_negotiate:
+ * @origins: (array zero-terminated=1): the http or https origins that may get the person's Kerberos
+ *   ticket, such as `http://intranet.example.com:8080` or `https://adfs.example.com` (no port: any port)
+ * @error: %WVH_ERROR_INVALID_PARAMETERS for an origin that is not http or https with a host, or
+ *   when the library has already made a sign-in window (or prewarmed one)
+ *
+ * Lets the embedded view answer `WWW-Authenticate: Negotiate` (Windows Integrated Authentication:
+ * Kerberos with the person's ticket, as AD FS and intranet sign-in pages ask) at these origins,
+ * plain http included. Without this call WebKit answers Negotiate at every https host and at no
+ * http one; once origins are named, only they are answered: name the https ones that ask too.
+ *
+ * Process-wide, and only before the app's first web view: WebKit's network process reads the
+ * list once, from the environment it inherits when it starts (libsoup's
+ * `SOUP_GSSAPI_TRUSTED_URIS`, which this call extends). Call it at the start of the app, before
+ * it makes a #WebKitWebView of its own (for #WvhInteractiveParameters:custom-webview) or starts a
+ * sign-in. Main thread.
+ *
+ * Returns: %TRUE when the origins were added, %FALSE with @error set (nothing added).
+ */
+gboolean
+wvh_allow_negotiate (const char *const *origins, GError **error)
+{
+  g_return_val_if_fail (origins != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+  return wvh_bridge_allow_negotiate (origins, error);
+}
+
 gboolean
 _wvh_webview_provider_is_available (WvhWebviewProvider *self, char **reason)
 {

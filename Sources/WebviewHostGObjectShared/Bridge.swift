@@ -95,6 +95,39 @@ func tokenCacheStorage(_ name: String?) throws(WebAuthError) -> (any TokenCacheS
     return EmbeddedWebviewProvider.useDesktopProxy(in: WebviewHandle(address: webView)) ? 1 : 0
 }
 
+/// `wvh_allow_negotiate`: ``EmbeddedWebviewProvider/allowNegotiate(to:)``.
+@_cdecl("wvh_bridge_allow_negotiate")
+@MainActor public func wvh_bridge_allow_negotiate(
+    _ origins: UnsafePointer<UnsafePointer<CChar>?>?, _ errorPointer: UnsafeMutablePointer<UnsafeMutablePointer<GError>?>?
+) -> gboolean {
+    MainActor.preconditionIsolated("WebviewHost's GObject calls are made on the main thread")
+    do throws(WebAuthError) {
+        let urls = try StringArray.copy(origins).map { text throws(WebAuthError) -> URL in
+            guard let url = URL(string: text) else {
+                throw WebAuthError(.invalidParameters, "wvh_allow_negotiate takes http or https origins, such as https://adfs.example.com; \"\(text)\" is not a URL.")
+            }
+            return url
+        }
+        try EmbeddedWebviewProvider.allowNegotiate(to: urls)
+        return 1
+    } catch {
+        error.set(on: errorPointer)
+        return 0
+    }
+}
+
+/// `wvh_public_client_application_prewarm`: ``PublicClientApplication/prewarm(webviewParameters:)``.
+@_cdecl("wvh_bridge_application_prewarm")
+@MainActor public func wvh_bridge_application_prewarm(
+    _ bridge: UnsafeMutableRawPointer?, _ values: UnsafePointer<WvhBridgeInteractive>?
+) -> UnsafeMutablePointer<CChar>? {
+    MainActor.preconditionIsolated("WebviewHost's GObject calls are made on the main thread")
+    guard let bridge else { return nil }
+    let application = Unmanaged<BridgedApplication>.fromOpaque(bridge).takeUnretainedValue().application
+    let parameters = values.map { InteractiveCall.parameters(from: $0.pointee) } ?? InteractiveTokenParameters(scopes: [])
+    return application.prewarm(webviewParameters: parameters.webviewParameters).map { g_strdup($0.rawValue) }
+}
+
 @_cdecl("wvh_bridge_application_free")
 public func wvh_bridge_application_free(_ bridge: UnsafeMutableRawPointer?) {
     guard let bridge else { return }

@@ -78,6 +78,7 @@ gboolean wvh_bridge_register_provider (WvhWebviewProvider *provider, const char 
                                        int priority, gboolean requires_display, GError **error);
 gboolean wvh_bridge_unregister_provider (const char *id);
 gboolean wvh_bridge_use_desktop_proxy (gpointer web_view);
+gboolean wvh_bridge_allow_negotiate (const char *const *origins, GError **error);
 gboolean wvh_bridge_session_report (gpointer bridge, WvhBridgeReport report, const char *url, WvhError code, const char *message);
 void wvh_bridge_session_free (gpointer bridge);
 gpointer wvh_bridge_application_new (const char *client_id, const char *authority, const char *redirect_uri, const char *token_cache,
@@ -91,6 +92,8 @@ void wvh_bridge_acquire_token_with_device_code (gpointer bridge, WvhPublicClient
                                                 WvhDeviceCodeDisplay display, GtkWindow *parent, GCancellable *cancellable,
                                                 WvhBridgeDone done, gpointer data);
 void wvh_bridge_get_accounts (gpointer bridge, GCancellable *cancellable, WvhBridgeDone done, gpointer data);
+/* The id of the provider that prepared (transfer full), or NULL. */
+char *wvh_bridge_application_prewarm (gpointer bridge, const WvhBridgeInteractive *parameters);
 void wvh_bridge_sign_out (gpointer bridge, WvhPublicClientApplication *emitter, const char *account_identifier,
                           gboolean at_identity_provider, const WvhBridgeInteractive *parameters, GCancellable *cancellable,
                           WvhBridgeDone done, gpointer data);

@@ -247,6 +247,7 @@ gboolean wvh_webview_provider_register (WvhWebviewProvider *self,
 gboolean wvh_webview_provider_unregister (const char *id);
 
 gboolean wvh_use_desktop_proxy (WebKitWebView *web_view);
+gboolean wvh_allow_negotiate (const char *const *origins, GError **error);
 
 /* Choosing the provider: a selection policy in any language */
 
@@ -337,6 +338,7 @@ WvhAuthenticationResult *wvh_public_client_application_acquire_token_with_device
                                                                                               GAsyncResult               *result,
                                                                                               GError                    **error);
 
+char *wvh_public_client_application_prewarm (WvhPublicClientApplication *self, WvhInteractiveParameters *parameters);
 void wvh_public_client_application_get_accounts_async (WvhPublicClientApplication *self,
                                                        GCancellable               *cancellable,
                                                        GAsyncReadyCallback         callback,

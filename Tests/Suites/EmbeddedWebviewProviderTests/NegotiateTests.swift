@@ -12,108 +12,6 @@ import Glibc
 /// in a caller's view, on GTK 3 and GTK 4; when it cannot (no ticket, an expired one, an ephemeral
 /// session, a plain-http host the app did not name), the session ends at once, saying why.
 extension EmbeddedWebviewProviderTests {
-    /// The realm and its sign-in page, running until ``stop()``; tickets in a cache of the test's own.
-    struct KerberosRealm {
-        let directory: URL
-        let child: CleanSpawn
-        let base: String
-        /// The same page over https (a self-signed certificate for 127.0.0.1: ``certificate``).
-        let httpsBase: String
-        let certificate: String
-
-        /// `services`: the hosts with a service principal `HTTP/<host>` (both the page's names by default).
-        static func start(services: String = "127.0.0.1,localhost") async throws -> KerberosRealm {
-            let directory = Self.temporaryFolder()
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            // Debian's python3, where python3-gssapi is (a python3 of pyenv's would not have it).
-            let script = Checkout.fixture("Kerberos").appendingPathComponent("negotiate_idp.py").path
-            let child = try CleanSpawn(
-                ["/usr/bin/python3", script, directory.path],
-                environment: ProcessInfo.processInfo.environment.merging(["NEGOTIATE_IDP_SERVICES": services]) { $1 },
-                outputFiles: (directory.appendingPathComponent("out").path, directory.appendingPathComponent("err").path))
-            let deadline = ContinuousClock.now + Patience.scaled(.seconds(60))
-            while ContinuousClock.now < deadline {
-                if let data = try? Data(contentsOf: directory.appendingPathComponent("ready")),
-                    let facts = try JSONSerialization.jsonObject(with: data) as? [String: String], let base = facts["base"],
-                    let httpsBase = facts["https_base"], let certificate = facts["cert"]
-                {
-                    return KerberosRealm(directory: directory, child: child, base: base, httpsBase: httpsBase, certificate: certificate)
-                }
-                if let status = child.exitStatusIfEnded() {
-                    let log = (try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? ""
-                    throw KerberosFailure("negotiate_idp.py ended (exit \(status)) before it was ready:\n\(log)")
-                }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            kill(child.pid, SIGKILL)
-            _ = child.waitForExit()
-            throw KerberosFailure("negotiate_idp.py was not ready in time")
-        }
-
-        static func temporaryFolder() -> URL {
-            FileManager.default.temporaryDirectory.appendingPathComponent("wvh-kerberos-\(UUID().uuidString)")
-        }
-
-        /// The environment of a process that uses this realm, with the ticket cache `cache` (a file here).
-        func environment(cache: String) -> [String: String] {
-            ["KRB5_CONFIG": directory.appendingPathComponent("krb5.conf").path,
-             "KRB5CCNAME": "FILE:" + directory.appendingPathComponent(cache).path]
-        }
-
-        /// `kinit alice` into `cache` (alice's keys from the realm's keytab), for `lifetime` (`2s`: one that expires soon).
-        func kinit(cache: String, lifetime: String? = nil) async throws {
-            let keytab = directory.appendingPathComponent("alice.keytab").path
-            let output = try await ScriptRunner.run(
-                "kinit", (lifetime.map { ["-l", $0] } ?? []) + ["-k", "-t", keytab, "alice"],
-                environment: environment(cache: cache), timeout: 60)
-            guard output.status == 0 else { throw KerberosFailure("kinit failed: \(output.standardError)") }
-        }
-
-        /// Whether the KDC still gives a service ticket for the page with the cache's ticket (`kvno`):
-        /// `klist -s` says a ticket has expired at its end time, the KDC only after its clock skew.
-        func kdcAcceptsTicket(cache: String) async throws -> Bool {
-            try await ScriptRunner.run("kvno", ["HTTP/127.0.0.1"], environment: environment(cache: cache), timeout: 60).status == 0
-        }
-
-        /// The page's requests, one JSON object each: path, scheme (of `Authorization`), outcome, person, target.
-        var requests: [[String: String]] {
-            ((try? String(contentsOf: directory.appendingPathComponent("requests.log"), encoding: .utf8)) ?? "")
-                .split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: String] }
-        }
-
-        func stop() {
-            _ = FileManager.default.createFile(atPath: directory.appendingPathComponent("stop").path, contents: nil)
-            _ = child.waitForExit()
-            try? FileManager.default.removeItem(at: directory)
-        }
-
-        /// Runs the `negotiate` scenario with this realm's environment and the ticket cache `cache`.
-        func scenario(
-            _ mode: String, _ session: String = "persistent", trust: Bool = true, extra: [String] = [], cache: String,
-            language: String? = nil, on platform: Platform, refusals: Bool = false, https: Bool = false
-        ) async throws -> ScenarioReport {
-            let home = EmbeddedWebviewProviderTests.temporaryFolder()
-            var environment = environment(cache: cache)
-            environment["NEGOTIATE_CERTIFICATE"] = certificate
-            if let language {
-                // As LocalizedWindowsTests: the person's language, on a locale every machine has.
-                environment["LANGUAGE"] = language
-                environment["LC_ALL"] = "C.UTF-8"
-            }
-            environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
-            environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
-            // No list of the tests' own: what the scenario's allowNegotiate(to:) sets is all there is.
-            environment["SOUP_GSSAPI_TRUSTED_URIS"] = nil
-            let report = try await ScenarioRunner.run(
-                EmbeddedScenario.negotiate, in: platform.toolkit.program,
-                arguments: [mode, session, https ? httpsBase : base, refusals ? "refusals" : trust ? "trust" : "no-trust"] + extra,
-                environment: environment,
-                display: platform.display)
-            #expect(report[.gdkDisplay] == platform.gdkDisplayType, "GTK ran on another display than asked")
-            return report
-        }
-    }
-
     @Test("With a Kerberos ticket, a page that asks Negotiate signs the person in without a word", arguments: Platform.standard, ["window", "custom-view"])
     func negotiateWithTicket(_ platform: Platform, mode: String) async throws {
         let realm = try await KerberosRealm.start()
@@ -237,8 +135,30 @@ extension EmbeddedWebviewProviderTests {
     }
 }
 
-/// The realm or its page did not start, or `kinit` failed.
-struct KerberosFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+extension KerberosRealm {
+    /// Runs the `negotiate` scenario with this realm's environment and the ticket cache `cache`.
+    func scenario(
+        _ mode: String, _ session: String = "persistent", trust: Bool = true, extra: [String] = [], cache: String,
+        language: String? = nil, on platform: Platform, refusals: Bool = false, https: Bool = false
+    ) async throws -> ScenarioReport {
+        let home = EmbeddedWebviewProviderTests.temporaryFolder()
+        var environment = environment(cache: cache)
+        environment["NEGOTIATE_CERTIFICATE"] = certificate
+        if let language {
+            // As LocalizedWindowsTests: the person's language, on a locale every machine has.
+            environment["LANGUAGE"] = language
+            environment["LC_ALL"] = "C.UTF-8"
+        }
+        environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+        environment["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
+        // No list of the tests' own: what the scenario's allowNegotiate(to:) sets is all there is.
+        environment["SOUP_GSSAPI_TRUSTED_URIS"] = nil
+        let report = try await ScenarioRunner.run(
+            EmbeddedScenario.negotiate, in: platform.toolkit.program,
+            arguments: [mode, session, https ? httpsBase : base, refusals ? "refusals" : trust ? "trust" : "no-trust"] + extra,
+            environment: environment,
+            display: platform.display)
+        #expect(report[.gdkDisplay] == platform.gdkDisplayType, "GTK ran on another display than asked")
+        return report
+    }
 }

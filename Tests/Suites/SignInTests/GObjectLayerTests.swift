@@ -62,9 +62,10 @@ extension GlewlwydSignInTests {
     /// installed path: no LD_LIBRARY_PATH); returns the JSON it printed last. Python and GJS apps
     /// run under `G_DEBUG=fatal-criticals`: a wrong annotation (a double free, a reference the
     /// binding does not own) shows as a critical in the bindings, and aborts the app there.
-    func gobjectApp(_ command: [String], environment extra: [String: String] = [:]) async throws -> [String: Any] {
+    /// `browserCommand`: the desktop's default browser (`TestDesktop`), none by default.
+    func gobjectApp(_ command: [String], environment extra: [String: String] = [:], browserCommand: String? = nil) async throws -> [String: Any] {
         let prefix = try await Self.preparedGObjectLayer()
-        let desktop = try TestDesktop(browserCommand: nil)
+        let desktop = try TestDesktop(browserCommand: browserCommand)
         defer { desktop.remove() }
         let run = try await PrivateXServer.with { display in
             var environment = display.environment(from: desktop.environment)
