@@ -5,6 +5,8 @@
 // challenge past the signal and reads every getter and property again after the sign-in, the
 // collector run in between.
 //   gjs devicecode.js CLIENT_ID ISSUER APPROVE_COMMAND...
+//     DEVICECODE_TOKEN_CACHE in the environment: the token-cache (default memory; file:PATH for a
+//     sign-in that accounts.js's restart mode reads in a new process)
 imports.gi.versions.Gtk = '4.0';
 imports.gi.versions.WebviewHost = '4.0';
 const { Gio, GLib, Gtk, WebviewHost } = imports.gi;
@@ -38,7 +40,7 @@ function challengeFacts(challenge) {
 }
 
 const app = new WebviewHost.PublicClientApplication({
-    client_id: clientId, authority: issuer, redirect_uri: 'http://127.0.0.1/callback', token_cache: 'memory',
+    client_id: clientId, authority: issuer, redirect_uri: 'http://127.0.0.1/callback', token_cache: GLib.getenv('DEVICECODE_TOKEN_CACHE') ?? 'memory',
 });
 app.init(null);
 app.connect('device-code', (_app, challenge) => {

@@ -7,9 +7,12 @@ challenge past the signal and reads every getter and property again after the si
 collector run in between.
 
   devicecode.py CLIENT_ID ISSUER APPROVE_COMMAND...
+    DEVICECODE_TOKEN_CACHE in the environment: the application's token-cache (default memory;
+    file:PATH for a sign-in that accounts.py's restart mode reads in a new process)
 """
 import gc
 import json
+import os
 import sys
 import time
 
@@ -67,7 +70,8 @@ def done(app, result, _data):
 
 
 app = WebviewHost.PublicClientApplication(client_id=client_id, authority=issuer,
-                                          redirect_uri="http://127.0.0.1/callback", token_cache="memory")
+                                          redirect_uri="http://127.0.0.1/callback",
+                                          token_cache=os.environ.get("DEVICECODE_TOKEN_CACHE", "memory"))
 app.init(None)
 app.connect("device-code", on_code)
 app.acquire_token_with_device_code_async(["openid", "profile", "email", "offline_access"], WebviewHost.DeviceCodeDisplay.APP,

@@ -73,6 +73,27 @@ extension GlewlwydSignInTests {
         #expect(restarted["leftAfterSignOut"] as? Bool == false, "\(restarted)")
     }
 
+    @Test("Python and GJS, fatal criticals: the account of a sign-in on another device (device code, a file token cache), after a restart: listed, read across the collector, renewed silently, signed out")
+    func deviceCodeAccountAfterRestart() async throws {
+        let approve = ["python3", GlewlwydServer.scriptsDirectory.appendingPathComponent("approve_device.py").path, server.baseURL,
+                       server.username, server.password]
+        for (interpreter, extension_) in [("/usr/bin/python3", "py"), ("/usr/bin/gjs", "js")] {
+            let (cache, folder) = freshCacheFile()
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let signedIn = try await gobjectApp(
+                [interpreter, fixture("devicecode.\(extension_)"), server.deviceClientID, server.issuer.absoluteString] + approve,
+                environment: ["DEVICECODE_TOKEN_CACHE": "file:\(cache)"])
+            #expect(signedIn["outcome"] as? String == "success", "\(interpreter): \(signedIn)")
+            let restarted = try await gobjectApp(
+                [interpreter, fixture("accounts.\(extension_)"), "restart", cache, server.deviceClientID, server.issuer.absoluteString,
+                 server.username, server.password])
+            #expect(restarted["outcome"] as? String == "done", "\(interpreter): \(restarted)")
+            expectReadableAccount(restarted, listing: 0)
+            #expect((restarted["silent"] as? [String: Any])?["username"] as? String == server.userEmail, "\(interpreter): \(restarted)")
+            #expect(restarted["signedOut"] as? Bool == true && restarted["leftAfterSignOut"] as? Bool == false, "\(interpreter): \(restarted)")
+        }
+    }
+
     @Test("Python: two applications in one process each get their own calls' signals only, a failing call's did-fail included")
     func pythonApplicationsKeepTheirOwnSignals() async throws {
         let report = try await gobjectApp(["/usr/bin/python3", fixture("accounts.py"), "two-apps", "-"] + credentials)
