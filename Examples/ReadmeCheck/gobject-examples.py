@@ -56,7 +56,7 @@ for chain in set(re.findall(r"WebviewHost\.([A-Za-z_][\w.]*)", code)):
 members = set()
 for name in dir(WebviewHost):
     members |= set(dir(getattr(WebviewHost, name)))
-for method in set(re.findall(r"[.'\"](acquire_\w+|get_accounts\w*|sign_out\w*|start_\w+|register|unregister|complete|fail|did_\w+|is_finished|select_provider)\b", code)):
+for method in set(re.findall(r"[.'\"](acquire_\w+|get_accounts\w*|sign_out\w*|start_\w+|register|unregister|complete|fail|did_\w+|is_finished|select_provider|prewarm)\b", code)):
     if method not in members:
         bad.append(method)
 vfuncs = set()
