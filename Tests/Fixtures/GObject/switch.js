@@ -28,9 +28,10 @@ const loop = GLib.MainLoop.new(null, false);
 const report = { mode, signals: { A: [], B: [] } };
 const cancellable = new Gio.Cancellable();
 
-let clientId, issuer, port = 0;
+// The server is kept at the top level: a block's const would be collected, and the server with it.
+let clientId, issuer, server = null, port = 0;
 if (mode === 'broker') {
-    const server = new Soup.Server();
+    server = new Soup.Server();
     server.add_handler(null, (_server, message, path) => {
         const base = `http://127.0.0.1:${port}`;
         const [body, type] = path === '/.well-known/openid-configuration'
