@@ -53,8 +53,8 @@ session = WebviewHost.WebAuthSession(authorization_url=authorization, redirect_u
 
 def done(session, result, _data):
     try:
-        report["outcome"] = "success"
         report["url"] = session.start_finish(result)
+        report["outcome"] = "success"
     except GLib.Error as error:
         report["outcome"] = "error"
         report["error"] = error_facts(error)

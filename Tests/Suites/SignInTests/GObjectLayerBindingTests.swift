@@ -75,13 +75,11 @@ extension GlewlwydSignInTests {
 
     @Test("Python and GJS, fatal criticals: the account of a sign-in on another device (device code, a file token cache), after a restart: listed, read across the collector, renewed silently, signed out")
     func deviceCodeAccountAfterRestart() async throws {
-        let approve = ["python3", GlewlwydServer.scriptsDirectory.appendingPathComponent("approve_device.py").path, server.baseURL,
-                       server.username, server.password]
         for (interpreter, extension_) in [("/usr/bin/python3", "py"), ("/usr/bin/gjs", "js")] {
             let (cache, folder) = freshCacheFile()
             defer { try? FileManager.default.removeItem(at: folder) }
             let signedIn = try await gobjectApp(
-                [interpreter, fixture("devicecode.\(extension_)"), server.deviceClientID, server.issuer.absoluteString] + approve,
+                [interpreter, fixture("devicecode.\(extension_)"), server.deviceClientID, server.issuer.absoluteString] + deviceApproval,
                 environment: ["DEVICECODE_TOKEN_CACHE": "file:\(cache)"])
             #expect(signedIn["outcome"] as? String == "success", "\(interpreter): \(signedIn)")
             let restarted = try await gobjectApp(

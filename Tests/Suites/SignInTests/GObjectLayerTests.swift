@@ -42,6 +42,11 @@ extension GlewlwydSignInTests {
 
     var credentials: [String] { [server.clientID, server.issuer.absoluteString, server.username, server.password] }
 
+    /// The person on their phone: approves a device code (the code is appended) as alice.
+    var deviceApproval: [String] {
+        ["python3", GlewlwydServer.scriptsDirectory.appendingPathComponent("approve_device.py").path, server.baseURL, server.username, server.password]
+    }
+
     func fixture(_ name: String) -> String { Checkout.fixture("GObject").appendingPathComponent(name).path }
 
     /// signin.py's and signin.js's `resultSurface`: every getter of the result and its account,
@@ -136,9 +141,7 @@ extension GlewlwydSignInTests {
         let program = try await compiled(
             "devicecode.vala",
             with: ["valac", "--vapidir=PREFIX/share/vala/vapi", "--pkg", "webviewhost-gtk4", "--pkg", "json-glib-1.0", "-X", "-w", "-o", "PROGRAM", "SOURCE"])
-        let approve = ["python3", GlewlwydServer.scriptsDirectory.appendingPathComponent("approve_device.py").path, server.baseURL,
-                       server.username, server.password]
-        let report = try await gobjectApp([program, server.deviceClientID, server.issuer.absoluteString] + approve)
+        let report = try await gobjectApp([program, server.deviceClientID, server.issuer.absoluteString] + deviceApproval)
         #expect(report["outcome"] as? String == "success", "\(report)")
         #expect((report["userCode"] as? String)?.isEmpty == false)
         #expect((report["verificationUri"] as? String)?.hasPrefix(server.baseURL) == true, "\(report["verificationUri"] ?? "")")
@@ -149,11 +152,9 @@ extension GlewlwydSignInTests {
 
     @Test("Python and GJS, fatal criticals: a sign-in on another device, the code shown by the app, the challenge kept past its signal and read again after the sign-in")
     func deviceCodeFromPythonAndGJS() async throws {
-        let approve = ["python3", GlewlwydServer.scriptsDirectory.appendingPathComponent("approve_device.py").path, server.baseURL,
-                       server.username, server.password]
         for interpreter in ["/usr/bin/python3", "/usr/bin/gjs"] {
             let script = fixture(interpreter.hasSuffix("gjs") ? "devicecode.js" : "devicecode.py")
-            let report = try await gobjectApp([interpreter, script, server.deviceClientID, server.issuer.absoluteString] + approve)
+            let report = try await gobjectApp([interpreter, script, server.deviceClientID, server.issuer.absoluteString] + deviceApproval)
             #expect(report["outcome"] as? String == "success", "\(interpreter): \(report)")
             #expect(report["username"] as? String == server.userEmail, "\(interpreter): \(report)")
             #expect(report["hasRefreshToken"] as? Bool == true, "\(interpreter): \(report)")
