@@ -73,6 +73,34 @@ struct DesktopSlotsTests {
         #expect(!DesktopSlots.isHeld, "released after")
     }
 
+    @Test("The slots are the machine's: while another process holds every one, a holder waits; it gets one as soon as that process ends")
+    func slotsAreSharedWithOtherProcesses() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("slots-\(UInt32.random(in: 0...UInt32.max))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let slots = MachineSlots(directory: folder, count: 2)
+        // Another test run: util-linux's flock(1) holds both lock files, then says so.
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let ready = folder.appendingPathComponent("ready").path
+        let other = try CleanSpawn(
+            ["flock", "-x", folder.appendingPathComponent("slot-0.lock").path,
+             "flock", "-x", folder.appendingPathComponent("slot-1.lock").path,
+             "sh", "-c", "touch \"$0\" && exec sleep 600", ready],
+            environment: ProcessInfo.processInfo.environment, processGroup: true)
+        defer { kill(-other.pid, SIGKILL); _ = other.waitForExit() }
+        #expect(await ScenarioHost.wait { FileManager.default.fileExists(atPath: ready) }, "the other process holds both slots")
+        let entered = Mutex(false)
+        let holder = Task { await slots.holding { entered.withLock { $0 = true } } }
+        // Something that must not happen: a short look.
+        #expect(await !ScenarioHost.wait(upTo: .milliseconds(700)) { entered.withLock { $0 } }, "no slot while the other process holds both")
+        kill(-other.pid, SIGKILL)
+        _ = other.waitForExit()
+        #expect(await ScenarioHost.wait { entered.withLock { $0 } }, "a slot once the other process ended")
+        await holder.value
+        // Let go after the body: a third holder gets a slot at once, two at a time.
+        let both = await slots.holding { await slots.holding { true } }
+        #expect(both)
+    }
+
     @Test("A scenario program started outside a slot is refused at once, naming the trait to add")
     func scenarioOutsideASlotIsRefused() async throws {
         let failure = try await #require(throws: ScenarioRunner.Failure.self) {

@@ -53,13 +53,13 @@ extension GlewlwydSignInTests {
 
     /// What went through `proxy` to Glewlwyd: SignIn's requests and the view's pages, each named once.
     func expectEverythingThrough(_ proxy: some ProxyRecording, _ report: ScenarioReport) {
-        #expect(report[.outcome] == "success", "\(report[.message] ?? "")")
+        let glewlwyd = "\(server.issuer.host ?? ""):\(server.issuer.port ?? 80)"
+        let carried = proxy.paths(at: glewlwyd)
+        #expect(report[.outcome] == "success", "\(report[.message] ?? ""); the view's loads: \(report[.loads] ?? []); through the proxy: \(carried)")
         #expect(report[.username] == server.userEmail)
         #expect(report[.renewedAccessTokenDiffers] == true)
         #expect(report[.signOutOutcome] == "signedOut")
         #expect(report[.deviceUsername] == server.userEmail)
-        let glewlwyd = "\(server.issuer.host ?? ""):\(server.issuer.port ?? 80)"
-        let carried = proxy.paths(at: glewlwyd)
         let oidc = server.issuer.path
         // SignIn's own requests.
         #expect(carried.contains("GET \(oidc)/.well-known/openid-configuration"), "discovery: \(carried)")

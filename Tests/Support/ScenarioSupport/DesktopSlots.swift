@@ -1,9 +1,12 @@
-import Foundation
+public import Foundation
 import Synchronization
 
-/// How many tests drive a desktop at once in the test process: a test case that starts sign-in
+/// How many tests drive a desktop at once on the machine: a test case that starts sign-in
 /// windows, web processes, browsers or compositors holds one of ``count`` slots from its start to
 /// its end (the `.desktop` trait of TestTraits); the others wait for one before they start.
+/// The slots are the machine's, not the process's (``MachineSlots``, lock files in `/tmp`): two
+/// test runs side by side (two clones, a run beside CI) share them instead of each loading the
+/// machine as if it were alone.
 ///
 /// Swift Testing runs every suite at once. A full run on two cores had some twenty scenario
 /// programs, ten web processes and nine Chromiums running together (load average 48): a web
@@ -30,14 +33,17 @@ public enum DesktopSlots {
     @TaskLocal public static var isHeld = false
 
     private static let pool = SlotPool(count: count)
+    private static let machine = MachineSlots(directory: URL(fileURLWithPath: "/tmp/webviewhost-tests-desktops"), count: count)
 
-    /// Runs `body` holding a slot, taken first-come first-served (waiting as long as it takes);
-    /// a task that already holds one runs `body` at once.
+    /// Runs `body` holding a slot, taken first-come first-served in this process, then one of the
+    /// machine's (waiting as long as it takes); a task that already holds one runs `body` at once.
     public static func holding<T>(
         isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T
     ) async rethrows -> T {
         if isHeld { return try await body() }
-        return try await pool.holding { try await $isHeld.withValue(true) { try await body() } }
+        return try await pool.holding {
+            try await machine.holding { try await $isHeld.withValue(true) { try await body() } }
+        }
     }
 
     /// Whether this process is the test process (where scenario programs must run in a slot),
@@ -93,5 +99,49 @@ public final class SlotPool: Sendable {
             return state.waiting.removeFirst()
         }
         next?.resume()
+    }
+}
+
+/// Slots shared by every process on the machine: `count` lock files in `directory`, each held
+/// with `flock` by one holder at a time (a process that ends, however it ends, lets its go).
+/// A holder takes the first free one; when none is free it looks again every 100 ms: the locks
+/// are another process's, and no event of this one says when they are let go.
+public final class MachineSlots: Sendable {
+    public let directory: URL
+    public let count: Int
+
+    public init(directory: URL, count: Int) {
+        self.directory = directory
+        self.count = max(1, count)
+    }
+
+    /// Runs `body` holding one of the machine's slots, and lets it go after (thrown or not).
+    public func holding<T>(isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> T) async rethrows -> T {
+        let descriptor = await acquire()
+        defer { if descriptor >= 0 { close(descriptor) } }
+        return try await body()
+    }
+
+    /// A descriptor holding a slot's lock; -1 when the folder cannot be made (then no slot is
+    /// waited for: the process's own slots still hold).
+    private func acquire() async -> Int32 {
+        // Any user's test run on the machine takes part (a folder and files anyone may lock).
+        let made = (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil
+        guard made else { return -1 }
+        _ = chmod(directory.path, 0o1777)
+        while true {
+            var opened = 0
+            for index in 0..<count {
+                let path = directory.appendingPathComponent("slot-\(index).lock").path
+                let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+                guard descriptor >= 0 else { continue }
+                opened += 1
+                _ = fchmod(descriptor, 0o666)
+                if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return descriptor }
+                close(descriptor)
+            }
+            guard opened > 0, !Task.isCancelled else { return -1 }
+            try? await Task.sleep(for: .milliseconds(100))  // another process holds every slot: look again
+        }
     }
 }
