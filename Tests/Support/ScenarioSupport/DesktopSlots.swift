@@ -104,8 +104,12 @@ public final class SlotPool: Sendable {
 
 /// Slots shared by every process on the machine: `count` lock files in `directory`, each held
 /// with `flock` by one holder at a time (a process that ends, however it ends, lets its go).
-/// A holder takes the first free one; when none is free it looks again every 100 ms: the locks
-/// are another process's, and no event of this one says when they are let go.
+///
+/// Holders take turns at a turnstile (another lock file, waited for in a blocking `flock` on a
+/// thread of its own): the one at the turnstile takes the first free slot, looking again every
+/// 100 ms while every slot is another's (no event of this process says when another process lets
+/// one go). So a process whose tests queue up cannot take every slot back the moment it frees
+/// one: a second run's holder, waiting at the turnstile, gets the next.
 public final class MachineSlots: Sendable {
     public let directory: URL
     public let count: Int
@@ -122,26 +126,43 @@ public final class MachineSlots: Sendable {
         return try await body()
     }
 
-    /// A descriptor holding a slot's lock; -1 when the folder cannot be made (then no slot is
+    /// A descriptor holding a slot's lock; -1 when the folder cannot be used (then no slot is
     /// waited for: the process's own slots still hold).
     private func acquire() async -> Int32 {
         // Any user's test run on the machine takes part (a folder and files anyone may lock).
-        let made = (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil
-        guard made else { return -1 }
+        guard (try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)) != nil else { return -1 }
         _ = chmod(directory.path, 0o1777)
+        let turnstile = Self.open(directory.appendingPathComponent("turnstile.lock"))
+        guard turnstile >= 0 else { return -1 }
+        defer { close(turnstile) }
+        await Self.lock(turnstile)
         while true {
             var opened = 0
             for index in 0..<count {
-                let path = directory.appendingPathComponent("slot-\(index).lock").path
-                let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+                let descriptor = Self.open(directory.appendingPathComponent("slot-\(index).lock"))
                 guard descriptor >= 0 else { continue }
                 opened += 1
-                _ = fchmod(descriptor, 0o666)
                 if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return descriptor }
                 close(descriptor)
             }
             guard opened > 0, !Task.isCancelled else { return -1 }
             try? await Task.sleep(for: .milliseconds(100))  // another process holds every slot: look again
+        }
+    }
+
+    private static func open(_ file: URL) -> Int32 {
+        let descriptor = Glibc.open(file.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666)
+        if descriptor >= 0 { _ = fchmod(descriptor, 0o666) }
+        return descriptor
+    }
+
+    /// Waits for `descriptor`'s exclusive lock in a blocking `flock` on a thread of its own.
+    private static func lock(_ descriptor: Int32) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                while flock(descriptor, LOCK_EX) != 0 && errno == EINTR {}
+                continuation.resume()
+            }
         }
     }
 }
