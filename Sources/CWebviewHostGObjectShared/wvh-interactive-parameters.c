@@ -135,7 +135,8 @@ wvh_interactive_parameters_class_init (WvhInteractiveParametersClass *klass)
    * WvhInteractiveParameters:custom-webview:
    *
    * The app's own #WebKitWebView: the sign-in page loads there instead of in a window of the
-   * library's. The view is the app's again when the call finishes.
+   * library's. The view is the app's again when the call finishes, with its back/forward list
+   * as it was before the call: no sign-in page stays in its history.
    */
   properties[PROP_CUSTOM_WEBVIEW] = g_param_spec_object ("custom-webview", NULL, NULL, WEBKIT_TYPE_WEB_VIEW, flags);
   /**

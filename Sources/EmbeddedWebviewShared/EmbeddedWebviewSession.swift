@@ -52,6 +52,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     var reloadedOnce = false
     /// The caller view's `javascript-can-open-windows-automatically` before the session, restored at the end.
     private var callerCouldOpenWindows: gboolean?
+    /// The caller view's back/forward list before the session, put back at the end.
+    private var callerHistory: CallerViewHistory?
     /// The question shown before a foreign scheme is handed on (library's window only), or before
     /// the sign-in moves to the browser.
     var question: SignInQuestion?
@@ -146,6 +148,7 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         let view: WebKitDifferences.WebView
         if let custom = request.parameters.customWebview {
             view = wvh_web_view(custom.address)
+            callerHistory = CallerViewHistory(of: view)
             // Windows a page opens without a gesture (a timer's window.open, a script's click on a
             // target=_blank link) are dropped by WebKit's popup blocker before any signal: let them
             // reach `create`, which keeps them in this view. The caller's value comes back at the end.
@@ -214,7 +217,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
     /// navigation). A caller's view is stopped and its page's web process ended: the page's
     /// scripts and timers die with it, so a page that goes on (to the redirect URI, say) after a
     /// cancel, a timeout or a failure cannot deliver the code, and a late redirect after a success
-    /// cannot either. Then the caller's settings are put back and every handler of the session is
+    /// cannot either. Its back/forward list is put back as it was before the session (no sign-in
+    /// page stays in the app's history). Then the caller's settings are put back and every handler of the session is
     /// disconnected: the view is the app's when the caller resumes, and the library never touches
     /// it again (no load of its own: the view keeps the ended page's last picture, with `uri`
     /// `""`, until the app loads something).
@@ -228,7 +232,11 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
             // `web-process-terminated` (TERMINATED_BY_API) at once; the app's own handlers see it.
             webkit_web_view_stop_loading(callerView)
             webkit_web_view_terminate_web_process(callerView)
+            // The sign-in pages leave the app's history: "back" cannot reach one.
+            callerHistory?.restore(to: callerView)
         }
+        callerHistory?.release()
+        callerHistory = nil
         question?.destroy()
         question = nil
         // A proxy's question over the library's window goes with it (answered as Cancel).

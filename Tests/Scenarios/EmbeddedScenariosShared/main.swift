@@ -15,6 +15,7 @@ WebviewProviderRegistry.register(EmbeddedWebviewProvider())
 ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) { name in
     switch name {
     case .appAfter: EmbeddedScenarios.appAfter
+    case .appAfterHistory: EmbeddedScenarios.appAfterHistory
     case .appearance: EmbeddedScenarios.appearance
     case .handover: EmbeddedScenarios.handover
     case .page: EmbeddedScenarios.page

@@ -76,3 +76,43 @@ struct CallerViewAfterTests {
         if setup.load == "uri" { #expect(report[.appRequests] == 1) }
     }
 }
+
+/// The sign-in pages leave the caller view's history when the session ends (issue 41, item 7):
+/// the view's back/forward list is the one it had before the sign-in, so after the app's own page
+/// "back" reaches the app's page from before (or, in a view that had none, a blank page), never
+/// the authorization page, which would sign in again by itself and go to the redirect URI.
+@Suite("A caller's view after the session: its history is the app's", .serialized, .desktop)
+struct CallerViewHistoryTests {
+    @Test("The back/forward list is the app's: back after the app's page goes to its page from before the sign-in, or to a blank page",
+          arguments: Platform.x11, [("success", "start"), ("success", "fresh"), ("cancel", "start"), ("cancel", "fresh")])
+    func signInPagesLeaveTheHistory(_ platform: Platform, _ setup: (outcome: String, before: String)) async throws {
+        try await Self.check(platform, setup)
+    }
+
+    @Test("The same on Wayland", arguments: Platform.wayland, [("success", "start"), ("cancel", "fresh")])
+    func signInPagesLeaveTheHistoryOnWayland(_ platform: Platform, _ setup: (outcome: String, before: String)) async throws {
+        try await Self.check(platform, setup)
+    }
+
+    static func check(_ platform: Platform, _ setup: (outcome: String, before: String)) async throws {
+        let report = try await EmbeddedWebviewProviderTests.scenario(.appAfterHistory, setup.outcome, setup.before, on: platform)
+        #expect(report[.error] == nil, "\(report[.error] ?? "")")
+        #expect(report[.outcome] == (setup.outcome == "success" ? "success" : "failure"))
+        let appURL = try #require(report[.appURL])
+        let start = appURL.replacingOccurrences(of: "/app", with: "/start")
+        let atResume = report[.historyAtResume] ?? ["none"]
+        let afterAppPage = report[.historyAfterAppPage] ?? ["none"]
+        if setup.before == "start" {
+            #expect(atResume == ["current \(start)"], "the list the app had before the sign-in")
+            #expect(afterAppPage == [start, "current \(appURL)"], "the app's two pages, nothing between")
+            #expect(report[.uriAfterBack] == start, "back reaches the app's page from before")
+            #expect(report[.titleAfterBack] == "Start page, script ran")
+        } else {
+            #expect(atResume == ["current about:blank"], "a view that had no history has a blank page in place of the sign-in's")
+            #expect(afterAppPage == ["about:blank", "current \(appURL)"])
+            #expect(report[.uriAfterBack] == "about:blank", "back shows an empty page")
+        }
+        #expect(report[.authorizeRequests] == 1, "the authorization page was never loaded again")
+        #expect(report[.redirectPortHits] == 0, "nothing reached the redirect URI")
+    }
+}

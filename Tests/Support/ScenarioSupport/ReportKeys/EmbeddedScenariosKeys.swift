@@ -23,6 +23,9 @@ extension ReportKey where Value == String {
     /// The same probe's results as the sign-in page, as JSON (`web-platform`).
     public static var signInPlatform: Self { .init("signInPlatform") }
     public static var appURL: Self { .init("appURL") }
+    /// The view's address and title after the app's `go_back` (`app-after-history`; "" when it could not go back).
+    public static var uriAfterBack: Self { .init("uriAfterBack") }
+    public static var titleAfterBack: Self { .init("titleAfterBack") }
     public static var callerViewURIAfter: Self { .init("callerViewURIAfter") }
     public static var cookieAfterSignOut: Self { .init("cookieAfterSignOut") }
     public static var cookieInSecond: Self { .init("cookieInSecond") }
@@ -389,4 +392,11 @@ extension ReportKey where Value == [String] {
     public static var webAuthnChallenges: Self { .init("webAuthnChallenges") }
     /// What the scenario did, in order (a key press and xdotool's status).
     public static var webAuthnSteps: Self { .init("webAuthnSteps") }
+}
+
+extension ReportKey where Value == [String] {
+    /// The caller view's back/forward list when the caller resumed, and after the app's own page
+    /// came in: the back items' addresses, then `current <address>` (`app-after-history`).
+    public static var historyAtResume: Self { .init("historyAtResume") }
+    public static var historyAfterAppPage: Self { .init("historyAfterAppPage") }
 }

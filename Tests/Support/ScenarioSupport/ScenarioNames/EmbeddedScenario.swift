@@ -2,6 +2,7 @@
 /// toolkit), by the name on their command line.
 public enum EmbeddedScenario: String, ScenarioName {
     case appAfter = "app-after"
+    case appAfterHistory = "app-after-history"
     case appearance
     case handover
     case page
