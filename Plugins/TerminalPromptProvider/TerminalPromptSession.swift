@@ -42,7 +42,8 @@ final class TerminalPromptSession: WebviewProviderSession {
                 + ShownText.tr(
                     "terminal", "Copy that whole address from the browser's address bar and paste it here, then press Enter:") + "\n")
         reporter.didStartLoad(authorizationURL)
-        let descriptor = dup(input.fileDescriptor)
+        // Close-on-exec: no program the app starts meanwhile inherits the terminal's input.
+        let descriptor = fcntl(input.fileDescriptor, F_DUPFD_CLOEXEC, 0)
         guard descriptor >= 0 else {
             reporter.fail(WebAuthError(
                 .providerUnavailable, "The terminal's input cannot be read (\(String(cString: strerror(errno))))."))

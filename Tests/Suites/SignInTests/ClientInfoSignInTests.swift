@@ -24,24 +24,8 @@ import Glibc
             let script = TokenCacheScenario.scriptsDirectory.appendingPathComponent("fake_entra.py").path
             var environment = ProcessInfo.processInfo.environment
             if plain { environment["FAKE_ENTRA_PLAIN"] = "1" }
-            let child = try CleanSpawn(
-                ["python3", script, "serve", directory.path], environment: environment,
-                outputFiles: (directory.appendingPathComponent("out").path, directory.appendingPathComponent("err").path))
-            let ready = directory.appendingPathComponent("ready")
-            let deadline = Date().addingTimeInterval(60)  // a loaded machine takes seconds to start python with cryptography
-            while Date() < deadline {
-                if let data = try? Data(contentsOf: ready), let facts = try JSONSerialization.jsonObject(with: data) as? [String: String] {
-                    return FakeEntra(directory: directory, child: child, facts: facts)
-                }
-                if let status = child.exitStatusIfEnded() {
-                    let log = (try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? ""
-                    throw GlewlwydError("fake_entra.py ended (exit \(status)) before it was ready:\n\(log)")
-                }
-                try await Task.sleep(for: .milliseconds(50))
-            }
-            kill(child.pid, SIGKILL)
-            _ = child.waitForExit()
-            throw GlewlwydError("fake_entra.py was not ready within 60 seconds")
+            let server = try await FixtureServer.start(["python3", script, "serve", directory.path], in: directory, environment: environment)
+            return FakeEntra(directory: directory, child: server.child, facts: server.facts)
         }
 
         var requests: [String] {

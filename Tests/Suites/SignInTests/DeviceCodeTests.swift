@@ -24,26 +24,13 @@ struct DeviceCodeTests {
         static func start(_ scenario: String) async throws -> Server {
             let directory = try TokenCacheScenario.temporaryDirectory()
             let script = Checkout.fixture("DeviceCode").appendingPathComponent("device_server.py").path
-            let child = try CleanSpawn(
-                ["python3", script, directory.path, scenario], environment: ProcessInfo.processInfo.environment,
-                outputFiles: (directory.appendingPathComponent("out").path, directory.appendingPathComponent("err").path))
-            let ready = directory.appendingPathComponent("ready")
-            let deadline = ContinuousClock.now + Patience.scaled(.seconds(60))
-            while ContinuousClock.now < deadline {
-                if let data = try? Data(contentsOf: ready), let facts = try JSONSerialization.jsonObject(with: data) as? [String: String],
-                    let issuer = facts["issuer"].flatMap(URL.init(string:))
-                {
-                    return Server(directory: directory, child: child, issuer: issuer)
-                }
-                if let status = child.exitStatusIfEnded() {
-                    let log = (try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? ""
-                    throw GlewlwydError("device_server.py ended (exit \(status)) before it was ready:\n\(log)")
-                }
-                try await Task.sleep(for: .milliseconds(50))
+            let server = try await FixtureServer.start(["python3", script, directory.path, scenario], in: directory, keys: ["issuer"])
+            guard let issuer = server.facts["issuer"].flatMap(URL.init(string:)) else {
+                kill(server.child.pid, SIGKILL)
+                _ = server.child.waitForExit()
+                throw GlewlwydError("device_server.py gave no issuer URL: \(server.facts)")
             }
-            kill(child.pid, SIGKILL)
-            _ = child.waitForExit()
-            throw GlewlwydError("device_server.py was not ready in time")
+            return Server(directory: directory, child: server.child, issuer: issuer)
         }
 
         /// Each token request: when, and what the server answered.

@@ -10,13 +10,27 @@ import WebviewHostTestKit
 /// What is printed is read on a thread of its own from a duplicate of the screen's read end,
 /// until every writer is gone (no Dispatch source: one must never see its descriptor closed
 /// before it is cancelled, and the pipes close when the terminal goes).
+///
+/// Its pipes are close-on-exec (Foundation's `Pipe` is not): a program another test starts at the
+/// same time would otherwise inherit the keyboard's write end and keep it open, so that closing the
+/// keyboard never reached the session as the end of input (a CI run's session then waited its
+/// 600 s timeout).
 final class PipeTerminal: Sendable {
-    let keyboard = Pipe()
-    let screen = Pipe()
+    let keyboard = PipeTerminal.closeOnExecPipe()
+    let screen = PipeTerminal.closeOnExecPipe()
+
+    /// A pipe whose ends are close-on-exec at once (Glibc's module has no `pipe2`): a child started
+    /// later by this process inherits neither end.
+    static func closeOnExecPipe() -> (fileHandleForReading: FileHandle, fileHandleForWriting: FileHandle) {
+        var ends: [Int32] = [-1, -1]
+        precondition(pipe(&ends) == 0, "pipe: errno \(errno)")
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        return (FileHandle(fileDescriptor: ends[0], closeOnDealloc: true), FileHandle(fileDescriptor: ends[1], closeOnDealloc: true))
+    }
     private let printed = Mutex("")
 
     init(onPrint: (@Sendable (String, PipeTerminal) -> Void)? = nil) {
-        let descriptor = dup(screen.fileHandleForReading.fileDescriptor)
+        let descriptor = fcntl(screen.fileHandleForReading.fileDescriptor, F_DUPFD_CLOEXEC, 0)
         let reader = Thread { [weak self] in
             defer { close(descriptor) }
             var buffer = [UInt8](repeating: 0, count: 4096)

@@ -21,27 +21,13 @@ public struct KerberosRealm {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         // Debian's python3, where python3-gssapi is (a python3 of pyenv's would not have it).
         let script = Checkout.fixture("Kerberos").appendingPathComponent("negotiate_idp.py").path
-        let child = try CleanSpawn(
-            ["/usr/bin/python3", script, directory.path],
+        let server = try await FixtureServer.start(
+            ["/usr/bin/python3", script, directory.path], in: directory,
             environment: ProcessInfo.processInfo.environment.merging(["NEGOTIATE_IDP_SERVICES": services]) { $1 },
-            outputFiles: (directory.appendingPathComponent("out").path, directory.appendingPathComponent("err").path))
-        let deadline = ContinuousClock.now + Patience.scaled(.seconds(60))
-        while ContinuousClock.now < deadline {
-            if let data = try? Data(contentsOf: directory.appendingPathComponent("ready")),
-                let facts = try JSONSerialization.jsonObject(with: data) as? [String: String], let base = facts["base"],
-                let httpsBase = facts["https_base"], let certificate = facts["cert"]
-            {
-                return KerberosRealm(directory: directory, child: child, base: base, httpsBase: httpsBase, certificate: certificate)
-            }
-            if let status = child.exitStatusIfEnded() {
-                let log = (try? String(contentsOf: directory.appendingPathComponent("err"), encoding: .utf8)) ?? ""
-                throw KerberosFailure("negotiate_idp.py ended (exit \(status)) before it was ready:\n\(log)")
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        kill(child.pid, SIGKILL)
-        _ = child.waitForExit()
-        throw KerberosFailure("negotiate_idp.py was not ready in time")
+            keys: ["base", "https_base", "cert"])
+        let facts = server.facts
+        return KerberosRealm(
+            directory: directory, child: server.child, base: facts["base"]!, httpsBase: facts["https_base"]!, certificate: facts["cert"]!)
     }
 
     public static func temporaryFolder() -> URL {
