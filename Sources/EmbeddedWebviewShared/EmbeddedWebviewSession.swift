@@ -107,6 +107,17 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         }
         if !usesCustomWebview { await SignInAppearance.readDesktopPreference(follows: settings.followsDesktopColorScheme) }
         try await installSignInCookies()
+        // The route the first page takes is in place in WebKit's network process before it loads:
+        // the library's window's (the app's proxy or the desktop's, set on the shared context
+        // here), or what the app gave its own view (useDesktopProxy(in:)).
+        if let custom = request.parameters.customWebview {
+            await SignInProxy.settle(WebKitDifferences.store(of: wvh_web_view(custom.address)))
+        } else if !dismissed {
+            let store = sessionStore ?? SignInWebContexts.context(
+                ephemeral: request.parameters.prefersEphemeralWebBrowserSession, applicationID: settings.applicationID)
+            SignInProxy.apply(request.parameters.networkProxy, to: store)
+            await SignInProxy.settle(store)
+        }
         return request.redirectURI.url
     }
 
@@ -158,9 +169,8 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
         } else {
             // A window made ahead of time (prewarm) when one waits, else a new one.
             let ephemeral = request.parameters.prefersEphemeralWebBrowserSession
-            // This session's route for the shared context: the app's proxy or the desktop's.
+            // This session's route (the app's proxy or the desktop's) was set and settled in prepare().
             let context = sessionStore ?? SignInWebContexts.context(ephemeral: ephemeral, applicationID: settings.applicationID)
-            SignInProxy.apply(request.parameters.networkProxy, to: context)
             let prewarmed = sessionStore == nil ? PrewarmedWindows.take(ephemeral: ephemeral, applicationID: settings.applicationID) : nil
             let window = prewarmed ?? SignInWindow(context: context)
             window.configure(parameters: request.parameters) { [weak self] in

@@ -13,10 +13,15 @@ import WebviewHost
 extension EmbeddedScenarios {
     // The app's proxy for the library's window (issue 33): the first session's pages go through
     // the proxy given as the argument (WebviewParameters.networkProxy); the next session, without
-    // one, in the same shared web context, goes direct again. arguments: the proxy's URL.
+    // one, in the same shared web context, goes direct again. arguments: the proxy's URL, then a
+    // number of rounds to alternate the two that many times instead, each session right after the
+    // last (the route changes each time, and the prewarmed window's page asks at once).
     static let proxy: Scenario = { arguments in
         let callback = try callbackListener()
         let idp = try TestServer()
+        if let rounds = arguments.dropFirst().first.flatMap({ Int($0) }) {
+            return try await alternatingRoutes(through: arguments[0], rounds: rounds, idp: idp, callback: callback)
+        }
         idp.route("/authorize-proxied") { _ in .redirect(callback.url("/callback") + "?code=proxied&state=xyz") }
         idp.route("/authorize-direct") { _ in .redirect(callback.url("/callback") + "?code=direct&state=xyz") }
         var facts = ScenarioReport()
@@ -33,6 +38,30 @@ extension EmbeddedScenarios {
         let direct = SessionRun(
             redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil), authorizationURL: idp.url("/authorize-direct"))
         facts.merge(direct.facts(try await direct.outcome(), prefix: "direct."))
+        return facts
+    }
+}
+
+extension EmbeddedScenarios {
+    /// `proxy <url> <rounds>`: sessions in the library's window, through the proxy and direct in
+    /// turn, `rounds` times each; every page is `/authorize-<name>`, whose code is `<name>`.
+    @MainActor
+    static func alternatingRoutes(through proxyURL: String, rounds: Int, idp: TestServer, callback: TestServer) async throws -> ScenarioReport {
+        var facts = ScenarioReport()
+        facts[.idpPort] = idp.port
+        let proxy = try NetworkProxy(proxyURL)
+        var sessions: [String] = []
+        for round in 0..<rounds {
+            for name in ["proxied-\(round)", "direct-\(round)"] {
+                idp.route("/authorize-\(name)") { _ in .redirect(callback.url("/callback") + "?code=\(name)&state=xyz") }
+                var parameters = windowParameters(parent: nil)
+                if name.hasPrefix("proxied") { parameters.networkProxy = proxy }
+                let run = SessionRun(redirectURI: callback.url("/callback"), parameters: parameters, authorizationURL: idp.url("/authorize-\(name)"))
+                let facts = run.facts(try await run.outcome(), prefix: "")
+                sessions.append("\(name): \(facts[.outcome] ?? "?") \(facts[.code] ?? "?")")
+            }
+        }
+        facts[.routedSessions] = sessions
         return facts
     }
 }

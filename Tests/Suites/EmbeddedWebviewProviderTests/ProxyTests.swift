@@ -19,14 +19,40 @@ extension EmbeddedWebviewProviderTests {
         let carried = proxy.paths(at: "127.0.0.1:\(report[.idpPort] ?? 0)")
         #expect(carried == ["GET /authorize-proxied"], "through the proxy: \(carried); all it carried: \(proxy.requests)")
     }
+
+    /// The route is set on the library's shared web context by each session, and reaches WebKit's
+    /// network process on another connection than the page's request: each session's first
+    /// request must take its own route, however fast the page asks and however busy the machine.
+    /// (A CI run's window once showed the proxy's answer to a request sent on the previous route;
+    /// the race was not reproduced here in 80 such sessions beside a full test run, with the
+    /// library's wait for the network process (`SignInProxy.settle`) taken out: this guards the
+    /// behaviour, it does not prove the race.)
+    @Test("The app's proxy and none in turn, four times, session after session: every page goes its own session's way",
+          arguments: Platform.x11)
+    func routeChangesReachEachSession(_ platform: Platform) async throws {
+        let proxy = try await RecordingProxy()
+        defer { proxy.stop() }
+        let rounds = 4
+        let report = try await proxy.explaining { try await Self.scenario(.proxy, proxy.url, "\(rounds)", on: platform) }
+        let names = (0..<rounds).flatMap { ["proxied-\($0)", "direct-\($0)"] }
+        #expect(report[.routedSessions] == names.map { "\($0): success \($0)" })
+        let carried = proxy.paths(at: "127.0.0.1:\(report[.idpPort] ?? 0)")
+        #expect(carried == names.filter { $0.hasPrefix("proxied") }.map { "GET /authorize-\($0)" }, "through the proxy: \(carried)")
+    }
 }
 
 extension EmbeddedWebviewProviderTests {
     /// The `proxy-password` scenario (the app answers the proxy's question) with `httpProxy` as the desktop's `http_proxy`.
-    func proxyPasswordRun(httpProxy: String, _ arguments: [String], on platform: Platform) async throws -> ScenarioReport {
+    /// `proxy`: the tinyproxy behind `httpProxy`, whose log a failure shows.
+    func proxyPasswordRun(httpProxy: String, _ arguments: [String], on platform: Platform, through proxy: RecordingProxy? = nil) async throws -> ScenarioReport {
         let home = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
-        return try await ScenarioRunner.run(
+        guard let proxy else { return try await proxyPasswordRun(httpProxy: httpProxy, arguments, on: platform, home: home) }
+        return try await proxy.explaining { try await proxyPasswordRun(httpProxy: httpProxy, arguments, on: platform, home: home) }
+    }
+
+    private func proxyPasswordRun(httpProxy: String, _ arguments: [String], on platform: Platform, home: URL) async throws -> ScenarioReport {
+        try await ScenarioRunner.run(
             EmbeddedScenario.proxyPassword, in: platform.toolkit.program, arguments: arguments,
             environment: [
                 "XDG_DATA_HOME": home.appendingPathComponent("data").path,
@@ -41,7 +67,7 @@ extension EmbeddedWebviewProviderTests {
     func proxyPasswordAskedOnceForWindowAndView(_ platform: Platform) async throws {
         let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
         defer { proxy.stop() }
-        let report = try await proxyPasswordRun(httpProxy: proxy.url, ["proxy-secret"], on: platform)
+        let report = try await proxyPasswordRun(httpProxy: proxy.url, ["proxy-secret"], on: platform, through: proxy)
         #expect(report[.outcome.prefixed(by: "window.")] == "success")
         #expect(report[.code.prefixed(by: "window.")] == "window")
         #expect(report[.outcome.prefixed(by: "view.")] == "success")
@@ -57,7 +83,7 @@ extension EmbeddedWebviewProviderTests {
 /// events (xdotool) through a real proxy (tinyproxy with Basic auth).
 extension EmbeddedWebviewProviderTests {
     func proxyDialogRun(_ proxy: RecordingProxy, _ arguments: String..., on platform: Platform) async throws -> ScenarioReport {
-        try await proxyDialogRun(url: proxy.url, arguments, on: platform)
+        try await proxy.explaining { try await proxyDialogRun(url: proxy.url, arguments, on: platform) }
     }
 
     func proxyDialogRun(url: String, _ arguments: String..., on platform: Platform) async throws -> ScenarioReport {
@@ -212,7 +238,7 @@ extension EmbeddedWebviewProviderTests {
         let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
         defer { proxy.stop() }
         let report = try await proxyPasswordRun(
-            httpProxy: "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)", ["proxy-secret", "window-only"], on: platform)
+            httpProxy: "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)", ["proxy-secret", "window-only"], on: platform, through: proxy)
         #expect(report[.outcome.prefixed(by: "window.")] == "success", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
         #expect(report[.code.prefixed(by: "window.")] == "window")
         #expect(report[.proxyQuestions] == [], "nobody asked")
@@ -226,7 +252,7 @@ extension EmbeddedWebviewProviderTests {
         let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
         defer { proxy.stop() }
         let report = try await proxyPasswordRun(
-            httpProxy: "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)", ["proxy-secret", "view-desktop-proxy"], on: platform)
+            httpProxy: "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)", ["proxy-secret", "view-desktop-proxy"], on: platform, through: proxy)
         #expect(report[.desktopProxyApplied] == true)
         #expect(report[.outcome.prefixed(by: "window.")] == "success", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
         #expect(report[.outcome.prefixed(by: "view.")] == "success", "\(report[.errorMessage.prefixed(by: "view.")] ?? "")")

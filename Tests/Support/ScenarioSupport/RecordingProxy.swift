@@ -77,6 +77,20 @@ public final class RecordingProxy: Sendable {
         return "\(method) \(url.path)"
     }
 
+    /// Runs `body` (a scenario through this proxy); an error it throws comes back with the end of
+    /// the proxy's log (what it carried and refused), so that a sign-in that never ended says
+    /// where its requests went.
+    public func explaining<Result>(
+        isolation: isolated (any Actor)? = #isolation, _ body: () async throws -> Result
+    ) async throws -> Result {
+        do {
+            return try await body()
+        } catch {
+            let log = (try? String(contentsOf: folder.appendingPathComponent("tinyproxy.log"), encoding: .utf8)) ?? ""
+            throw Failure(description: "\(error)\nthe proxy's log ends: \(log.split(separator: "\n").suffix(40).joined(separator: "\n"))")
+        }
+    }
+
     /// Ends tinyproxy and removes its folder.
     public func stop() {
         kill(-process.pid, SIGTERM)

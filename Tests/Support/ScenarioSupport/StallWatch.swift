@@ -56,7 +56,7 @@ enum StallWatch {
                 FileHandle.standardError.write(Data(text.utf8))
                 let log = FileManager.default.temporaryDirectory.appendingPathComponent("webviewhost-test-stalls.log")
                 if let handle = FileHandle(forWritingAtPath: log.path) ?? {
-                    FileManager.default.createFile(atPath: log.path, contents: nil)
+                    _ = FileManager.default.createFile(atPath: log.path, contents: nil)
                     return FileHandle(forWritingAtPath: log.path)
                 }() {
                     handle.seekToEndOfFile()

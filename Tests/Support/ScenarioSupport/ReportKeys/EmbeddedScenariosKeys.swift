@@ -212,6 +212,8 @@ extension ReportKey where Value == [String] {
     public static var chooserState: Self { .init("chooserState") }
     /// What the app's client certificate chooser was asked, once per call (`client-certificate`).
     public static var appChooserRequests: Self { .init("appChooserRequests") }
+    /// Each session of `proxy <url> <rounds>` in order, `<name>: <outcome> <code>` (`proxy`).
+    public static var routedSessions: Self { .init("routedSessions") }
     /// The questions ProxyAuthentication.ask got, `host:port attempt` (`proxy-password`).
     public static var proxyQuestions: Self { .init("proxyQuestions") }
     /// Each of the library's proxy questions, in order: its title, then its texts; then any dialog

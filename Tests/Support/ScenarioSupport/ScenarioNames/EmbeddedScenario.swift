@@ -38,7 +38,7 @@ public enum EmbeddedScenario: String, ScenarioName {
     case localizedWindows = "localized-windows"
     case accessibility
     case keyboard
-    /// The app's proxy for the library's window, then a session without one: `<proxy URL>` (ProxyScenarios.swift).
+    /// The app's proxy for the library's window, then a session without one: `<proxy URL> [<rounds>]` (ProxyScenarios.swift).
     case proxy
     /// A proxy that asks for a password, answered by the app: `<password>` (ProxyScenarios.swift).
     case proxyPassword = "proxy-password"
