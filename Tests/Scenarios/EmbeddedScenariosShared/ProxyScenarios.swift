@@ -107,6 +107,52 @@ extension EmbeddedScenarios {
 }
 
 extension EmbeddedScenarios {
+    // An https sign-in page (as every real provider's is) through the desktop's proxy with its user
+    // name and password in its URI (the test sets http_proxy and https_proxy): the page goes
+    // through a CONNECT tunnel, which the proxy answers 407 before it opens it. The app's
+    // ProxyAuthentication.ask records any question. arguments: `window` (the library's window: an
+    // http page first, then, once the window's store trusts the https server's test certificate,
+    // the https page, as a provider's link would) or `view` (the app's own view given
+    // useDesktopProxy(in:), trusting it first: the https page at once).
+    static let proxyTLS: Scenario = { arguments in
+        let callback = try callbackListener()
+        let certificate = try Probes.selfSignedCertificate()
+        let tls = try TestServer(certificate: certificate)
+        tls.route("/authorize-tls") { _ in .redirect(callback.url("/callback") + "?code=tls&state=xyz") }
+        let idp = try TestServer()
+        idp.route("/authorize") { _ in .html(Pages.plain("Sign in", body: "the provider's first page")) }
+        let asked = Mutex<[String]>([])
+        ProxyAuthentication.ask = { challenge in
+            asked.withLock { $0.append("\(challenge.proxy) \(challenge.attempt)") }
+            return nil
+        }
+        var facts = ScenarioReport()
+        facts[.idpPort] = tls.port
+        if arguments[0] == "view" {
+            let (window, view) = Probes.makeAppView(width: 700, height: 560)
+            Toolkit.allowCertificate(certificate, host: "127.0.0.1", in: view)
+            facts[.desktopProxyApplied] = EmbeddedWebviewProvider.useDesktopProxy(in: WebviewHandle(address: view))
+            let run = SessionRun(
+                redirectURI: callback.url("/callback"), parameters: WebviewParameters(customWebview: WebviewHandle(address: view)),
+                authorizationURL: tls.url("/authorize-tls"))
+            facts.merge(run.facts(try await run.outcome(), prefix: ""))
+            _ = window
+        } else {
+            let run = SessionRun(redirectURI: callback.url("/callback"), parameters: windowParameters(parent: nil), authorizationURL: idp.url("/authorize"))
+            guard await run.recorder.waitForFinish(path: "/authorize"), let view = run.webview else {
+                return run.recorder.pageNeverLoaded()
+            }
+            Toolkit.allowCertificate(certificate, host: "127.0.0.1", in: view)
+            Probes.evaluate("location.href = \"\(tls.url("/authorize-tls"))\"", in: view)
+            facts.merge(run.facts(try await run.outcome(), prefix: ""))
+        }
+        facts[.tlsServerRequests] = tls.requests.count
+        facts[.proxyQuestions] = asked.withLock { $0 }
+        return facts
+    }
+}
+
+extension EmbeddedScenarios {
     // The library's own question for a proxy's password (the desktop's proxy: the test sets
     // http_proxy; the app set no ProxyAuthentication.ask): a session in the library's window, the
     // dialog answered with real key events (xdotool). arguments: `right <user> <password>` (then a

@@ -50,6 +50,7 @@ ScenarioHost.main(EmbeddedScenario.self, initializeToolkit: Toolkit.initialize) 
     case .keyboard: EmbeddedScenarios.keyboard
     case .proxy: EmbeddedScenarios.proxy
     case .proxyPassword: EmbeddedScenarios.proxyPassword
+    case .proxyTLS: EmbeddedScenarios.proxyTLS
     case .loadCancelledUnreplaced: EmbeddedScenarios.loadCancelledUnreplaced
     case .connectionDropped: EmbeddedScenarios.connectionDropped
     case .webAuthn: EmbeddedScenarios.webAuthn

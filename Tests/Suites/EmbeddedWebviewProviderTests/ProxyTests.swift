@@ -262,6 +262,32 @@ extension EmbeddedWebviewProviderTests {
         #expect(carried.contains("GET /authorize-view"), "\(carried)")
     }
 
+    /// Every real provider's page is https: through an HTTP proxy it goes in a CONNECT tunnel, which
+    /// an authenticating proxy answers 407 before opening it.
+    @Test("https_proxy with the right user name and password in its URI, an https sign-in page: the CONNECT tunnel is opened with them, in the library's window and in the app's view given useDesktopProxy(in:), nobody asked",
+          arguments: Platform.x11, ["window", "view"])
+    func credentialInProxyURIForHTTPS(_ platform: Platform, _ mode: String) async throws {
+        let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
+        defer { proxy.stop() }
+        let home = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let uri = "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)"
+        let report = try await proxy.explaining {
+            try await ScenarioRunner.run(
+                EmbeddedScenario.proxyTLS, in: platform.toolkit.program, arguments: [mode],
+                environment: [
+                    "XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+                    "http_proxy": uri, "https_proxy": uri, "no_proxy": "", "XDG_CURRENT_DESKTOP": "",
+                ],
+                display: platform.display)
+        }
+        #expect(report[.outcome] == "success", "\(report[.errorMessage] ?? ""); the proxy carried: \(proxy.requests)")
+        #expect(report[.code] == "tls")
+        #expect(report[.proxyQuestions] == [], "nobody asked: the URI's credential opened the tunnel")
+        #expect(proxy.requests.contains("CONNECT 127.0.0.1:\(report[.idpPort] ?? 0)"), "\(proxy.requests)")
+        #expect((report[.tlsServerRequests] ?? 0) >= 1)
+    }
+
     /// A squid-like proxy (407 to anything without the right credential), as libsoup meets it with
     /// user info in the proxy's URI: the load fails ("restarted too many times"). (tinyproxy
     /// answers that request with its own 400 page, which the view shows as the sign-in page: the

@@ -42,6 +42,9 @@ public enum EmbeddedScenario: String, ScenarioName {
     case proxy
     /// A proxy that asks for a password, answered by the app: `<password>` (ProxyScenarios.swift).
     case proxyPassword = "proxy-password"
+    /// An https sign-in page through the desktop's proxy whose URI carries its password (a CONNECT
+    /// tunnel the proxy answers 407 first): `window` or `view` (ProxyScenarios.swift).
+    case proxyTLS = "proxy-tls"
     case loadCancelledUnreplaced = "load-cancelled-unreplaced"
     case connectionDropped = "connection-dropped"
     /// A page calling the Web Authentication API, answered with a virtual authenticator: `<window|view> <variant>` (WebAuthnScenarios.swift).
