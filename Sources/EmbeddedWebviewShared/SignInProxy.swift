@@ -252,19 +252,30 @@ enum SignInProxy {
     /// them: once it is, every later request takes the new route.
     static func settle(_ store: WebKitDifferences.DataStore) async {
         let object = UnsafeMutableRawPointer(store).assumingMemoryBound(to: GObject.self)
-        guard g_object_get_data(object, unsettledMark) != nil else { return }
-        g_object_set_data(object, unsettledMark, nil)
-        let manager = WebKitDifferences.websiteDataManager(of: store)
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            webkit_website_data_manager_fetch(
-                manager, WEBKIT_WEBSITE_DATA_COOKIES, nil, AsyncReadyCallback.function,
-                AsyncReadyCallback.userData { _, result in
-                    let list = webkit_website_data_manager_fetch_finish(manager, result, nil)
-                    g_list_free_full(list) { webkit_website_data_unref(OpaquePointer($0)) }
-                    continuation.resume()
-                })
+        let key = UInt(bitPattern: UnsafeRawPointer(store))
+        if g_object_get_data(object, unsettledMark) != nil {
+            g_object_set_data(object, unsettledMark, nil)
+            let manager = WebKitDifferences.websiteDataManager(of: store)
+            let earlier = settling[key]
+            settling[key] = Task { @MainActor in
+                await earlier?.value
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    webkit_website_data_manager_fetch(
+                        manager, WEBKIT_WEBSITE_DATA_COOKIES, nil, AsyncReadyCallback.function,
+                        AsyncReadyCallback.userData { _, result in
+                            let list = webkit_website_data_manager_fetch_finish(manager, result, nil)
+                            g_list_free_full(list) { webkit_website_data_unref(OpaquePointer($0)) }
+                            continuation.resume()
+                        })
+                }
+            }
         }
+        await settling[key]?.value
     }
+
+    /// The round trip of ``settle(_:)`` each store (by address) last started: a session's
+    /// `prepare()` waits for one a prewarmed window started.
+    private static var settling: [UInt: Task<Void, Never>] = [:]
 
     /// Closes every connection `store` holds: WebKit aborts a network session's connections
     /// when its proxy settings change (to no proxy here; the library's sessions use the

@@ -38,6 +38,15 @@ enum SignInWebContexts {
     /// environment (what `EmbeddedWebviewProvider.allowNegotiate(to:)` sets is read only then).
     static var started: Bool { madeAny }
 
+    /// Gives a shared store just made the desktop's route, and lets WebKit's network process take
+    /// it while nobody waits (a prewarmed window's store is made well before its session): the
+    /// session's `prepare()` then finds it in place (``SignInProxy/settle(_:)``), unless the app
+    /// gives its own proxy. No session uses the store yet, so nothing is aborted.
+    private static func routeAhead(_ store: WebKitDifferences.DataStore) {
+        SignInProxy.apply(nil, to: store)
+        Task { await SignInProxy.settle(store) }
+    }
+
     /// The store for a session; `ephemeral` shares nothing with the persistent one. The persistent
     /// one is `applicationID`'s (``EmbeddedWebviewProvider/applicationID`` as set, `nil` for the
     /// default: see ``resolvedApplicationID(_:)``).
@@ -47,6 +56,7 @@ enum SignInWebContexts {
             let store = WebKitDifferences.makeEphemeralStore()
             ephemeral = store
             madeAny = true
+            routeAhead(store)
             return store
         }
         let id = resolvedApplicationID(applicationID)
@@ -67,6 +77,7 @@ enum SignInWebContexts {
         persistent[id] = store
         madeFor.insert(id)
         madeAny = true
+        routeAhead(store)
         if applicationID?.isEmpty ?? true { defaultApplicationID = id }
         return store
     }

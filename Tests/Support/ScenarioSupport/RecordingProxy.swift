@@ -15,12 +15,39 @@ public final class RecordingProxy: Sendable {
     public var url: String { "http://127.0.0.1:\(port)" }
 
     /// Starts tinyproxy in the foreground on a free port and waits (scaled deadline) until it
-    /// accepts connections; with `basicAuth`, it answers 407 to requests without that user and password.
+    /// accepts connections; with `basicAuth`, it answers 407 to requests without that user and
+    /// password. A port another program took between the probe and tinyproxy's bind (tinyproxy
+    /// then ends at once) is replaced by another, twice at most.
     public init(basicAuth: (user: String, password: String)? = nil) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("tinyproxy-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        port = try Self.freePort()
         let log = folder.appendingPathComponent("tinyproxy.log").path
+        var attempt = 1
+        while true {
+            let port = try Self.freePort()
+            let process = try Self.start(on: port, basicAuth: basicAuth, in: folder, log: log)
+            switch await Self.waitUntilListening(process, log: log) {
+            case .listening:
+                self.port = port
+                self.process = process
+                return
+            case .ended where attempt < 3:
+                attempt += 1
+                try? FileManager.default.removeItem(atPath: log)
+            case let outcome:
+                kill(-process.pid, SIGTERM)
+                _ = process.waitForExit()
+                let said = [(try? String(contentsOfFile: log, encoding: .utf8)) ?? "", (try? String(contentsOf: folder.appendingPathComponent("err"), encoding: .utf8)) ?? ""]
+                try? FileManager.default.removeItem(at: folder)
+                throw Failure(description: "tinyproxy did not start listening on port \(port) (\(outcome == .ended ? "it ended, \(attempt) ports tried" : "not within the deadline")): \(said.joined(separator: "\n"))")
+            }
+        }
+    }
+
+    private enum Start { case listening, ended, late }
+
+    /// tinyproxy in the foreground on `port` (its own process group), configured in `folder`.
+    private static func start(on port: Int, basicAuth: (user: String, password: String)?, in folder: URL, log: String) throws -> CleanSpawn {
         let configuration = """
             Port \(port)
             Listen 127.0.0.1
@@ -34,21 +61,23 @@ public final class RecordingProxy: Sendable {
         let file = folder.appendingPathComponent("tinyproxy.conf")
         try configuration.write(to: file, atomically: true, encoding: .utf8)
         do {
-            process = try CleanSpawn(
+            return try CleanSpawn(
                 ["tinyproxy", "-d", "-c", file.path], environment: ProcessInfo.processInfo.environment,
                 outputFiles: (output: folder.appendingPathComponent("out").path, errors: folder.appendingPathComponent("err").path),
                 processGroup: true)
         } catch {
             throw Failure(description: "could not start tinyproxy (apt-get install tinyproxy): \(error)")
         }
+    }
+
+    /// Until tinyproxy's log says it accepts connections, it ends, or the (scaled) deadline passes.
+    private static func waitUntilListening(_ process: CleanSpawn, log: String) async -> Start {
         let deadline = ContinuousClock.now + Patience.scaled(.seconds(10))
-        while !((try? String(contentsOfFile: log, encoding: .utf8))?.contains("Accepting connections") ?? false) {
-            if process.hasEnded() || ContinuousClock.now > deadline {
-                stop()
-                let errors = (try? String(contentsOf: folder.appendingPathComponent("err"), encoding: .utf8)) ?? ""
-                throw Failure(description: "tinyproxy did not start listening on port \(port): \(errors)")
-            }
-            try await Task.sleep(for: .milliseconds(20))  // polling its log for readiness, with a deadline
+        while true {
+            if (try? String(contentsOfFile: log, encoding: .utf8))?.contains("Accepting connections") ?? false { return .listening }
+            if process.hasEnded() { return .ended }
+            if ContinuousClock.now > deadline { return .late }
+            try? await Task.sleep(for: .milliseconds(20))  // polling its log for readiness, with a deadline
         }
     }
 
