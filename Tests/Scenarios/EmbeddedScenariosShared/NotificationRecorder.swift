@@ -1,3 +1,9 @@
+#if WEBKITGTK_6
+import CWebKitGTK4
+#else
+import CWebKitGTK3
+#endif
+import CGLib
 import Foundation
 import ScenarioSupport
 import Synchronization
@@ -26,6 +32,7 @@ final class NotificationRecorder {
     private var tokens: [any NSObjectProtocol] = []
 
     init(_ session: WebAuthSession) {
+        ViewLoadFailures.watch()
         for kind in WebAuthEvent.Kind.allCases {
             let token = NotificationCenter.default.addObserver(forName: kind.notificationName, object: session, queue: nil) {
                 [log] notification in
@@ -72,5 +79,40 @@ final class NotificationRecorder {
     @MainActor
     func waitForFinish(path: String, timeout: Duration = Patience.event) async -> Bool {
         await wait(for: timeout) { $0.name == "didFinishLoad" && $0.url?.path == path }
+    }
+}
+
+/// Every main-frame `load-failed` of every web view in this process, `<uri>: <error>`, seen by an
+/// emission hook (before any handler: the session's own handler stops the emission for the loads
+/// it takes care of). For a failure's message: a sign-in that waited after a load the session
+/// absorbed (a request cancelled before anything showed, say) says which and why.
+enum ViewLoadFailures {
+    private static let seen = Mutex<[String]>([])
+    nonisolated(unsafe) private static var watching = false
+
+    static var all: [String] { seen.withLock { $0 } }
+
+    private static let hook: GSignalEmissionHook = { _, count, values, _ in
+        guard let values, count >= 4 else { return 1 }
+        record(uri: g_value_get_string(values + 2), error: g_value_get_boxed(values + 3))
+        return 1  // stay
+    }
+
+    private static func record(uri: UnsafePointer<gchar>?, error: gpointer?) {
+        let uri = uri.map { String(cString: $0) } ?? "?"
+        var message = "no error"
+        if let error = error?.assumingMemoryBound(to: GError.self).pointee {
+            message = "\(String(cString: g_quark_to_string(error.domain))) \(error.code): \(String(cString: error.message))"
+        }
+        let line = "\(uri): \(message)"
+        seen.withLock { $0.append(line) }
+    }
+
+    @MainActor
+    static func watch() {
+        guard !watching else { return }
+        watching = true
+        g_type_class_unref(g_type_class_ref(webkit_web_view_get_type()))
+        g_signal_add_emission_hook(g_signal_lookup("load-failed", webkit_web_view_get_type()), 0, hook, nil, nil)
     }
 }

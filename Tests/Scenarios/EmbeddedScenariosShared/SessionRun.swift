@@ -74,6 +74,8 @@ struct SessionDidNotEnd: Error, CustomStringConvertible {
         let notifications = recorder.texts.isEmpty ? "none" : recorder.texts.joined(separator: "; ")
         var text = "the session did not end within \(deadline); its notifications: \(notifications)"
         if recorder.terminalCount > 0 { text += " (a terminal one was posted, yet the caller was not resumed)" }
+        let failures = ViewLoadFailures.all
+        text += "; the views' failed loads: \(failures.isEmpty ? "none" : failures.joined(separator: "; "))"
         if let pointer = recorder.webview?.address {
             let view = wvh_web_view(pointer)
             text += "; the view: URI \"\(Probes.uri(of: pointer))\", loading \(webkit_web_view_is_loading(view) != 0), "
@@ -91,6 +93,7 @@ enum SessionRunFacts {
     static func make(_ result: Result<WebAuthResponse, WebAuthError>, recorder: NotificationRecorder) -> ScenarioReport {
         var facts = ScenarioReport()
             facts[.events] = recorder.texts
+            facts[.viewLoadFailures] = ViewLoadFailures.all
             facts[.eventNames] = recorder.names
             facts[.allOnMainThread] = recorder.allOnMainThread
             facts[.terminalCount] = recorder.terminalCount

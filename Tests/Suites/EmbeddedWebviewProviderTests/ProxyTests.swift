@@ -193,7 +193,12 @@ extension EmbeddedWebviewProviderTests {
         }
         let port = try #require(String(decoding: refusing.output!.availableData, as: UTF8.self).split(separator: "\n").first.flatMap { Int($0) })
         let report = try await proxyDialogRun(url: "http://127.0.0.1:\(port)", "wrong-thrice", "alice-proxy", on: platform)
-        #expect(report[.outcome.prefixed(by: "window.")] == "network", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
+        #expect(
+            report[.outcome.prefixed(by: "window.")] == "network",
+            """
+            \(report[.errorMessage.prefixed(by: "window.")] ?? ""); the session's notifications: \(report[.events.prefixed(by: "window.")] ?? []); \
+            the views' failed loads: \(report[.viewLoadFailures.prefixed(by: "window.")] ?? []); the proxy saw: \((try? String(contentsOf: log, encoding: .utf8)) ?? "")
+            """)
         let message = report[.errorMessage.prefixed(by: "window.")] ?? ""
         #expect(message.contains("The proxy 127.0.0.1:\(port) refused the user name and password 3 times"), "\(message)")
         #expect(!message.contains("wrong-secret"), "no password in the message")
@@ -218,7 +223,8 @@ extension EmbeddedWebviewProviderTests {
             """
             \(report[.errorMessage.prefixed(by: "window.")] ?? ""); the dialogs: \(report[.proxyDialogs] ?? []); \
             the proxy saw: \(proxy.paths(at: "127.0.0.1:\(report[.idpPort] ?? 0)")); \
-            the session's notifications: \(report[.events.prefixed(by: "window.")] ?? [])
+            the session's notifications: \(report[.events.prefixed(by: "window.")] ?? []); \
+            the views' failed loads: \(report[.viewLoadFailures.prefixed(by: "window.")] ?? [])
             """)
         let message = report[.errorMessage.prefixed(by: "window.")] ?? ""
         #expect(message.contains("The proxy 127.0.0.1:\(proxy.port) refused the user name and password with 401"), "\(message)")
@@ -338,6 +344,9 @@ extension EmbeddedWebviewProviderTests {
             #expect(once[.outcome] == "success", "\(mode): \(once[.errorMessage] ?? "")")
             #expect(once[.code] == "again", "\(mode)")
             #expect(once[.authorizeRequests] == 2, "\(mode): the page was requested again after the dropped connection")
+            // The view's first load did fail (the session took care of it, so only an emission hook sees it).
+            #expect(once[.viewLoadFailures]?.contains { $0.contains("/authorize") && $0.contains("Connection terminated unexpectedly") } == true,
+                    "\(mode): \(once[.viewLoadFailures] ?? [])")
             let always = try await ScenarioRunner.run(
                 EmbeddedScenario.connectionDropped, in: platform.toolkit.program, arguments: [mode, "always"], display: platform.display)
             #expect(always[.outcome] == "network", "\(mode): \(always[.errorMessage] ?? "")")

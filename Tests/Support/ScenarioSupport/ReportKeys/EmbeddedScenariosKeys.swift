@@ -212,6 +212,9 @@ extension ReportKey where Value == [String] {
     public static var chooserState: Self { .init("chooserState") }
     /// What the app's client certificate chooser was asked, once per call (`client-certificate`).
     public static var appChooserRequests: Self { .init("appChooserRequests") }
+    /// Every main-frame load that failed in the scenario's web views, `<uri>: <domain> <code>: <message>`
+    /// (an emission hook: also those the session took care of), for failures' messages.
+    public static var viewLoadFailures: Self { .init("viewLoadFailures") }
     /// Each session of `proxy <url> <rounds>` in order, `<name>: <outcome> <code>` (`proxy`).
     public static var routedSessions: Self { .init("routedSessions") }
     /// The questions ProxyAuthentication.ask got, `host:port attempt` (`proxy-password`).
