@@ -243,39 +243,35 @@ enum SignInProxy {
     }
 
     /// Waits until WebKit's network process has taken the proxy settings last set on `store`
-    /// (returns at once when they were taken before). The settings go to the network process on
-    /// the UI process's own connection, the page's request on the web process's: with nothing
-    /// between them, a busy machine let a sign-in page's request go out on the network session's
-    /// previous route (the desktop's proxy with its password in the URI, which the proxy answered
-    /// with an error page the view showed as the sign-in page, and the session waited). A fetch
-    /// of the store's cookies goes on the same connection as the settings and is answered after
-    /// them: once it is, every later request takes the new route.
+    /// (returns at once when it has). The settings go to the network process on the UI process's
+    /// own connection, the page's request on the web process's: with nothing between them, a busy
+    /// machine let a sign-in page's request go out on the network session's previous route (the
+    /// desktop's proxy with its password in the URI, which the proxy answered with an error page
+    /// the view showed as the sign-in page, and the session waited). So each time settings are
+    /// set, a fetch of the store's cookies follows them on the same connection (``set(_:_:on:unlessAlready:)``),
+    /// answered after them: once it is, every later request takes the new route.
     static func settle(_ store: WebKitDifferences.DataStore) async {
-        let object = UnsafeMutableRawPointer(store).assumingMemoryBound(to: GObject.self)
-        let key = UInt(bitPattern: UnsafeRawPointer(store))
-        if g_object_get_data(object, unsettledMark) != nil {
-            g_object_set_data(object, unsettledMark, nil)
-            let manager = WebKitDifferences.websiteDataManager(of: store)
-            let earlier = settling[key]
-            settling[key] = Task { @MainActor in
-                await earlier?.value
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    webkit_website_data_manager_fetch(
-                        manager, WEBKIT_WEBSITE_DATA_COOKIES, nil, AsyncReadyCallback.function,
-                        AsyncReadyCallback.userData { _, result in
-                            let list = webkit_website_data_manager_fetch_finish(manager, result, nil)
-                            g_list_free_full(list) { webkit_website_data_unref(OpaquePointer($0)) }
-                            continuation.resume()
-                        })
-                }
-            }
-        }
-        await settling[key]?.value
+        await settling[UInt(bitPattern: UnsafeRawPointer(store))]?.value
     }
 
-    /// The round trip of ``settle(_:)`` each store (by address) last started: a session's
-    /// `prepare()` waits for one a prewarmed window started.
+    /// The round trip that followed the settings last set on each store (by address).
     private static var settling: [UInt: Task<Void, Never>] = [:]
+
+    /// Starts the round trip ``settle(_:)`` waits for: a cookie fetch on `store`'s connection.
+    private static func startRoundTrip(after store: WebKitDifferences.DataStore) {
+        let manager = WebKitDifferences.websiteDataManager(of: store)
+        settling[UInt(bitPattern: UnsafeRawPointer(store))] = Task { @MainActor in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                webkit_website_data_manager_fetch(
+                    manager, WEBKIT_WEBSITE_DATA_COOKIES, nil, AsyncReadyCallback.function,
+                    AsyncReadyCallback.userData { _, result in
+                        let list = webkit_website_data_manager_fetch_finish(manager, result, nil)
+                        g_list_free_full(list) { webkit_website_data_unref(OpaquePointer($0)) }
+                        continuation.resume()
+                    })
+            }
+        }
+    }
 
     /// Closes every connection `store` holds: WebKit aborts a network session's connections
     /// when its proxy settings change (to no proxy here; the library's sessions use the
@@ -300,20 +296,17 @@ enum SignInProxy {
         } else {
             g_object_set_data(object, settingsMark, nil)
         }
-        g_object_set_data(object, unsettledMark, object)  // any non-NULL: see settle(_:)
         #if WEBKITGTK_6
         webkit_network_session_set_proxy_settings(store, mode, settings)
         #else
         webkit_website_data_manager_set_network_proxy_settings(webkit_web_context_get_website_data_manager(store), mode, settings)
         #endif
+        startRoundTrip(after: store)
     }
 }
 
 /// The key of the proxy settings the library last set on a store (`g_object_set_data`).
 private let settingsMark = "wvh-proxy-settings"
-/// The key set on a store whose proxy settings changed since its network process last answered
-/// (`g_object_set_data`, see ``SignInProxy/settle(_:)``).
-private let unsettledMark = "wvh-proxy-unsettled"
 
 /// A `WebKitAuthenticationRequest *` the session holds a reference to until the answer, used on
 /// the main actor only.

@@ -38,13 +38,12 @@ enum SignInWebContexts {
     /// environment (what `EmbeddedWebviewProvider.allowNegotiate(to:)` sets is read only then).
     static var started: Bool { madeAny }
 
-    /// Gives a shared store just made the desktop's route, and lets WebKit's network process take
-    /// it while nobody waits (a prewarmed window's store is made well before its session): the
+    /// Gives a shared store just made the desktop's route, which WebKit's network process takes
+    /// while nobody waits (a prewarmed window's store is made well before its session): the
     /// session's `prepare()` then finds it in place (``SignInProxy/settle(_:)``), unless the app
     /// gives its own proxy. No session uses the store yet, so nothing is aborted.
     private static func routeAhead(_ store: WebKitDifferences.DataStore) {
         SignInProxy.apply(nil, to: store)
-        Task { await SignInProxy.settle(store) }
     }
 
     /// The store for a session; `ephemeral` shares nothing with the persistent one. The persistent

@@ -43,23 +43,25 @@ extension EmbeddedWebviewProviderTests {
 
 extension EmbeddedWebviewProviderTests {
     /// The `proxy-password` scenario (the app answers the proxy's question) with `httpProxy` as the desktop's `http_proxy`.
-    /// `proxy`: the tinyproxy behind `httpProxy`, whose log a failure shows.
-    func proxyPasswordRun(httpProxy: String, _ arguments: [String], on platform: Platform, through proxy: RecordingProxy? = nil) async throws -> ScenarioReport {
+    /// `proxy`: the tinyproxy behind `httpProxy`, whose log a failure shows. `scenario`: another
+    /// scenario run the same way; `httpsToo`: `https_proxy` is `httpProxy` as well.
+    func proxyPasswordRun(
+        _ scenario: EmbeddedScenario = .proxyPassword, httpProxy: String, httpsToo: Bool = false, _ arguments: [String], on platform: Platform,
+        through proxy: RecordingProxy? = nil
+    ) async throws -> ScenarioReport {
         let home = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
-        guard let proxy else { return try await proxyPasswordRun(httpProxy: httpProxy, arguments, on: platform, home: home) }
-        return try await proxy.explaining { try await proxyPasswordRun(httpProxy: httpProxy, arguments, on: platform, home: home) }
-    }
-
-    private func proxyPasswordRun(httpProxy: String, _ arguments: [String], on platform: Platform, home: URL) async throws -> ScenarioReport {
-        try await ScenarioRunner.run(
-            EmbeddedScenario.proxyPassword, in: platform.toolkit.program, arguments: arguments,
-            environment: [
-                "XDG_DATA_HOME": home.appendingPathComponent("data").path,
-                "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
-                "http_proxy": httpProxy, "no_proxy": "", "XDG_CURRENT_DESKTOP": "",
-            ],
-            display: platform.display)
+        var environment = [
+            "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+            "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
+            "http_proxy": httpProxy, "no_proxy": "", "XDG_CURRENT_DESKTOP": "",
+        ]
+        if httpsToo { environment["https_proxy"] = httpProxy }
+        let run = { [environment] in
+            try await ScenarioRunner.run(scenario, in: platform.toolkit.program, arguments: arguments, environment: environment, display: platform.display)
+        }
+        guard let proxy else { return try await run() }
+        return try await proxy.explaining { try await run() }
     }
 
     @Test("A proxy that asks for a password (the desktop's, http_proxy): the app is asked once; the library's window and the app's view both load through it",
@@ -275,18 +277,8 @@ extension EmbeddedWebviewProviderTests {
     func credentialInProxyURIForHTTPS(_ platform: Platform, _ mode: String) async throws {
         let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
         defer { proxy.stop() }
-        let home = Self.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: home) }
-        let uri = "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)"
-        let report = try await proxy.explaining {
-            try await ScenarioRunner.run(
-                EmbeddedScenario.proxyTLS, in: platform.toolkit.program, arguments: [mode],
-                environment: [
-                    "XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_CACHE_HOME": home.appendingPathComponent("cache").path,
-                    "http_proxy": uri, "https_proxy": uri, "no_proxy": "", "XDG_CURRENT_DESKTOP": "",
-                ],
-                display: platform.display)
-        }
+        let report = try await proxyPasswordRun(
+            .proxyTLS, httpProxy: "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)", httpsToo: true, [mode], on: platform, through: proxy)
         #expect(report[.outcome] == "success", "\(report[.errorMessage] ?? ""); the proxy carried: \(proxy.requests)")
         #expect(report[.code] == "tls")
         #expect(report[.proxyQuestions] == [], "nobody asked: the URI's credential opened the tunnel")

@@ -83,8 +83,7 @@ public final class RecordingProxy: Sendable {
 
     /// Every request it carried, as `METHOD URL` (its log's `Request` lines).
     public var requests: [String] {
-        let text = (try? String(contentsOf: folder.appendingPathComponent("tinyproxy.log"), encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").compactMap { line in
+        logText.split(separator: "\n").compactMap { line in
             guard let range = line.range(of: "]: Request (file descriptor ") else { return nil }
             guard let colon = line[range.upperBound...].firstIndex(of: ":") else { return nil }
             let request = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
@@ -115,9 +114,13 @@ public final class RecordingProxy: Sendable {
         do {
             return try await body()
         } catch {
-            let log = (try? String(contentsOf: folder.appendingPathComponent("tinyproxy.log"), encoding: .utf8)) ?? ""
-            throw Failure(description: "\(error)\nthe proxy's log ends: \(log.split(separator: "\n").suffix(40).joined(separator: "\n"))")
+            throw Failure(description: "\(error)\nthe proxy's log ends: \(logText.split(separator: "\n").suffix(40).joined(separator: "\n"))")
         }
+    }
+
+    /// tinyproxy's log as it is now (`""` before it has one).
+    private var logText: String {
+        (try? String(contentsOf: folder.appendingPathComponent("tinyproxy.log"), encoding: .utf8)) ?? ""
     }
 
     /// Ends tinyproxy and removes its folder.
