@@ -11,7 +11,8 @@ extension EmbeddedWebviewProvider {
     /// the way the library's window gets it, for a view you pass as ``WebviewParameters/customWebview``.
     ///
     /// When the desktop's proxy URI carries a user name and password (`http_proxy=http://user:password@proxy:3128`,
-    /// or GNOME's proxy settings with authentication on), WebKit's default (the desktop's proxy as
+    /// or GNOME's proxy settings with authentication on, which the ProxyResolver portal passes on
+    /// to a Flatpak app), WebKit's default (the desktop's proxy as
     /// it is) cannot load any page: libsoup cannot use such a URI, and a sign-in in the view ends
     /// at once with `network`. This call sets the desktop's proxies without them, with the
     /// desktop's ignored hosts (`WEBKIT_NETWORK_PROXY_MODE_CUSTOM`), and holds the user name and
@@ -23,7 +24,8 @@ extension EmbeddedWebviewProvider {
     ///
     /// The settings stay on the network session, for every view in it, until you set others: call
     /// it once, after making the view and before its first page, and again if the desktop's proxy
-    /// changes. Main thread.
+    /// changes. Main thread. In a Flatpak it asks the ProxyResolver portal (a D-Bus call each for
+    /// `http`, `https` and the loopback names) unless a sign-in of this run asked it already.
     ///
     /// - Returns: `true` when the desktop's proxy carried a user name and password (and the view's
     ///   network session now has the proxies without them), `false` when it has WebKit's default.

@@ -97,6 +97,10 @@ final class EmbeddedWebviewSession: WebviewProviderSession {
 
     func prepare() async throws -> URL {
         clientCertificates = try ClientCertificates(given: request.parameters.clientCertificate)
+        // In a Flatpak the desktop's proxy is a D-Bus call away: asked here, before a store is
+        // made or given its route, so that nothing below waits on it on the main thread (and a
+        // caller's view's failure can say what the app can do about a password in it).
+        await SignInProxy.lookUpDesktopAhead()
         if let custom = request.parameters.customWebview {
             try ClientCertificates.checkCallerView(wvh_web_view(custom.address), given: request.parameters.clientCertificate)
         } else if request.parameters.clientCertificate != nil, !dismissed {

@@ -65,11 +65,80 @@ enum SignInProxy {
     private static var storesGivenDesktopProxy: Set<UInt> = []
 
     /// Whether the desktop's proxy may carry a user name and password (GNOME's HTTP proxy with
-    /// `use-authentication` on, or a proxy variable with '@'), without a lookup.
+    /// `use-authentication` on, a proxy variable with '@', or the ProxyResolver portal's last
+    /// answers with one), without a lookup.
     static var desktopProxyMayCarryCredential: Bool {
-        guard let resolver = g_proxy_resolver_get_default() else { return false }
-        let kind = g_type_name(wvh_object_type(UnsafeMutableRawPointer(resolver))).map { String(cString: $0) } ?? ""
-        return kind == "GProxyResolverGnome" ? gnomeProxyUsesAuthentication() : environmentProxyHasUserInfo()
+        switch resolverKind {
+        case nil: false
+        case "GProxyResolverGnome": gnomeProxyUsesAuthentication()
+        case portalResolver: portalAnswers.map { $0.values.contains { ProxyURI($0).credential != nil } } ?? false
+        default: environmentProxyHasUserInfo()
+        }
+    }
+
+    /// The type name of GIO's default proxy resolver, `nil` without one.
+    private static var resolverKind: String? {
+        guard let resolver = g_proxy_resolver_get_default() else { return nil }
+        return g_type_name(wvh_object_type(UnsafeMutableRawPointer(resolver))).map { String(cString: $0) } ?? ""
+    }
+
+    /// GIO's resolver in a Flatpak (or with `GTK_USE_PORTAL=1`): each lookup is a D-Bus call to
+    /// xdg-desktop-portal, which asks the desktop's resolver (GNOME's writes a user name and
+    /// password into the URI when its proxy needs them).
+    private static let portalResolver = "GProxyResolverPortal"
+
+    /// What the desktop's proxy is looked up for: the two schemes' proxies for a host nobody
+    /// excludes, and (from the portal only, which gives no list of ignored hosts) the loopback
+    /// names, whose answer tells whether the desktop reaches them directly.
+    private static func probes(for kind: String?) -> [String] {
+        let schemes = ["http://login.example.com/", "https://login.example.com/"]
+        return kind == portalResolver ? schemes + loopbackProbes.map(\.uri) : schemes
+    }
+
+    /// The loopback names asked of the portal, and the ignore pattern each gives when the answer is `direct://`.
+    private static let loopbackProbes = [
+        (uri: "http://localhost/", pattern: "localhost"), (uri: "http://127.0.0.1/", pattern: "127.0.0.0/8"), (uri: "http://[::1]/", pattern: "::1"),
+    ]
+
+    /// The ProxyResolver portal's first answer to each probe, as ``lookUpDesktopAhead()`` last
+    /// got them (`nil`: never asked in this run).
+    private static var portalAnswers: [String: String]?
+
+    /// Asks the desktop's resolver ahead of ``apply(_:to:)``, without blocking the main thread,
+    /// when it is the ProxyResolver portal (a D-Bus call each; the other resolvers answer
+    /// in-process and are asked when the settings are made). `prepare()` calls it for the
+    /// library's window's desktop route.
+    static func lookUpDesktopAhead() async {
+        guard let resolver = g_proxy_resolver_get_default(), resolverKind == portalResolver else { return }
+        var answers: [String: String] = [:]
+        for probe in probes(for: portalResolver) {
+            answers[probe] = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+                g_proxy_resolver_lookup_async(
+                    resolver, probe, nil, AsyncReadyCallback.function,
+                    AsyncReadyCallback.userData { _, result in
+                        let proxies = g_proxy_resolver_lookup_finish(resolver, result, nil)
+                        continuation.resume(returning: proxies.map { StringArray.take($0).first ?? "direct://" })
+                    })
+            }
+        }
+        portalAnswers = answers
+    }
+
+    /// The resolver's first answer to each of `kind`'s probes, asked now (the portal's:
+    /// ``portalAnswers`` when ``lookUpDesktopAhead()`` got them, else asked now and kept).
+    private static func lookUp(_ resolver: OpaquePointer, kind: String?) -> [String: String] {
+        if kind == portalResolver, let portalAnswers { return portalAnswers }
+        var answers: [String: String] = [:]
+        for probe in probes(for: kind) {
+            var error: UnsafeMutablePointer<GError>?
+            guard let proxies = g_proxy_resolver_lookup(resolver, probe, nil, &error) else {
+                if let error { g_error_free(error) }
+                continue
+            }
+            answers[probe] = StringArray.take(proxies).first ?? "direct://"
+        }
+        if kind == portalResolver { portalAnswers = answers }
+        return answers
     }
 
     /// `webkit_network_proxy_settings_new`: `uri` for every scheme (`nil`: none), `hosts` reached directly.
@@ -84,22 +153,21 @@ enum SignInProxy {
     }
 
     /// The desktop's proxies for `http` and `https` (GIO's default resolver) without user info,
-    /// and its ignored hosts (GNOME's `ignore-hosts`, else `no_proxy`), when one of them carries a
+    /// and its ignored hosts (GNOME's `ignore-hosts`; from the portal, the loopback names it
+    /// reaches directly; else `no_proxy`), when one of them carries a
     /// user name and password; each such credential is held for its proxy's first 407
     /// (``ProxyAuthentication/seed(_:for:)``). `nil` when none carries one.
     private static func desktopProxiesCarryingCredential() -> (byScheme: [(String, String)], ignoreHosts: [String])? {
-        // A lookup can block (a PAC file, WPAD): made only where a user name can be, on the main thread.
-        guard desktopProxyMayCarryCredential, let resolver = g_proxy_resolver_get_default() else { return nil }
-        let kind = g_type_name(wvh_object_type(UnsafeMutableRawPointer(resolver))).map { String(cString: $0) } ?? ""
+        // A lookup can block (a PAC file, WPAD): made only where a user name can be, on the main
+        // thread (the portal's are made ahead, asynchronously: lookUpDesktopAhead()).
+        let kind = resolverKind
+        guard kind == portalResolver || desktopProxyMayCarryCredential, let resolver = g_proxy_resolver_get_default() else { return nil }
+        let answers = lookUp(resolver, kind: kind)
         var byScheme: [(String, String)] = []
         var carried = false
         for scheme in ["http", "https"] {
-            var error: UnsafeMutablePointer<GError>?
-            guard let proxies = g_proxy_resolver_lookup(resolver, "\(scheme)://login.example.com/", nil, &error) else {
-                if let error { g_error_free(error) }
-                continue
-            }
-            let proxy = ProxyURI(StringArray.take(proxies).first ?? "direct://")
+            guard let answer = answers["\(scheme)://login.example.com/"] else { continue }
+            let proxy = ProxyURI(answer)
             if let credential = proxy.credential, let authority = proxy.authority {
                 ProxyAuthentication.seed(credential, for: authority)
                 carried = true
@@ -107,7 +175,11 @@ enum SignInProxy {
             byScheme.append((scheme, proxy.uri))
         }
         guard carried else { return nil }
-        return (byScheme, kind == "GProxyResolverGnome" ? gnomeIgnoredHosts() : environmentIgnoredHosts())
+        switch kind {
+        case "GProxyResolverGnome": return (byScheme, gnomeIgnoredHosts())
+        case portalResolver: return (byScheme, loopbackProbes.filter { answers[$0.uri] == "direct://" }.map(\.pattern))
+        default: return (byScheme, environmentIgnoredHosts())
+        }
     }
 
     /// GNOME's `org.gnome.system.proxy` `ignore-hosts` (what its resolver reads), `[]` without the schema.

@@ -44,10 +44,11 @@ extension EmbeddedWebviewProviderTests {
 extension EmbeddedWebviewProviderTests {
     /// The `proxy-password` scenario (the app answers the proxy's question) with `httpProxy` as the desktop's `http_proxy`.
     /// `proxy`: the tinyproxy behind `httpProxy`, whose log a failure shows. `scenario`: another
-    /// scenario run the same way; `httpsToo`: `https_proxy` is `httpProxy` as well.
+    /// scenario run the same way; `httpsToo`: `https_proxy` is `httpProxy` as well; `more`: added
+    /// to the scenario's environment (a ProxyResolver portal's, with an empty `httpProxy`).
     func proxyPasswordRun(
         _ scenario: EmbeddedScenario = .proxyPassword, httpProxy: String, httpsToo: Bool = false, _ arguments: [String], on platform: Platform,
-        through proxy: RecordingProxy? = nil
+        through proxy: RecordingProxy? = nil, environment more: [String: String] = [:]
     ) async throws -> ScenarioReport {
         let home = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: home) }
@@ -57,6 +58,7 @@ extension EmbeddedWebviewProviderTests {
             "http_proxy": httpProxy, "no_proxy": "", "XDG_CURRENT_DESKTOP": "",
         ]
         if httpsToo { environment["https_proxy"] = httpProxy }
+        environment.merge(more) { _, new in new }
         let run = { [environment] in
             try await ScenarioRunner.run(scenario, in: platform.toolkit.program, arguments: arguments, environment: environment, display: platform.display)
         }
@@ -300,6 +302,45 @@ extension EmbeddedWebviewProviderTests {
         #expect(report[.outcome.prefixed(by: "window.")] == "success", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
         let message = report[.errorMessage.prefixed(by: "view.")] ?? ""
         #expect(report[.outcome.prefixed(by: "view.")] == "network", "\(message)")
+        #expect(message.contains("useDesktopProxy(in:)"), "\(message)")
+        #expect(!message.contains("proxy-secret") && !message.contains("alice-proxy"), "\(message)")
+    }
+}
+
+/// A Flatpak app: GIO's resolver is the ProxyResolver portal, which passes on the host's answer,
+/// GNOME's resolver writing the proxy's user name and password into its URI. The library asks the
+/// portal ahead of the session (a D-Bus call, not on the main thread's way) and treats its answer
+/// as it treats `http_proxy`'s.
+extension EmbeddedWebviewProviderTests {
+    @Test("The ProxyResolver portal (Flatpak) names a proxy with a user name and password: the library's window and the app's view given useDesktopProxy(in:) load through it, nobody asked",
+          arguments: Platform.x11)
+    func credentialFromTheProxyPortal(_ platform: Platform) async throws {
+        let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
+        defer { proxy.stop() }
+        let portal = try ProxyPortal(proxy: "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)", direct: ["localhost"])
+        defer { portal.stop() }
+        let report = try await proxyPasswordRun(
+            httpProxy: "", ["proxy-secret", "view-desktop-proxy"], on: platform, through: proxy, environment: portal.environment)
+        #expect(report[.desktopProxyApplied] == true)
+        #expect(report[.outcome.prefixed(by: "window.")] == "success", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
+        #expect(report[.outcome.prefixed(by: "view.")] == "success", "\(report[.errorMessage.prefixed(by: "view.")] ?? "")")
+        #expect(report[.proxyQuestions] == [], "nobody asked: the portal's URI's credential answered")
+        let carried = proxy.paths(at: "127.0.0.1:\(report[.idpPort] ?? 0)")
+        #expect(carried.contains("GET /authorize-window") && carried.contains("GET /authorize-view"), "\(carried)")
+        #expect(portal.lookups.contains("https://login.example.com/"), "the portal was asked: \(portal.lookups)")
+    }
+
+    @Test("The ProxyResolver portal names a proxy with a user name and password, the app's own view left as it is: the view's sign-in ends at once with network, saying what the app can do, the password in no message",
+          arguments: Platform.x11)
+    func credentialFromTheProxyPortalViewLeftAsItIs(_ platform: Platform) async throws {
+        let proxy = try BasicAuthProxy(user: "alice-proxy", password: "proxy-secret")
+        defer { proxy.stop() }
+        let portal = try ProxyPortal(proxy: "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)")
+        defer { portal.stop() }
+        let report = try await proxyPasswordRun(httpProxy: "", ["proxy-secret"], on: platform, environment: portal.environment)
+        #expect(report[.outcome.prefixed(by: "window.")] == "success", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
+        let message = report[.errorMessage.prefixed(by: "view.")] ?? ""
+        #expect(report[.outcome.prefixed(by: "view.")] == "network", "\(message); the view's failed loads: \(report[.viewLoadFailures.prefixed(by: "view.")] ?? [])")
         #expect(message.contains("useDesktopProxy(in:)"), "\(message)")
         #expect(!message.contains("proxy-secret") && !message.contains("alice-proxy"), "\(message)")
     }
