@@ -12,13 +12,13 @@ struct GlewlwydServer: Sendable {
     /// `Tests/Fixtures/Glewlwyd` in this checkout.
     static let scriptsDirectory = Checkout.fixture("Glewlwyd")
     static var browserScript: URL { scriptsDirectory.appendingPathComponent("browser_signin.py") }
-    /// `SIGNIN_TESTS_GLEWLWYD_PORT`, else a port that is free on 127.0.0.1 now (the kernel's
-    /// choice): a fixed port clashed with other checkouts' runs and with a server an interrupted
-    /// run left behind.
+    /// `SIGNIN_TESTS_GLEWLWYD_PORT`, else a port that is free on 127.0.0.1 now, below the
+    /// ephemeral range: a fixed port clashed with other checkouts' runs and with a server an
+    /// interrupted run left behind, and the kernel's choice was once taken by an outgoing
+    /// connection during Glewlwyd's setup.
     static let port = ProcessInfo.processInfo.environment["SIGNIN_TESTS_GLEWLWYD_PORT"] ?? freeLoopbackPort()
 
-    /// A TCP port nothing listens on at 127.0.0.1, found by binding port 0 and letting go.
-    /// A port nothing listens on now (``RecordingProxy/freePort()``); 4617 if none could be had.
+    /// A TCP port nothing listens on at 127.0.0.1 (``RecordingProxy/freePort()``); 4617 if none could be had.
     private static func freeLoopbackPort() -> String {
         (try? RecordingProxy.freePort()).map(String.init) ?? "4617"
     }

@@ -130,15 +130,30 @@ public final class RecordingProxy: Sendable {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// A port nothing listens on now (bound to port 0, then closed).
+    /// A port nothing listens on now, below Linux's ephemeral range (32768-60999): a port the
+    /// kernel picks for `bind(0)` is in that range, where any outgoing connection of the machine
+    /// can take it before the program that was to listen there binds it (Glewlwyd, whose setup
+    /// takes seconds, found its port taken beside a proxy test run). Random ports in 20000-32000
+    /// (the tests' fixed redirect ports, 23600-23799, left out), each bound then closed; the
+    /// kernel's choice if 64 in a row are taken.
     public static func freePort() throws -> Int {
+        for _ in 0..<64 {
+            let candidate = Int.random(in: 20000...32000)
+            if (23600...23799).contains(candidate) { continue }
+            if let port = try? bound(to: candidate) { return port }
+        }
+        return try bound(to: 0)
+    }
+
+    /// `port` (0: the kernel's choice) bound on 127.0.0.1 and let go at once.
+    private static func bound(to port: Int) throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
+        address.sin_port = UInt16(port).bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
