@@ -1,7 +1,7 @@
 // A GJS GTK 4 app whose sign-in leaves the embedded view, through WebviewHost's GObject layer
 // (WebviewHost-4.0, from GI_TYPELIB_PATH); prints each application's signals, in order, as JSON.
 // The modes are switch.py's:
-//   gjs switch.js browser CLIENT_ID ISSUER USERNAME PASSWORD
+//   gjs switch.js browser CLIENT_ID ISSUER
 //     the person clicks "Continue in your browser" in the library's window once the login page
 //     loaded; the desktop's (scripted) browser signs in: will-switch-to-system-browser, then
 //     did-complete and the tokens

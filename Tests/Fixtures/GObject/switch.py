@@ -3,7 +3,7 @@
 GObject layer (WebviewHost-3.0, from GI_TYPELIB_PATH); prints each application's signals, in
 order, as JSON.
 
-  switch.py browser CLIENT_ID ISSUER USERNAME PASSWORD
+  switch.py browser CLIENT_ID ISSUER
       The library's window shows the login page; the person clicks "Continue in your browser"
       (the header bar's button, found in the window as a person sees it, clicked once the page
       has loaded). The desktop's browser (the test's scripted one) signs in:

@@ -13,6 +13,11 @@ person on to the redirect URI by its own timer, with ?code=...&state=...
                    as complete, with the parameters' security-keys on (the default) or off; the
                    page adds &api=<typeof PublicKeyCredential> to the redirect (a security key is
                    reachable: the test sets WEBVIEWHOST_VIRTUAL_AUTHENTICATORS)
+    MODE desktop-proxy
+                   as complete, in the app's own view (a window of its own) given
+                   WebviewHost.use_desktop_proxy(view) first: the test sets http_proxy with a user
+                   name and password, which the view's first 407 is answered with ("applied": what
+                   the call returned)
     MODE cancel    a page that never redirects; the app cancels its Gio.Cancellable once it
                    loaded; then a second session cancelled with cancel() before its start, and a
                    third without a redirect URI
@@ -27,7 +32,7 @@ import gi
 gi.require_version("Gtk", "3.0")
 gi.require_version("WebKit2", "4.1")
 gi.require_version("WebviewHost", "3.0")
-from gi.repository import Gio, GLib, Gtk, WebviewHost  # noqa: E402
+from gi.repository import Gio, GLib, Gtk, WebKit2, WebviewHost  # noqa: E402
 
 mode = sys.argv[1]
 REDIRECT = "http://127.0.0.1:23686/session-callback"
@@ -79,7 +84,14 @@ parameters = WebviewHost.InteractiveParameters(webview_type=WebviewHost.WebviewT
                                                window_title="The session's window", scopes=["ignored"])
 if mode == "keys-off":
     parameters.props.security_keys = False
-page = base + ("/authorize?client=any" if mode in ("complete", "denied", "keys-on", "keys-off") else "/stay")
+if mode == "desktop-proxy":
+    own_window = Gtk.Window(title="An app's own view")
+    own_view = WebKit2.WebView()
+    own_window.add(own_view)
+    own_window.show_all()
+    report["applied"] = WebviewHost.use_desktop_proxy(own_view)
+    parameters.props.custom_webview = own_view
+page = base + ("/authorize?client=any" if mode in ("complete", "denied", "keys-on", "keys-off", "desktop-proxy") else "/stay")
 session = WebviewHost.WebAuthSession(authorization_url=page, redirect_uri=REDIRECT, parameters=parameters)
 
 

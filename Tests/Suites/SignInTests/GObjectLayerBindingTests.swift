@@ -154,7 +154,10 @@ extension GlewlwydSignInTests {
         let login = ["GLEWLWYD_USERNAME": server.username, "GLEWLWYD_PASSWORD": server.password]
         for interpreter in ["/usr/bin/python3", "/usr/bin/gjs"] {
             let script = fixture(interpreter.hasSuffix("gjs") ? "switch.js" : "switch.py")
-            let moved = try await gobjectApp([interpreter, script, "browser"] + credentials, environment: login, browserCommand: browser)
+            // The person signs in in the desktop's (scripted) browser, which takes the user name
+            // and password from its environment: the app names only its client and authority.
+            let moved = try await gobjectApp(
+                [interpreter, script, "browser", server.clientID, server.issuer.absoluteString], environment: login, browserCommand: browser)
             #expect(moved["outcome"] as? String == "success", "\(interpreter): \(moved)")
             #expect(moved["username"] as? String == server.userEmail, "\(interpreter): \(moved)")
             let clickedOn = try #require(moved["clickedOn"] as? String, "\(interpreter): the login page loaded and the button was found: \(moved)")
@@ -217,7 +220,7 @@ extension GlewlwydSignInTests {
     /// without the user name and password its URI carries, which answer the proxy's first 407.
     @Test("Python and GJS: the app's own view behind a desktop proxy whose URI carries a user name and password, given WebviewHost.use_desktop_proxy: the lower level's page loads through the proxy, nobody asked")
     func desktopProxyForTheAppsViewFromPythonAndGJS() async throws {
-        for command in [["/usr/bin/python3", fixture("desktopproxy.py")], ["/usr/bin/gjs", fixture("desktopproxy.js")]] {
+        for command in [["/usr/bin/python3", fixture("websession.py"), "desktop-proxy"], ["/usr/bin/gjs", fixture("websession.js"), "desktop-proxy"]] {
             let proxy = try await RecordingProxy(basicAuth: ("alice-proxy", "proxy-secret"))
             defer { proxy.stop() }
             let report = try await gobjectApp(command, environment: [
@@ -225,7 +228,7 @@ extension GlewlwydSignInTests {
             ])
             #expect(report["applied"] as? Bool == true, "\(command[0]): \(report)")
             #expect(report["outcome"] as? String == "success", "\(command[0]): \(report)")
-            #expect(report["url"] as? String == "http://127.0.0.1:23686/session-callback?code=through-the-proxy&state=s", "\(command[0]): \(report)")
+            #expect(report["url"] as? String == "http://127.0.0.1:23686/session-callback?code=the-code&state=the-state", "\(command[0]): \(report)")
             #expect(proxy.requests.contains { $0.hasPrefix("GET http://127.0.0.1:") && $0.contains("/authorize") },
                     "\(command[0]): the page went through the proxy: \(proxy.requests)")
         }
