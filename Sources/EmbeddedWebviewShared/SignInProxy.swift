@@ -106,22 +106,50 @@ enum SignInProxy {
 
     /// Asks the desktop's resolver ahead of ``apply(_:to:)``, without blocking the main thread,
     /// when it is the ProxyResolver portal (a D-Bus call each; the other resolvers answer
-    /// in-process and are asked when the settings are made). `prepare()` calls it for the
-    /// library's window's desktop route.
+    /// in-process and are asked when the settings are made). The probes are asked at once, and a
+    /// portal that has not answered within ``portalPatience`` is taken as naming no user name or
+    /// password (its lookups are cancelled): a sign-in never waits longer for it. `prepare()`
+    /// calls it.
     static func lookUpDesktopAhead() async {
         guard let resolver = g_proxy_resolver_get_default(), resolverKind == portalResolver else { return }
-        var answers: [String: String] = [:]
-        for probe in probes(for: portalResolver) {
-            answers[probe] = await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
+        let probes = probes(for: portalResolver)
+        let cancellable = g_cancellable_new()
+        defer { g_object_unref(UnsafeMutableRawPointer(cancellable)) }
+        let deadline = Task { @MainActor in
+            guard (try? await Task.sleep(for: portalPatience)) != nil else { return }
+            g_cancellable_cancel(cancellable)
+        }
+        defer { deadline.cancel() }
+        let found = PortalAnswers(awaiting: probes.count)
+        portalAnswers = await withCheckedContinuation { (continuation: CheckedContinuation<[String: String], Never>) in
+            found.whenAll = { continuation.resume(returning: $0) }
+            for probe in probes {
                 g_proxy_resolver_lookup_async(
-                    resolver, probe, nil, AsyncReadyCallback.function,
+                    resolver, probe, cancellable, AsyncReadyCallback.function,
                     AsyncReadyCallback.userData { _, result in
                         let proxies = g_proxy_resolver_lookup_finish(resolver, result, nil)
-                        continuation.resume(returning: proxies.map { StringArray.take($0).first ?? "direct://" })
+                        found.answer(probe, proxies.map { StringArray.take($0).first ?? "direct://" })
                     })
             }
         }
-        portalAnswers = answers
+    }
+
+    /// How long a sign-in waits for the ProxyResolver portal's answers.
+    static let portalPatience: Duration = .seconds(3)
+
+    /// The portal's answers as they come, handed on once every probe has one (or failed).
+    private final class PortalAnswers {
+        private var awaiting: Int
+        private var answers: [String: String] = [:]
+        var whenAll: (([String: String]) -> Void)?
+
+        init(awaiting: Int) { self.awaiting = awaiting }
+
+        func answer(_ probe: String, _ proxy: String?) {
+            if let proxy { answers[probe] = proxy }
+            awaiting -= 1
+            if awaiting == 0 { whenAll?(answers) }
+        }
     }
 
     /// The resolver's first answer to each of `kind`'s probes, asked now (the portal's:
