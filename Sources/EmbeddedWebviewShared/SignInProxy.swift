@@ -134,6 +134,10 @@ enum SignInProxy {
         }
     }
 
+    /// Whether the desktop's route can be set without asking the ProxyResolver portal on the main
+    /// thread: another resolver, or the portal's answers already had.
+    static var desktopRouteKnown: Bool { resolverKind != portalResolver || portalAnswers != nil }
+
     /// How long a sign-in waits for the ProxyResolver portal's answers.
     static let portalPatience: Duration = .seconds(3)
 

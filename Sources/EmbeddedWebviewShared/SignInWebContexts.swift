@@ -41,8 +41,11 @@ enum SignInWebContexts {
     /// Gives a shared store just made the desktop's route, which WebKit's network process takes
     /// while nobody waits (a prewarmed window's store is made well before its session): the
     /// session's `prepare()` then finds it in place (``SignInProxy/settle(_:)``), unless the app
-    /// gives its own proxy. No session uses the store yet, so nothing is aborted.
+    /// gives its own proxy. No session uses the store yet, so nothing is aborted. In a Flatpak
+    /// whose ProxyResolver portal was not asked yet, the store keeps WebKit's default until a
+    /// session's `prepare()` has the portal's answer (no D-Bus call waited for on the main thread).
     private static func routeAhead(_ store: WebKitDifferences.DataStore) {
+        guard SignInProxy.desktopRouteKnown else { return }
         SignInProxy.apply(nil, to: store)
     }
 
