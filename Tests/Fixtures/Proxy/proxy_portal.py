@@ -12,7 +12,6 @@ user name and password into the proxy's URI, and the portal passes that URI on a
 Its dbus-daemon is in its process group: kill the group to end both. The bus's socket is in a
 folder beside LOG."""
 import os
-import subprocess
 import sys
 import tempfile
 from urllib.parse import urlsplit
@@ -21,6 +20,9 @@ import gi
 
 gi.require_version("Gio", "2.0")
 from gi.repository import Gio, GLib  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "DBus"))
+import private_bus  # noqa: E402
 
 INTERFACE = """<node>
   <interface name="org.freedesktop.portal.ProxyResolver">
@@ -34,18 +36,7 @@ direct_hosts = set(sys.argv[3:])
 log = open(log_path, "a", buffering=1)
 
 folder = tempfile.mkdtemp(prefix="proxy-portal-", dir=os.path.dirname(log_path))  # removed with the log's folder
-with open(os.path.join(folder, "bus.conf"), "w") as f:
-    f.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:dir={folder}</listen>
-  <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
-</busconfig>
-""")
-daemon = subprocess.Popen(["dbus-daemon", "--config-file", os.path.join(folder, "bus.conf"), "--nofork", "--print-address=1"],
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-address = daemon.stdout.readline().strip()
+daemon, address = private_bus.start(folder)
 connection = Gio.DBusConnection.new_for_address_sync(
     address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION, None, None)
 

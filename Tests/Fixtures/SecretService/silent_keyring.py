@@ -10,7 +10,6 @@ call without answering, writing each to LOG (interface.member path).
 Its dbus-daemon (and the service it starts) are in its process group: kill the group to end them.
 The bus's files are in a folder beside LOG."""
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -18,6 +17,9 @@ import gi
 
 gi.require_version("Gio", "2.0")
 from gi.repository import Gio, GLib  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "DBus"))
+import private_bus  # noqa: E402
 
 SERVICE = "org.freedesktop.secrets"
 
@@ -50,17 +52,6 @@ services = os.path.join(folder, "services")
 os.mkdir(services)
 with open(os.path.join(services, SERVICE + ".service"), "w") as f:
     f.write(f"[D-BUS Service]\nName={SERVICE}\nExec={sys.executable} {os.path.abspath(__file__)} --service {log}\n")
-with open(os.path.join(folder, "bus.conf"), "w") as f:
-    f.write(f"""<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
- "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
-<busconfig>
-  <type>session</type>
-  <listen>unix:dir={folder}</listen>
-  <servicedir>{services}</servicedir>
-  <policy context="default"><allow send_destination="*" eavesdrop="true"/><allow eavesdrop="true"/><allow own="*"/></policy>
-</busconfig>
-""")
-daemon = subprocess.Popen(["dbus-daemon", "--config-file", os.path.join(folder, "bus.conf"), "--nofork", "--print-address=1"],
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-print(daemon.stdout.readline().strip(), flush=True)
+daemon, address = private_bus.start(folder, services)
+print(address, flush=True)
 daemon.wait()

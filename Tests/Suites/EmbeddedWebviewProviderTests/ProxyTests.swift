@@ -292,16 +292,18 @@ extension EmbeddedWebviewProviderTests {
     /// user info in the proxy's URI: the load fails ("restarted too many times"). (tinyproxy
     /// answers that request with its own 400 page, which the view shows as the sign-in page: the
     /// session then waits for the person, as any page does; the README says so.)
-    @Test("http_proxy with a user name and password, the app's own view left as it is: the view's sign-in ends at once with network, saying what the app can do, the password in no message",
-          arguments: Platform.x11)
-    func credentialInProxyURIViewLeftAsItIs(_ platform: Platform) async throws {
+    @Test("A desktop proxy with a user name and password (http_proxy, or the ProxyResolver portal in a Flatpak), the app's own view left as it is: the view's sign-in ends at once with network, saying what the app can do, the password in no message",
+          arguments: Platform.x11, ["http_proxy", "portal"])
+    func credentialInProxyURIViewLeftAsItIs(_ platform: Platform, _ source: String) async throws {
         let proxy = try BasicAuthProxy(user: "alice-proxy", password: "proxy-secret")
         defer { proxy.stop() }
-        let report = try await proxyPasswordRun(
-            httpProxy: "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)", ["proxy-secret"], on: platform)
+        let uri = "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)"
+        let portal = source == "portal" ? try ProxyPortal(proxy: uri) : nil
+        defer { portal?.stop() }
+        let report = try await proxyPasswordRun(httpProxy: portal == nil ? uri : "", ["proxy-secret"], on: platform, environment: portal?.environment ?? [:])
         #expect(report[.outcome.prefixed(by: "window.")] == "success", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
         let message = report[.errorMessage.prefixed(by: "view.")] ?? ""
-        #expect(report[.outcome.prefixed(by: "view.")] == "network", "\(message)")
+        #expect(report[.outcome.prefixed(by: "view.")] == "network", "\(message); the view's failed loads: \(report[.viewLoadFailures.prefixed(by: "view.")] ?? [])")
         #expect(message.contains("useDesktopProxy(in:)"), "\(message)")
         #expect(!message.contains("proxy-secret") && !message.contains("alice-proxy"), "\(message)")
     }
@@ -328,21 +330,6 @@ extension EmbeddedWebviewProviderTests {
         let carried = proxy.paths(at: "127.0.0.1:\(report[.idpPort] ?? 0)")
         #expect(carried.contains("GET /authorize-window") && carried.contains("GET /authorize-view"), "\(carried)")
         #expect(portal.lookups.contains("https://login.example.com/"), "the portal was asked: \(portal.lookups)")
-    }
-
-    @Test("The ProxyResolver portal names a proxy with a user name and password, the app's own view left as it is: the view's sign-in ends at once with network, saying what the app can do, the password in no message",
-          arguments: Platform.x11)
-    func credentialFromTheProxyPortalViewLeftAsItIs(_ platform: Platform) async throws {
-        let proxy = try BasicAuthProxy(user: "alice-proxy", password: "proxy-secret")
-        defer { proxy.stop() }
-        let portal = try ProxyPortal(proxy: "http://alice-proxy:proxy-secret@127.0.0.1:\(proxy.port)")
-        defer { portal.stop() }
-        let report = try await proxyPasswordRun(httpProxy: "", ["proxy-secret"], on: platform, environment: portal.environment)
-        #expect(report[.outcome.prefixed(by: "window.")] == "success", "\(report[.errorMessage.prefixed(by: "window.")] ?? "")")
-        let message = report[.errorMessage.prefixed(by: "view.")] ?? ""
-        #expect(report[.outcome.prefixed(by: "view.")] == "network", "\(message); the view's failed loads: \(report[.viewLoadFailures.prefixed(by: "view.")] ?? [])")
-        #expect(message.contains("useDesktopProxy(in:)"), "\(message)")
-        #expect(!message.contains("proxy-secret") && !message.contains("alice-proxy"), "\(message)")
     }
 }
 
