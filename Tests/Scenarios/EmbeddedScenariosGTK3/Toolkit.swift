@@ -58,6 +58,13 @@ enum Toolkit {
         gtk_widget_show_all(wvh_widget(window))
     }
 
+    /// Whether the compositor shows `window` fullscreen (Weston's kiosk shell does so with a toplevel
+    /// of no parent, once it has configured it).
+    static func isFullscreen(_ window: UnsafeMutableRawPointer) -> Bool {
+        guard let surface = gtk_widget_get_window(wvh_widget(window)) else { return false }
+        return gdk_window_get_state(surface).rawValue & GDK_WINDOW_STATE_FULLSCREEN.rawValue != 0
+    }
+
     /// Destroys a toplevel window (`gtk_widget_destroy`).
     static func destroyWindow(_ window: UnsafeMutableRawPointer) {
         gtk_widget_destroy(wvh_widget(window))

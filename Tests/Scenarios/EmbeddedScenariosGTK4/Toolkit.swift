@@ -59,6 +59,12 @@ enum Toolkit {
         gtk_window_present(wvh_window(window))
     }
 
+    /// Whether the compositor shows `window` fullscreen (Weston's kiosk shell does so with a toplevel
+    /// of no parent, once it has configured it).
+    static func isFullscreen(_ window: UnsafeMutableRawPointer) -> Bool {
+        gtk_window_is_fullscreen(wvh_window(window)) != 0
+    }
+
     /// Destroys a toplevel window (`gtk_window_destroy`).
     static func destroyWindow(_ window: UnsafeMutableRawPointer) {
         gtk_window_destroy(wvh_window(window))

@@ -239,12 +239,60 @@ func keyboardScenario() async throws -> ScenarioReport {
     return facts
 }
 
-/// Runs `xdotool <arguments>` (real input events through XTest); its exit status.
+/// A real input event, as a person's keyboard or mouse gives it (``send(_:toWindowTitled:)``).
+enum InputEvent {
+    /// A key press and release (xdotool's key names: `Return`, `ctrl+a`).
+    case key(String)
+    /// Text typed key by key.
+    case type(String)
+    /// A click of the first button at a point of the window (its top left corner is 0, 0).
+    case click(x: Int, y: Int)
+}
+
+/// Sends `event` to the shown toplevel titled `title`, as real input (xdotool, through XTest);
+/// xdotool's exit status, or -2 when the window did not get the keyboard (for a click: and its
+/// place) within 10 s (scaled).
+///
+/// - X11 (the scenario's private Xvfb): the window is found by its name and given the focus.
+/// - Wayland with input (`SCENARIO_INPUT_DISPLAY`, a Weston shown on a private Xvfb): Weston's kiosk
+///   shell gives the keyboard to the window a person would be looking at (the newest, its window
+///   fullscreen at 0, 0); this waits until that is `title`'s, then sends the event to Weston's
+///   window, and Weston gives it to the Wayland client.
 @MainActor
-func xdotool(_ arguments: String) -> Int32 {
+func send(_ event: InputEvent, toWindowTitled title: String) async -> Int32 {
+    let weston = ProcessInfo.processInfo.environment["SCENARIO_INPUT_DISPLAY"]
+    let actions = switch event {
+    case .key(let key): "key \(key)"
+    case .type(let text): "type \(text)"
+    case .click(let x, let y): "mousemove \(weston == nil ? "--window %1 " : "")\(x) \(y) click 1"
+    }
+    guard let weston else {
+        // xdotool's pattern is a regular expression in single quotes: the title's own characters, literally.
+        let pattern = title.map { "\\.^$*+?()[]{}|".contains($0) ? "\\\($0)" : $0 == "'" ? "." : String($0) }.joined()
+        return xdotool("search --onlyvisible --name '^\(pattern)$' windowfocus \(actions)")
+    }
+    // A click needs the window where the kiosk shell puts it, fullscreen at 0, 0 (until configured
+    // it is elsewhere); keys need only the keyboard.
+    var isClick = false
+    if case .click = event { isClick = true }
+    let focused = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(10))) {
+        Toolkit.toplevels().contains { window in
+            gtk_widget_get_visible(wvh_widget(window)) != 0 && gtk_window_is_active(wvh_window(window)) != 0
+                && gtk_window_get_title(wvh_window(window)).map { String(cString: $0) } == title
+                && (!isClick || Toolkit.isFullscreen(window))
+        }
+    }
+    return focused ? xdotool(actions, display: weston) : -2
+}
+
+/// Runs `xdotool <arguments>` (real input events through XTest) on `display` (by default the
+/// scenario's own `DISPLAY`); its exit status.
+@MainActor
+func xdotool(_ arguments: String, display: String? = nil) -> Int32 {
+    let arguments = display.map { "env DISPLAY=\($0) xdotool \(arguments)" } ?? "xdotool " + arguments
     var status: gint = -1
     var error: UnsafeMutablePointer<GError>?
-    guard g_spawn_command_line_sync("xdotool " + arguments, nil, nil, &status, &error) != 0 else {
+    guard g_spawn_command_line_sync(arguments, nil, nil, &status, &error) != 0 else {
         if let error { g_error_free(error) }
         return -1
     }

@@ -62,13 +62,14 @@ extension EmbeddedScenarios {
         if ["register", "pin"].contains(variant) {
             _ = await ScenarioHost.wait(upTo: Patience.scaled(.seconds(40))) { reports["ready"] != nil || run.result != nil }
             // The library's window focuses the page's button; in the app's window, a click on it.
-            let gesture = mode == "view" ? "windowfocus mousemove --window %1 300 120 click 1" : "windowfocus key Return"
-            facts[.webAuthnSteps] = ["ready: \(reports["ready"] != nil)", "gesture: \(xdotool("search --onlyvisible --name '^\(title)$' \(gesture)"))"]
+            let gesture: InputEvent = mode == "view" ? .click(x: 300, y: 120) : .key("Return")
+            facts[.webAuthnSteps] = ["ready: \(reports["ready"] != nil)", "gesture: \(await send(gesture, toWindowTitled: title))"]
         }
         if variant == "pin" {
             // A wrong PIN first, then the right one, each typed into the library's question; the
             // sign-in's `get` asks again (each ceremony asks, as browsers do).
             var typed: [String] = []
+            let pinQuestion = "Enter your security key's PIN"
             for pin in ["9999", "1234", "1234"] {
                 guard let dialog = await waitForPINQuestion(orUntil: { run.result != nil }) else { break }
                 typed.append(Probes.labelTexts(in: dialog).joined(separator: " | "))
@@ -82,16 +83,14 @@ extension EmbeddedScenarios {
                 }
                 let slot = Probes.weakPointer(to: dialog)
                 let answered = { slot.pointee.map { gtk_widget_get_visible(wvh_widget($0)) == 0 } ?? true }
-                // The title's apostrophe as any character: xdotool's pattern is in single quotes.
-                let window = "--name '^Enter your security key.s PIN$'"
                 // Keys a dialog just mapped did not take are sent again, from an empty field.
                 for _ in 1...5 {
                     guard !answered(), let entry = entries.first else { break }
                     Toolkit.setEntryText(entry, "")
                     gtk_widget_grab_focus(wvh_widget(entry))
-                    _ = xdotool("search --onlyvisible \(window) windowfocus type \(pin)")
+                    _ = await send(.type(pin), toWindowTitled: pinQuestion)
                     guard await ScenarioHost.wait(upTo: Patience.scaled(.seconds(3)), until: { Toolkit.entryText(entry) == pin }) else { continue }
-                    _ = xdotool("search --onlyvisible \(window) windowfocus key Return")
+                    _ = await send(.key("Return"), toWindowTitled: pinQuestion)
                     if await ScenarioHost.wait(upTo: Patience.scaled(.seconds(6)), until: answered) { break }
                 }
             }
@@ -116,7 +115,7 @@ extension EmbeddedScenarios {
         } catch {
             // What the page and the scenario got to, beside the hang.
             facts[.outcome] = "hung"
-            facts[.errorMessage] = "\(error); reports: \(reports); steps: \(facts[.webAuthnSteps] ?? []); dialogs: \(facts[.dialogTexts] ?? [])"
+            facts[.errorMessage] = "\(error); reports: \(reports); steps: \(facts[.webAuthnSteps] ?? []); dialogs: \(facts[.dialogTexts] ?? []); windows shown: \(mapped.titles)"
         }
         if variant == "abort-at-pin" {
             // The question the page's abort made moot is gone.

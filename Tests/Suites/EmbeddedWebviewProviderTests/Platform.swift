@@ -30,8 +30,9 @@ struct Platform: Sendable, CustomTestStringConvertible {
 
     /// Where a scenario that types or clicks (xdotool: real events through XTest) runs: on X11 an
     /// X server of its own, since key events go to whichever window of a display has the focus and
-    /// a test running beside it may show one; on Wayland its own compositor already.
-    var keyboardDisplay: DisplayServer { display == .x11 ? .privateX11 : display }
+    /// a test running beside it may show one; on Wayland its own compositor, which takes them
+    /// through an X server of its own (headless Weston has no input devices).
+    var keyboardDisplay: DisplayServer { display == .x11 ? .privateX11 : .waylandWithInput }
 
     /// The `GdkDisplay` type a scenario on this platform must report (GTK really ran there).
     var gdkDisplayType: String { display == .x11 ? "GdkX11Display" : "GdkWaylandDisplay" }

@@ -23,6 +23,7 @@ struct WebAuthnTests {
         let report = try await ScenarioRunner.run(
             EmbeddedScenario.webAuthn, in: platform.toolkit.program, arguments: [mode, variant] + shots,
             environment: ["WEBVIEWHOST_VIRTUAL_AUTHENTICATORS": key.socketPath], display: platform.keyboardDisplay)
+        #expect(report[.gdkDisplay] == platform.gdkDisplayType, "GTK ran on another display than asked")
         let text = report[.webAuthnReports] ?? "{}"
         let raw = (try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: String]) ?? [:]
         var reports: [String: Any] = [:]
@@ -61,7 +62,7 @@ struct WebAuthnTests {
     }
 
     @Test("A page registers a security key from a click and signs in with it: verified by a relying party that is not ours, in the library's window and a caller's view; a key that answers at once flashes no \"touch\" window",
-          arguments: Platform.x11, ["window", "view"])
+          arguments: Platform.everywhere, ["window", "view"])
     func registerAndSignIn(_ platform: Platform, mode: String) async throws {
         let key = try VirtualAuthenticator()
         defer { key.stop() }
@@ -78,7 +79,7 @@ struct WebAuthnTests {
         #expect(key.credentials().first?.rpId == "127.0.0.1")
     }
 
-    @Test("The site requires user verification: the library asks the key's PIN, a wrong one first, then says the tries left", arguments: Platform.x11)
+    @Test("The site requires user verification: the library asks the key's PIN, a wrong one first, then says the tries left", arguments: Platform.everywhere)
     func pin(_ platform: Platform) async throws {
         let key = try VirtualAuthenticator(options: .init(protocolVersion: .ctap2_1, pin: "1234"))
         defer { key.stop() }
@@ -91,7 +92,7 @@ struct WebAuthnTests {
     }
 
     @Test("Refused as browsers refuse: create without a user gesture (NotAllowedError), another site's rpId (SecurityError); nothing reaches the key",
-          arguments: Platform.x11, ["no-gesture", "foreign-rp"])
+          arguments: Platform.everywhere, ["no-gesture", "foreign-rp"])
     func refused(_ platform: Platform, variant: String) async throws {
         let key = try VirtualAuthenticator()
         defer { key.stop() }

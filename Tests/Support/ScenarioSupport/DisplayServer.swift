@@ -9,4 +9,9 @@ public enum DisplayServer: Sendable {
     /// run's windows are the only ones on its screen, so real input events (`xdotool`) reach
     /// them and never a window of a test running in parallel.
     case privateX11
+    /// A private Weston whose output is a window of a private Xvfb (``WaylandCompositor``'s
+    /// `input`): GTK on Wayland as with `.wayland`, and real input events sent to that X server
+    /// (`xdotool` with `DISPLAY` set to `SCENARIO_INPUT_DISPLAY`) reach the focused Wayland window
+    /// through Weston's seat.
+    case waylandWithInput
 }

@@ -62,6 +62,16 @@ public final class PrivateXServer: Sendable {
         return environment
     }
 
+    /// Runs `xdotool arguments...` on this server (real input events through XTest, or a query);
+    /// what it printed, `nil` when it failed or could not start.
+    public func xdotool(_ arguments: [String]) async -> String? {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DISPLAY"] = display
+        guard let child = try? CleanSpawn(["xdotool"] + arguments, environment: environment) else { return nil }
+        let collected = await child.collect()
+        return collected.status == 0 ? String(decoding: collected.output, as: UTF8.self) : nil
+    }
+
     /// Ends Xvfb, reaps it and removes its folder, once; later calls do nothing. `SIGTERM`
     /// first, `SIGKILL` after 5 s or on cancellation.
     public func stop() async {

@@ -41,7 +41,8 @@ public enum ScenarioRunner {
     ///     `["dbus-run-session", "--"]`; the program path and its arguments follow it.
     ///   - display: `.x11` for the inherited `DISPLAY` (Xvfb); `.wayland` for a private headless
     ///     Weston (``WaylandCompositor``), `.privateX11` for a private Xvfb (``PrivateXServer``),
-    ///     each started before the program and stopped after it.
+    ///     `.waylandWithInput` for a Weston that takes input through a private Xvfb; each started
+    ///     before the program and stopped after it.
     /// - Throws: ``Failure`` when the test process calls it outside a ``DesktopSlots`` slot (a
     ///   test without the `.desktop` trait), or the program printed no report or reported an error; its
     ///   standard error is in the message (with its threads' stacks when its watchdog, or this
@@ -86,6 +87,13 @@ public enum ScenarioRunner {
             return try await PrivateXServer.with { server in
                 let env = server.environment(from: env).merging(environment) { $1 }
                 return try await launch(program, scenario, arguments, environment: env, timeout, launcher)
+            }
+        case .waylandWithInput:
+            return try await PrivateXServer.with { server in
+                try await WaylandCompositor.with(input: server) { compositor in
+                    let env = compositor.environment(from: env).merging(environment) { $1 }
+                    return try await launch(program, scenario, arguments, environment: env, timeout, launcher)
+                }
             }
         }
     }
