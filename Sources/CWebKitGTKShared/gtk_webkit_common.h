@@ -36,11 +36,24 @@ static inline guint32 wvh_gdk_current_time(void) { return GDK_CURRENT_TIME; }
 // MARK: The foreign-scheme question (GtkMessageDialog: deprecated in GTK 4.10, still there)
 // gtk_message_dialog_new is variadic: a question with no buttons yet, modal over `parent`,
 // whose primary text is `text` taken literally (never as a format).
+// Its client-side titlebar (Wayland, and GNOME's dialogs on X11) is drawn without the title: a
+// GtkMessageDialog shows the window's title there, which is the primary text again, the same words
+// twice. The title stays the window's name for task switchers and screen readers.
 static inline GtkWidget *wvh_question_dialog_new(GtkWindow *parent, const char *text) {
     G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-    return gtk_message_dialog_new(parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT, GTK_MESSAGE_QUESTION,
-                                  GTK_BUTTONS_NONE, "%s", text);
+    GtkWidget *dialog = gtk_message_dialog_new(parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT, GTK_MESSAGE_QUESTION,
+                                               GTK_BUTTONS_NONE, "%s", text);
     G_GNUC_END_IGNORE_DEPRECATIONS
+    GtkWidget *titlebar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
+    gtk_widget_set_size_request(titlebar, -1, 16);  // GtkMessageDialog's own titlebar height, untitled
+#if GTK_MAJOR_VERSION >= 4
+    gtk_widget_add_css_class(titlebar, "titlebar");
+#else
+    gtk_style_context_add_class(gtk_widget_get_style_context(titlebar), "titlebar");
+    gtk_widget_show(titlebar);
+#endif
+    gtk_window_set_titlebar(GTK_WINDOW(dialog), titlebar);
+    return dialog;
 }
 // gtk_message_dialog_format_secondary_text is variadic: `text` taken literally.
 static inline void wvh_message_dialog_set_secondary_text(GtkWidget *dialog, const char *text) {

@@ -77,7 +77,7 @@ enum SignInProxy {
     }
 
     /// The type name of GIO's default proxy resolver, `nil` without one.
-    private static var resolverKind: String? {
+    nonisolated private static var resolverKind: String? {
         guard let resolver = g_proxy_resolver_get_default() else { return nil }
         return g_type_name(wvh_object_type(UnsafeMutableRawPointer(resolver))).map { String(cString: $0) } ?? ""
     }
@@ -91,9 +91,12 @@ enum SignInProxy {
     /// excludes, and (from the portal only, which gives no list of ignored hosts) the loopback
     /// names, whose answer tells whether the desktop reaches them directly.
     private static func probes(for kind: String?) -> [String] {
-        let schemes = ["http://login.example.com/", "https://login.example.com/"]
+        let schemes = ["http", "https"].map(probe(for:))
         return kind == portalResolver ? schemes + loopbackProbes.map(\.uri) : schemes
     }
+
+    /// The address whose proxy is the desktop's for `scheme`: a host no desktop excludes.
+    nonisolated private static func probe(for scheme: String) -> String { "\(scheme)://login.example.com/" }
 
     /// The loopback names asked of the portal, and the ignore pattern each gives when the answer is `direct://`.
     private static let loopbackProbes = [
@@ -192,13 +195,16 @@ enum SignInProxy {
     private static func desktopProxiesCarryingCredential() -> (byScheme: [(String, String)], ignoreHosts: [String])? {
         // A lookup can block (a PAC file, WPAD): made only where a user name can be, on the main
         // thread (the portal's are made ahead, asynchronously: lookUpDesktopAhead()).
+        // The portal's answers are looked into always (they were had ahead, or are asked now and
+        // kept); another resolver only when its settings say a password may be there.
         let kind = resolverKind
-        guard kind == portalResolver || desktopProxyMayCarryCredential, let resolver = g_proxy_resolver_get_default() else { return nil }
+        let mayCarry = kind == portalResolver || desktopProxyMayCarryCredential
+        guard mayCarry, let resolver = g_proxy_resolver_get_default() else { return nil }
         let answers = lookUp(resolver, kind: kind)
         var byScheme: [(String, String)] = []
         var carried = false
         for scheme in ["http", "https"] {
-            guard let answer = answers["\(scheme)://login.example.com/"] else { continue }
+            guard let answer = answers[probe(for: scheme)] else { continue }
             let proxy = ProxyURI(answer)
             if let credential = proxy.credential, let authority = proxy.authority {
                 ProxyAuthentication.seed(credential, for: authority)
@@ -327,9 +333,8 @@ enum SignInProxy {
     /// The `help` line: the proxy the desktop gives (GIO's default resolver, named by its type),
     /// which the view's pages and SignIn's requests take unless the app gives its own.
     nonisolated static func helpNote() -> String {
-        let probe = "https://login.example.com/"
-        guard let resolver = g_proxy_resolver_get_default() else { return "proxy: none (GIO has no proxy resolver)" }
-        let kind = g_type_name(wvh_object_type(UnsafeMutableRawPointer(resolver))).map { String(cString: $0) } ?? "?"
+        let probe = probe(for: "https")
+        guard let resolver = g_proxy_resolver_get_default(), let kind = resolverKind else { return "proxy: none (GIO has no proxy resolver)" }
         var error: UnsafeMutablePointer<GError>?
         guard let proxies = g_proxy_resolver_lookup(resolver, probe, nil, &error) else {
             let message = error.map { String(cString: $0.pointee.message) } ?? "?"

@@ -76,7 +76,9 @@ extension EmbeddedScenarios {
                 if let shots = arguments.dropFirst(2).first, typed.count == 2 {
                     // For the README's picture only (never in a test run): the second question, with the tries left.
                     await ScenarioHost.idle(.milliseconds(800))
-                    _ = g_spawn_command_line_sync("import -window root \(shots)", nil, nil, nil, nil)
+                    // On Wayland with input, Weston's window on its X server is the screen.
+                    let screen = ProcessInfo.processInfo.environment["SCENARIO_INPUT_DISPLAY"].map { "env DISPLAY=\($0) " } ?? ""
+                    _ = g_spawn_command_line_sync("\(screen)import -window root \(shots)", nil, nil, nil, nil)
                 }
                 let entries = Probes.descendants(of: dialog).filter {
                     g_type_check_instance_is_a(UnsafeMutablePointer(OpaquePointer($0)), gtk_entry_get_type()) != 0

@@ -19,7 +19,7 @@ struct WebAuthnTests {
 
     static func run(_ mode: String, _ variant: String, key: VirtualAuthenticator, on platform: Platform) async throws -> Run {
         // WEBAUTHN_SHOTS=<file>: the README's picture of the PIN question (by hand, never in CI).
-        let shots = ProcessInfo.processInfo.environment["WEBAUTHN_SHOTS"].map { ["\($0)-\(platform.toolkit.testDescription.filter(\.isLetter))".lowercased() + ".png"] } ?? []
+        let shots = ProcessInfo.processInfo.environment["WEBAUTHN_SHOTS"].map { ["\($0)-\(platform.testDescription.filter { $0.isLetter || $0.isNumber })".lowercased() + ".png"] } ?? []
         let report = try await ScenarioRunner.run(
             EmbeddedScenario.webAuthn, in: platform.toolkit.program, arguments: [mode, variant] + shots,
             environment: ["WEBVIEWHOST_VIRTUAL_AUTHENTICATORS": key.socketPath], display: platform.keyboardDisplay)
@@ -102,7 +102,7 @@ struct WebAuthnTests {
         #expect(key.observations.ceremonies == 0, "the key was asked")
     }
 
-    @Test("The page aborts while the key waits for a touch: the person was asked to touch it, the page gets AbortError, and the key receives CTAPHID_CANCEL", arguments: Platform.x11)
+    @Test("The page aborts while the key waits for a touch: the person was asked to touch it, the page gets AbortError, and the key receives CTAPHID_CANCEL", arguments: Platform.everywhere)
     func abort(_ platform: Platform) async throws {
         let key = try VirtualAuthenticator(options: .init(userPresence: .waitForTouch))
         defer { key.stop() }
@@ -116,7 +116,7 @@ struct WebAuthnTests {
         #expect(mapped.contains("Touch your security key"), "\(mapped); \(run.report[.webAuthnSteps] ?? [])")
     }
 
-    @Test("The page aborts while the library asks the key's PIN: AbortError, the question goes, the sign-in goes on", arguments: Platform.x11)
+    @Test("The page aborts while the library asks the key's PIN: AbortError, the question goes, the sign-in goes on", arguments: Platform.everywhere)
     func abortAtPIN(_ platform: Platform) async throws {
         let key = try VirtualAuthenticator(options: .init(protocolVersion: .ctap2_1, pin: "1234"))
         defer { key.stop() }
@@ -129,7 +129,7 @@ struct WebAuthnTests {
         #expect(key.observations.wrongPINs == 0)
     }
 
-    @Test("A cross-origin frame's call never reaches the key: the library's API is the top frame's only (as the README says)", arguments: Platform.x11)
+    @Test("A cross-origin frame's call never reaches the key: the library's API is the top frame's only (as the README says)", arguments: Platform.everywhere)
     func crossOriginFrame(_ platform: Platform) async throws {
         let key = try VirtualAuthenticator()
         defer { key.stop() }
